@@ -1,0 +1,5 @@
+"""``python -m slopmark``."""
+
+from slopmark.cli.main import main
+
+main()

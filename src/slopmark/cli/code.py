@@ -1,0 +1,125 @@
+"""``slopmark code``: measure a tree, follow its history, list the rules."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from slopmark.cli.code_report import render, to_json
+from slopmark.cli.progress import progress_bar
+from slopmark.cli.sarif import to_sarif
+from slopmark.code.measure import MeasureOptions, measure_tree
+from slopmark.code.metrics import SIZE_TERMS, Settings
+from slopmark.code.report import TreeReport
+from slopmark.code.rules import DOC_SECTIONS, check_rule_id, choose, load_catalog
+from slopmark.errors import BadInput, CheckFailed
+
+app = typer.Typer(help="Code slop: structural erosion and verbosity of Python trees.", no_args_is_help=True)
+
+_GATES = ("erosion", "verbosity")
+
+
+def _parse_gates(values: list[str]) -> dict[str, float]:
+    gates = {}
+    for value in values:
+        name, _, bound = value.partition("=")
+        if name not in _GATES:
+            raise BadInput(f"--fail-over {value!r}: metric must be one of {', '.join(_GATES)}")
+        try:
+            gates[name] = float(bound)
+        except ValueError:
+            raise BadInput(f"--fail-over {value!r}: bound must be a number, e.g. erosion=0.4") from None
+    return gates
+
+
+def _check_gates(report: TreeReport, gates: dict[str, float]) -> None:
+    failed = []
+    for name, bound in gates.items():
+        value = getattr(report, name)
+        if value is not None and value >= bound:
+            failed.append(f"{name} {value:.3f} >= {bound}")
+    if failed:
+        raise CheckFailed("; ".join(failed))
+
+
+@app.command()
+def measure(
+    path: Path = typer.Argument(..., help="A folder (measured recursively) or one Python file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the whole report as JSON."),
+    sarif: Path | None = typer.Option(None, "--sarif", help="Write rule hits and clone groups as SARIF 2.1.0."),
+    top: int = typer.Option(20, "--top", min=0, help="Rows in each 'top' table."),
+    exclude: list[str] = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable)."),
+    select: list[str] = typer.Option([], "--select", help="Run only these rule ids (repeatable)."),
+    ignore: list[str] = typer.Option([], "--ignore", help="Do not run these rule ids (repeatable)."),
+    rules: list[Path] = typer.Option([], "--rules", help="Extra folder of ast-grep YAML rules (repeatable)."),
+    cc_threshold: int = typer.Option(10, "--cc-threshold", min=1, help="Erosion counts callables with CC above this."),
+    size_term: str = typer.Option("sqrt", "--size-term", help="Size term of mass: sqrt, linear or none."),
+    jobs: int = typer.Option(0, "--jobs", min=0, help="Worker processes (0: one per core)."),
+    fail_over: list[str] = typer.Option([], "--fail-over", help="Exit 1 when a metric reaches a bound, e.g. erosion=0.4."),
+) -> None:
+    """Structural erosion and verbosity of every Python file under PATH."""
+    if size_term not in SIZE_TERMS:
+        raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
+    gates = _parse_gates(fail_over)
+    options = MeasureOptions(
+        excludes=exclude,
+        select=select,
+        ignore=ignore,
+        rule_dirs=rules,
+        settings=Settings(cc_threshold=cc_threshold, size_term=size_term),
+        jobs=jobs,
+    )
+    with progress_bar("measuring") as advance:
+        report = measure_tree(path, options, advance)
+    if sarif is not None:
+        chosen = choose(load_catalog(rules), select, ignore)
+        sarif.write_text(json.dumps(to_sarif(report, chosen), indent=1), encoding="utf-8")
+    if as_json:
+        print(json.dumps(to_json(report), indent=1))
+    else:
+        render(report, Console(), top)
+    if report.problems:
+        for problem in report.problems:
+            print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}", file=sys.stderr)
+        raise typer.Exit(2)
+    _check_gates(report, gates)
+
+
+@app.command("rules")
+def list_rules(
+    explain: str | None = typer.Option(None, "--explain", help="Print one rule's documentation."),
+    rules: list[Path] = typer.Option([], "--rules", help="Extra folder of ast-grep YAML rules (repeatable)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the rules as JSON."),
+) -> None:
+    """List the verbosity rule pack, or explain one rule."""
+    catalog = load_catalog(rules)
+    console = Console()
+    if explain is not None:
+        check_rule_id(explain, [r.id for r in catalog], "--explain")
+        rule = next(r for r in catalog if r.id == explain)
+        if as_json:
+            print(json.dumps({"id": rule.id, "severity": rule.severity, "message": rule.message,
+                              "category": rule.category, "min_hits": rule.min_hits, **dict(rule.docs)}, indent=1))
+            return
+        console.print(f"[bold]{rule.id}[/bold] ({rule.category}, {rule.severity})")
+        console.print(rule.message, highlight=False, markup=False)
+        for section in DOC_SECTIONS:
+            text = rule.doc(section)
+            if text:
+                console.print(f"\n[bold]{section.replace('_', ' ')}[/bold]")
+                console.print(text, highlight=False, markup=False)
+        if rule.min_hits > 1:
+            console.print(f"\ncounts only in files where it hits at least {rule.min_hits} times")
+        return
+    if as_json:
+        print(json.dumps([{"id": r.id, "category": r.category, "severity": r.severity,
+                           "message": r.message} for r in catalog], indent=1))
+        return
+    for rule in catalog:
+        console.print(f"{rule.id:45} {rule.category:15} {rule.doc('what') or rule.message}",
+                      highlight=False, markup=False, overflow="ellipsis", no_wrap=True)
+    console.print(f"{len(catalog)} rules", highlight=False)

@@ -1,0 +1,157 @@
+"""`TreeReport` → terminal tables and JSON."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from slopmark import __version__
+from slopmark.code.report import FileMetrics, TreeReport
+
+
+def fmt_ratio(value: float | None, n: int) -> str:
+    """A ratio, or 'undefined (n=0)' when there is nothing to divide by."""
+    return f"{value:.3f}" if value is not None else f"undefined (n={n})"
+
+
+def summary(report: TreeReport) -> dict[str, Any]:
+    callables = report.callables
+    complex_ = report.complex_callables()
+    return {
+        "files_measured": len(report.files),
+        "files_skipped": len(report.skipped),
+        "sloc": report.sloc,
+        "callables": len(callables),
+        "erosion": report.erosion,
+        "verbosity": report.verbosity,
+        "rule_lines": report.rule_lines,
+        "clone_lines": report.clone_lines,
+        "flagged_lines": report.flagged_lines,
+        "complex_callables": len(complex_),
+        "max_cc": max((c.cc for c in callables), default=None),
+        "total_mass": sum(c.mass for c in callables),
+        "complex_mass": sum(c.mass for c in complex_),
+        "rules_run": report.rules_run,
+        "rule_hits": len(report.hits),
+        "clone_groups": len(report.clone_groups),
+    }
+
+
+def _file_json(f: FileMetrics) -> dict[str, Any]:
+    return {
+        "path": f.path,
+        "sloc": f.sloc,
+        "erosion": f.erosion,
+        "verbosity": f.verbosity,
+        "rule_lines": f.rule_lines,
+        "clone_lines": f.clone_lines,
+        "flagged_lines": f.flagged_lines,
+        "notes": list(f.notes),
+        "callables": [
+            {"qualname": c.qualname, "start": c.start, "end": c.end, "cc": c.cc, "sloc": c.sloc, "mass": c.mass}
+            for c in f.callables
+        ],
+        "hits": [
+            {"rule": h.rule, "start": h.start, "end": h.end, "severity": h.severity, "message": h.message}
+            for h in f.hits
+        ],
+    }
+
+
+def to_json(report: TreeReport) -> dict[str, Any]:
+    """The whole report: summary at the top, then per file, clone groups, skips, problems."""
+    return {
+        "slopmark": __version__,
+        "root": report.root,
+        "settings": {"cc_threshold": report.settings.cc_threshold, "size_term": report.settings.size_term},
+        **summary(report),
+        "files": [_file_json(f) for f in report.files],
+        "clone_groups": [
+            {
+                "digest": g.digest,
+                "kind": g.kind,
+                "sloc": g.sloc,
+                "members": [{"path": m.path, "start": m.start, "end": m.end, "sloc": m.sloc} for m in g.members],
+            }
+            for g in report.clone_groups
+        ],
+        "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
+        "problems": [{"path": p.path, "line": p.line, "message": p.message} for p in report.problems],
+    }
+
+
+def render(report: TreeReport, console: Console, top: int) -> None:
+    """Print the human report: summary, then the worst offenders of each kind."""
+    s = summary(report)
+    console.print(f"[bold]slopmark code measure[/bold] {report.root}")
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_row("files", f"{s['files_measured']} measured, {s['files_skipped']} skipped")
+    table.add_row("SLOC", str(s["sloc"]))
+    table.add_row("callables", f"{s['callables']} ({s['complex_callables']} with CC > "
+                  f"{report.settings.cc_threshold}, max CC {s['max_cc'] if s['max_cc'] is not None else '-'})")
+    table.add_row("[bold]erosion[/bold]", fmt_ratio(report.erosion, s["callables"]))
+    table.add_row("[bold]verbosity[/bold]", fmt_ratio(report.verbosity, s["sloc"]))
+    table.add_row("  rule lines", f"{s['rule_lines']} ({s['rule_hits']} hits of {s['rules_run']} rules)")
+    table.add_row("  clone lines", f"{s['clone_lines']} ({s['clone_groups']} groups)")
+    table.add_row("  union", str(s["flagged_lines"]))
+    console.print(table)
+    _top_callables(report, console, top)
+    _top_rules(report, console, top)
+    _top_clones(report, console, top)
+    _skipped(report, console)
+
+
+def _top_callables(report: TreeReport, console: Console, top: int) -> None:
+    ranked = sorted(report.callables, key=lambda c: -c.mass)[:top]
+    if not ranked:
+        return
+    table = Table(title="top callables by mass (CC × √SLOC)", title_justify="left")
+    for column in ("callable", "where", "CC", "SLOC", "mass"):
+        table.add_column(column, justify="right" if column in ("CC", "SLOC", "mass") else "left")
+    for c in ranked:
+        flag = "[red]" if c.cc > report.settings.cc_threshold else ""
+        table.add_row(c.qualname, f"{c.path}:{c.start}", f"{flag}{c.cc}", str(c.sloc), f"{c.mass:.1f}")
+    console.print(table)
+
+
+def _top_rules(report: TreeReport, console: Console, top: int) -> None:
+    lines: Counter[str] = Counter()
+    counts: Counter[str] = Counter()
+    for h in report.hits:
+        lines[h.rule] += h.end - h.start + 1
+        counts[h.rule] += 1
+    if not lines:
+        return
+    table = Table(title="top rules by flagged lines", title_justify="left")
+    table.add_column("rule")
+    table.add_column("hits", justify="right")
+    table.add_column("lines", justify="right")
+    for rule, n in lines.most_common(top):
+        table.add_row(rule, str(counts[rule]), str(n))
+    console.print(table)
+
+
+def _top_clones(report: TreeReport, console: Console, top: int) -> None:
+    if not report.clone_groups:
+        return
+    table = Table(title="biggest clone groups", title_justify="left")
+    table.add_column("kind")
+    table.add_column("members", justify="right")
+    table.add_column("SLOC", justify="right")
+    table.add_column("where")
+    for g in report.clone_groups[:top]:
+        where = ", ".join(f"{m.path}:{m.start}" for m in g.members[:3])
+        more = f" +{len(g.members) - 3}" if len(g.members) > 3 else ""
+        table.add_row(g.kind, str(len(g.members)), str(g.sloc), where + more)
+    console.print(table)
+
+
+def _skipped(report: TreeReport, console: Console) -> None:
+    for s in report.skipped:
+        console.print(f"[yellow]skipped[/yellow] {s.path}: {s.reason}", highlight=False)
+    for f in report.files:
+        for note in f.notes:
+            console.print(f"[yellow]note[/yellow] {f.path}: {note}", highlight=False)

@@ -1,0 +1,132 @@
+"""Source bytes of one file → everything the tree-level measures need.
+
+This is the per-file half of `slopmark code measure`: decode, parse once,
+walk once, count SLOC, fingerprint clone candidates and read suppression
+comments. It does no I/O; it runs in worker processes.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from array import array
+from dataclasses import dataclass
+from hashlib import blake2b
+
+from slopmark.code.anatomy import Anatomy, Callable, Candidate, walk
+from slopmark.code.sloc import sloc_map
+
+#: Clone candidates must span at least this many SLOC lines.
+MIN_CLONE_SLOC = 3
+
+_IGNORE = re.compile(rb"#\s*slopmark:\s*ignore\[([^\]\n]*)\]")
+
+
+@dataclass(frozen=True, slots=True)
+class Fingerprint:
+    """A clone candidate reduced to its span and normalised-form digest."""
+
+    kind: str
+    start: int
+    end: int
+    digest: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class FileAnalysis:
+    """One measured file. ``sloc`` holds a byte per line (index 0 unused)."""
+
+    path: str
+    sloc: bytes
+    callables: tuple[Callable, ...]
+    fingerprints: tuple[Fingerprint, ...]
+    ignores: tuple[tuple[int, tuple[str, ...]], ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def sloc_count(self) -> int:
+        return self.sloc.count(1)
+
+    def sloc_between(self, start: int, end: int) -> int:
+        """SLOC lines in the inclusive line range ``start..end``."""
+        return self.sloc.count(1, start, end + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A file left out of every metric, and why."""
+
+    path: str
+    reason: str
+
+
+def decode(data: bytes) -> tuple[str, tuple[str, ...]]:
+    """Decode Python source bytes (PEP 263 cookie or BOM, else UTF-8).
+
+    Undecodable bytes are replaced and noted rather than failing the file.
+    """
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:
+        encoding = "utf-8"
+    try:
+        return data.decode(encoding), ()
+    except (UnicodeDecodeError, LookupError):
+        text = data.decode("utf-8", errors="replace")
+        return text, (f"undecodable bytes for {encoding} were replaced",)
+
+
+def analyze_source(path: str, data: bytes) -> FileAnalysis | Skipped:
+    """Measure one file's source; a file that does not parse is `Skipped`."""
+    text, notes = decode(data)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    try:
+        tree = ast.parse(text, filename=path)
+    except SyntaxError as error:
+        return Skipped(path, f"syntax error at line {error.lineno}: {error.msg}")
+    except (ValueError, RecursionError, MemoryError) as error:
+        return Skipped(path, f"does not parse: {type(error).__name__}: {error}")
+    lines = text.encode("utf-8", errors="surrogateescape").split(b"\n")
+    try:
+        anatomy = walk(tree, lines)
+    except RecursionError:
+        return Skipped(path, "nesting too deep to walk")
+    sloc = sloc_map(lines, anatomy.multiline_strings, anatomy.string_statements)
+    fingerprints = tuple(_fingerprints(anatomy, sloc))
+    return FileAnalysis(path, sloc, anatomy.callables, fingerprints, _ignores(lines, text), notes)
+
+
+def _fingerprints(anatomy: Anatomy, sloc: bytes) -> list[Fingerprint]:
+    return [
+        Fingerprint(c.kind, c.start, c.end, _digest(anatomy, c))
+        for c in anatomy.candidates
+        if sloc.count(1, c.start, c.end + 1) >= MIN_CLONE_SLOC
+    ]
+
+
+def _digest(anatomy: Anatomy, candidate: Candidate) -> bytes:
+    """Digest of the candidate's normalised form.
+
+    Identifiers are renamed to positions in order of first appearance within
+    the candidate, so renaming variables keeps the digest.
+    """
+    shape = array("i", anatomy.shape[slice(*candidate.shape)]).tobytes()
+    names = anatomy.names[slice(*candidate.names)]
+    position = dict(zip(dict.fromkeys(names), range(len(names)), strict=False))
+    renamed = array("i", map(position.__getitem__, names)).tobytes()
+    return blake2b(shape + b"|" + renamed, digest_size=16).digest()
+
+
+def _ignores(lines: list[bytes], text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    if "slopmark:" not in text:
+        return ()
+    found = []
+    for number, line in enumerate(lines, 1):
+        if b"slopmark:" in line:
+            for match in _IGNORE.finditer(line):
+                ids = tuple(i.strip() for i in match.group(1).decode().split(",") if i.strip())
+                found.append((number, ids))
+    return tuple(found)

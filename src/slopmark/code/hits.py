@@ -1,0 +1,59 @@
+"""Rule hits, suppression comments and per-file hit thresholds.
+
+``# slopmark: ignore[rule-id, other-id]`` on a hit's first line, or on the
+line above it, suppresses that hit. An id there that no rule has is reported
+as a problem, never silently ignored. A rule with ``min_hits: N`` only counts
+in a file where it hits at least N times (after suppression).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+from slopmark.code.analysis import FileAnalysis
+
+
+@dataclass(frozen=True, slots=True)
+class RuleHit:
+    """One match of a rule; ``start``/``end`` are 1-based lines."""
+
+    rule: str
+    path: str
+    start: int
+    end: int
+    message: str
+    severity: str
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something in a measured file the user must fix (exit code 2)."""
+
+    path: str
+    line: int
+    message: str
+
+
+def effective_hits(
+    analysis: FileAnalysis,
+    hits: Sequence[RuleHit],
+    min_hits: Mapping[str, int],
+    known: Collection[str],
+) -> tuple[list[RuleHit], list[Problem]]:
+    """The hits of one file that count, and the problems its directives have."""
+    suppressed: dict[int, set[str]] = {}
+    problems = []
+    for line, ids in analysis.ignores:
+        for rule_id in ids:
+            if rule_id not in known:
+                problems.append(
+                    Problem(analysis.path, line, f"unknown rule id '{rule_id}' in slopmark: ignore[...]")
+                )
+        for target in (line, line + 1):
+            suppressed.setdefault(target, set()).update(ids)
+    kept = [h for h in hits if h.rule not in suppressed.get(h.start, ())]
+    counts = Counter(h.rule for h in kept)
+    kept = [h for h in kept if counts[h.rule] >= min_hits.get(h.rule, 1)]
+    return kept, problems

@@ -1,0 +1,164 @@
+"""The tree-level report of `slopmark code measure`, built from per-file analyses."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from slopmark.code.analysis import FileAnalysis, Skipped
+from slopmark.code.clones import CloneGroup, clone_groups
+from slopmark.code.hits import Problem, RuleHit, effective_hits
+from slopmark.code.metrics import Settings, erosion, mass, ratio
+
+
+@dataclass(frozen=True, slots=True)
+class CallableMetrics:
+    path: str
+    qualname: str
+    start: int
+    end: int
+    cc: int
+    sloc: int
+    mass: float
+
+
+@dataclass(frozen=True, slots=True)
+class FileMetrics:
+    path: str
+    sloc: int
+    rule_lines: int
+    clone_lines: int
+    flagged_lines: int
+    callables: tuple[CallableMetrics, ...]
+    hits: tuple[RuleHit, ...]
+    notes: tuple[str, ...]
+    erosion: float | None
+    verbosity: float | None
+
+
+@dataclass(frozen=True)
+class TreeReport:
+    """Every number `measure` prints, with the per-file detail behind it."""
+
+    root: str
+    settings: Settings
+    files: tuple[FileMetrics, ...]
+    skipped: tuple[Skipped, ...]
+    clone_groups: tuple[CloneGroup, ...]
+    problems: tuple[Problem, ...]
+    rules_run: int
+    sloc: int = field(init=False)
+    rule_lines: int = field(init=False)
+    clone_lines: int = field(init=False)
+    flagged_lines: int = field(init=False)
+    erosion: float | None = field(init=False)
+    verbosity: float | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        files = self.files
+        set_ = object.__setattr__
+        set_(self, "sloc", sum(f.sloc for f in files))
+        set_(self, "rule_lines", sum(f.rule_lines for f in files))
+        set_(self, "clone_lines", sum(f.clone_lines for f in files))
+        set_(self, "flagged_lines", sum(f.flagged_lines for f in files))
+        pairs = ((c.cc, c.mass) for c in self.callables)
+        set_(self, "erosion", erosion(pairs, self.settings.cc_threshold))
+        set_(self, "verbosity", ratio(self.flagged_lines, self.sloc))
+
+    @property
+    def callables(self) -> tuple[CallableMetrics, ...]:
+        return tuple(c for f in self.files for c in f.callables)
+
+    @property
+    def hits(self) -> tuple[RuleHit, ...]:
+        return tuple(h for f in self.files for h in f.hits)
+
+    def complex_callables(self) -> tuple[CallableMetrics, ...]:
+        """Callables over the CC threshold, the ones erosion counts."""
+        return tuple(c for c in self.callables if c.cc > self.settings.cc_threshold)
+
+
+def build_report(
+    root: str,
+    analyses: Sequence[FileAnalysis],
+    skipped: Sequence[Skipped],
+    hits: Iterable[RuleHit],
+    min_hits: Mapping[str, int],
+    known_rules: Collection[str],
+    settings: Settings = Settings(),
+    rules_run: int = 0,
+) -> TreeReport:
+    """Pool clones across ``analyses`` and combine them with the rule hits."""
+    analyses = sorted(analyses, key=lambda a: a.path)
+    groups = clone_groups(analyses)
+    clone_spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for group in groups:
+        for member in group.members:
+            clone_spans[member.path].append((member.start, member.end))
+    hits_by_path: dict[str, list[RuleHit]] = defaultdict(list)
+    for hit in hits:
+        hits_by_path[hit.path].append(hit)
+    files, problems = [], []
+    for analysis in analyses:
+        kept, found = effective_hits(analysis, hits_by_path[analysis.path], min_hits, known_rules)
+        problems.extend(found)
+        files.append(_file_metrics(analysis, clone_spans[analysis.path], kept, settings))
+    return TreeReport(
+        root=root,
+        settings=settings,
+        files=tuple(files),
+        skipped=tuple(sorted(skipped, key=lambda s: s.path)),
+        clone_groups=groups,
+        problems=tuple(problems),
+        rules_run=rules_run,
+    )
+
+
+def _mark(sloc: bytes, spans: Iterable[tuple[int, int]]) -> bytearray:
+    """A line map with the SLOC lines of every span set."""
+    marks = bytearray(len(sloc))
+    for start, end in spans:
+        marks[start : end + 1] = sloc[start : end + 1]
+    return marks
+
+
+def _file_metrics(
+    analysis: FileAnalysis,
+    clone_spans: list[tuple[int, int]],
+    hits: list[RuleHit],
+    settings: Settings,
+) -> FileMetrics:
+    sloc = analysis.sloc
+    clone_marks = _mark(sloc, clone_spans)
+    rule_marks = _mark(sloc, ((h.start, h.end) for h in hits))
+    width = len(sloc)
+    union = (
+        int.from_bytes(clone_marks, "big") | int.from_bytes(rule_marks, "big")
+    ).to_bytes(width, "big")
+    callables = tuple(
+        CallableMetrics(
+            analysis.path,
+            c.qualname,
+            c.start,
+            c.end,
+            c.cc,
+            n := analysis.sloc_between(c.start, c.end),
+            mass(c.cc, n, settings.size_term),
+        )
+        for c in analysis.callables
+    )
+    total = analysis.sloc_count
+    flagged = union.count(1)
+    return FileMetrics(
+        path=analysis.path,
+        sloc=total,
+        rule_lines=rule_marks.count(1),
+        clone_lines=clone_marks.count(1),
+        flagged_lines=flagged,
+        callables=callables,
+        hits=tuple(sorted(hits, key=lambda h: (h.start, h.rule))),
+        notes=analysis.notes,
+        erosion=erosion(((c.cc, c.mass) for c in callables), settings.cc_threshold),
+        verbosity=ratio(flagged, total),
+    )

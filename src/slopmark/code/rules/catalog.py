@@ -1,0 +1,122 @@
+"""Load and validate rule files written in ast-grep's YAML rule format.
+
+A file holds one rule (or several separated by ``---``). Besides ast-grep's
+own keys, slopmark reads these from ``metadata``: ``category``, the
+documentation sections (``what``, ``why``, ``example``, ``use_instead``,
+``false_positives``) and ``min_hits`` (the rule only counts in a file where it
+hits at least that many times).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from slopmark.errors import BadInput
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+PACK_DIR = Path(__file__).parent / "pack"
+DOC_SECTIONS = ("what", "why", "example", "use_instead", "false_positives")
+_SEVERITIES = ("error", "warning", "info", "hint")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule: its id, how it reads, its docs and the YAML ast-grep runs."""
+
+    id: str
+    severity: str
+    message: str
+    category: str
+    min_hits: int
+    docs: tuple[tuple[str, str], ...]
+    source: str
+    yaml_text: str
+
+    def doc(self, section: str) -> str:
+        return dict(self.docs).get(section, "")
+
+
+def parse_rules(text: str, source: str) -> list[Rule]:
+    """Parse the rule documents in ``text``; ``source`` names the file in errors."""
+    try:
+        documents = [d for d in yaml.load_all(text, Loader=_LOADER) if d is not None]
+    except yaml.YAMLError as error:
+        raise BadInput(f"{source}: not valid YAML: {error}; fix the file or drop it") from error
+    return [_rule(doc, source) for doc in documents]
+
+
+def _rule(doc: Any, source: str) -> Rule:
+    if not isinstance(doc, dict):
+        raise BadInput(f"{source}: a rule must be a mapping, got {type(doc).__name__}")
+    rule_id = doc.get("id")
+    if not isinstance(rule_id, str) or not rule_id:
+        raise BadInput(f"{source}: field 'id' is missing; every rule needs a unique id")
+    if doc.get("language", "").lower() != "python":
+        raise BadInput(f"{source}: rule '{rule_id}': field 'language' must be 'python'")
+    if "rule" not in doc:
+        raise BadInput(f"{source}: rule '{rule_id}': field 'rule' is missing")
+    severity = doc.get("severity", "warning")
+    if severity not in _SEVERITIES:
+        raise BadInput(
+            f"{source}: rule '{rule_id}': severity {severity!r} is not one of {', '.join(_SEVERITIES)}"
+        )
+    meta = doc.get("metadata") or {}
+    min_hits = meta.get("min_hits", 1)
+    if not isinstance(min_hits, int) or min_hits < 1:
+        raise BadInput(f"{source}: rule '{rule_id}': metadata.min_hits must be an integer >= 1")
+    docs = tuple((k, str(meta[k]).strip()) for k in DOC_SECTIONS if meta.get(k))
+    return Rule(
+        id=rule_id,
+        severity=severity,
+        message=str(doc.get("message", rule_id)),
+        category=str(meta.get("category", "custom")),
+        min_hits=min_hits,
+        docs=docs,
+        source=source,
+        yaml_text=yaml.safe_dump(doc, sort_keys=False),
+    )
+
+
+def _rule_files(directory: Path) -> list[Path]:
+    if not directory.is_dir():
+        raise BadInput(f"{directory}: rule directory not found; pass an existing folder to --rules")
+    return sorted(p for p in directory.rglob("*") if p.suffix in (".yml", ".yaml") and p.is_file())
+
+
+def load_catalog(extra_dirs: Sequence[Path] = ()) -> tuple[Rule, ...]:
+    """Every rule of the built-in pack plus ``extra_dirs``, sorted by id."""
+    rules: dict[str, Rule] = {}
+    for directory in (PACK_DIR, *extra_dirs):
+        for path in _rule_files(directory):
+            for rule in parse_rules(path.read_text(encoding="utf-8"), str(path)):
+                if rule.id in rules:
+                    raise BadInput(
+                        f"{path}: rule id '{rule.id}' is already defined in {rules[rule.id].source}"
+                    )
+                rules[rule.id] = rule
+    return tuple(sorted(rules.values(), key=lambda r: r.id))
+
+
+def choose(catalog: Sequence[Rule], select: Iterable[str] = (), ignore: Iterable[str] = ()) -> tuple[Rule, ...]:
+    """The rules of ``catalog`` kept by ``--select`` / ``--ignore`` ids."""
+    select, ignore = tuple(select), tuple(ignore)
+    known = [r.id for r in catalog]
+    for rule_id in (*select, *ignore):
+        check_rule_id(rule_id, known, "option")
+    return tuple(r for r in catalog if (not select or r.id in select) and r.id not in ignore)
+
+
+def check_rule_id(rule_id: str, known: Iterable[str], where: str) -> None:
+    """Raise `BadInput` naming the closest known id when ``rule_id`` is unknown."""
+    known = list(known)
+    if rule_id in known:
+        return
+    close = difflib.get_close_matches(rule_id, known, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else "; see `slopmark code rules`"
+    raise BadInput(f"{where}: unknown rule id '{rule_id}'{hint}")

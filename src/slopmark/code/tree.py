@@ -1,0 +1,112 @@
+"""Which files of a tree are measured, and why the others are not (adapter: file system)."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from pathlib import Path, PurePosixPath
+
+from slopmark.code.analysis import Skipped
+from slopmark.errors import BadInput
+
+#: Folders never measured (virtual environments, caches, build output, VCS data).
+EXCLUDED_DIRS = frozenset(
+    {
+        ".git", ".venv", "venv", "env", ".env", "__pycache__", "build", "dist",
+        "node_modules", "site-packages", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox",
+    }
+)
+#: Files larger than this are skipped (generated code), with the reason shown.
+MAX_FILE_BYTES = 10 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file to measure: where it is, and the path reports show."""
+
+    location: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceSet:
+    root: str
+    files: tuple[SourceFile, ...]
+    skipped: tuple[Skipped, ...]
+
+
+def project_excludes(root: Path) -> list[str]:
+    """Globs from ``[tool.slopmark] exclude`` in the measured project's pyproject.toml."""
+    config = root / "pyproject.toml"
+    if not config.is_file():
+        return []
+    try:
+        data = tomllib.loads(config.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise BadInput(f"{config}: not valid TOML: {error}; fix it or remove [tool.slopmark]") from error
+    excludes = data.get("tool", {}).get("slopmark", {}).get("exclude", [])
+    if not isinstance(excludes, list) or not all(isinstance(e, str) for e in excludes):
+        raise BadInput(f"{config}: [tool.slopmark] exclude must be a list of glob strings")
+    return excludes
+
+
+def excluded(path: str, globs: Sequence[str]) -> bool:
+    """True when the relative posix ``path`` or its name matches one of ``globs``."""
+    name = PurePosixPath(path).name
+    return any(fnmatch(path, g) or fnmatch(name, g) for g in globs)
+
+
+def discover(path: Path, excludes: Sequence[str] = (), max_bytes: int = MAX_FILE_BYTES) -> SourceSet:
+    """Every ``*.py`` under ``path`` (or ``path`` itself when it is a file)."""
+    if not path.exists():
+        raise BadInput(f"{path}: no such file or directory; pass a Python file or a folder")
+    if path.is_file():
+        return _one_file(path, max_bytes)
+    globs = [*excludes, *project_excludes(path)]
+    files: list[SourceFile] = []
+    skipped: list[Skipped] = []
+    for folder, dirs, names in os.walk(path):
+        rel_folder = os.path.relpath(folder, path)
+        rel_folder = "" if rel_folder == "." else rel_folder.replace(os.sep, "/") + "/"
+        dirs[:] = sorted(d for d in dirs if _keep_dir(folder, rel_folder + d, d, globs, skipped))
+        for name in sorted(names):
+            if name.endswith(".py") and not excluded(rel_folder + name, globs):
+                _add_file(Path(folder) / name, rel_folder + name, max_bytes, files, skipped)
+    return SourceSet(str(path), tuple(files), tuple(skipped))
+
+
+def _keep_dir(folder: str, rel: str, name: str, globs: Sequence[str], skipped: list[Skipped]) -> bool:
+    if name in EXCLUDED_DIRS or excluded(rel, globs):
+        return False
+    if os.path.islink(os.path.join(folder, name)):
+        skipped.append(Skipped(rel + "/", "symlink (not followed)"))
+        return False
+    return True
+
+
+def _add_file(
+    location: Path, rel: str, max_bytes: int, files: list[SourceFile], skipped: list[Skipped]
+) -> None:
+    if location.is_symlink():
+        skipped.append(Skipped(rel, "symlink (not followed)"))
+        return
+    try:
+        size = location.stat().st_size
+    except OSError as error:
+        skipped.append(Skipped(rel, f"unreadable: {error.strerror}"))
+        return
+    if size > max_bytes:
+        mib = size / 2**20
+        skipped.append(Skipped(rel, f"{mib:.1f} MiB is over the {max_bytes / 2**20:.0f} MiB limit (generated?)"))
+        return
+    files.append(SourceFile(str(location), rel))
+
+
+def _one_file(path: Path, max_bytes: int) -> SourceSet:
+    files: list[SourceFile] = []
+    skipped: list[Skipped] = []
+    _add_file(path, path.name, max_bytes, files, skipped)
+    return SourceSet(str(path), tuple(files), tuple(skipped))
