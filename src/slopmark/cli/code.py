@@ -12,6 +12,8 @@ from rich.console import Console
 from slopmark.cli.code_report import render, to_json
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.sarif import to_sarif
+from slopmark.cli.history_view import history_json, render_history
+from slopmark.code.history import Selection, measure_history
 from slopmark.code.measure import MeasureOptions, measure_tree
 from slopmark.code.metrics import SIZE_TERMS, Settings
 from slopmark.code.report import TreeReport
@@ -87,6 +89,34 @@ def measure(
             print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}", file=sys.stderr)
         raise typer.Exit(2)
     _check_gates(report, gates)
+
+
+@app.command()
+def history(
+    repo: Path = typer.Argument(..., help="A git repository (bare or with a work tree)."),
+    commits: int | None = typer.Option(None, "--commits", min=1, help="Measure the last N source-modifying commits."),
+    sample: int = typer.Option(30, "--sample", min=1, help="Measure a random sample of N source-modifying commits."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
+    rev: str = typer.Option("HEAD", "--rev", help="Revision or range, e.g. v1.0..main."),
+    as_json: bool = typer.Option(False, "--json", help="Print the history as JSON."),
+    exclude: list[str] = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable)."),
+    cc_threshold: int = typer.Option(10, "--cc-threshold", min=1, help="Erosion counts callables with CC above this."),
+    size_term: str = typer.Option("sqrt", "--size-term", help="Size term of mass: sqrt, linear or none."),
+    jobs: int = typer.Option(0, "--jobs", min=0, help="Worker processes (0: one per core)."),
+) -> None:
+    """Erosion and verbosity across the commits of a repository, read straight from git."""
+    if size_term not in SIZE_TERMS:
+        raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
+    selection = Selection(last=commits, sample=sample, seed=seed)
+    options = MeasureOptions(
+        excludes=exclude, settings=Settings(cc_threshold=cc_threshold, size_term=size_term), jobs=jobs
+    )
+    with progress_bar("reading history") as advance:
+        report = measure_history(repo, rev, selection, options, advance)
+    if as_json:
+        print(json.dumps(history_json(report), indent=1))
+    else:
+        render_history(report, Console())
 
 
 @app.command("rules")

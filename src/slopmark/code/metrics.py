@@ -55,3 +55,27 @@ def ratio(part: int, whole: int) -> float | None:
     Verbosity = Σ_files |clone lines ∪ rule lines| / Σ_files SLOC.
     """
     return part / whole if whole > 0 else None
+
+
+def slope(values: Iterable[float | None]) -> float | None:
+    """Least-squares slope of the defined values over their index (per commit).
+
+    Undefined (None) with fewer than two defined points.
+    """
+    points = [(x, y) for x, y in enumerate(values) if y is not None]
+    n = len(points)
+    if n < 2:
+        return None
+    mean_x = sum(x for x, _ in points) / n
+    mean_y = sum(y for _, y in points) / n
+    sxx = sum((x - mean_x) ** 2 for x, _ in points)
+    sxy = sum((x - mean_x) * (y - mean_y) for x, y in points)
+    return sxy / sxx
+
+
+def rose(values: Iterable[float | None]) -> bool | None:
+    """Whether the last defined value is above the first (None when undefined)."""
+    defined = [v for v in values if v is not None]
+    if len(defined) < 2:
+        return None
+    return defined[-1] > defined[0]

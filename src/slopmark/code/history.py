@@ -1,0 +1,144 @@
+"""`slopmark code history`: erosion and verbosity across a repository's commits.
+
+Each commit's ``*.py`` blobs are read from git; a blob already measured in
+this run is never parsed or scanned again, so a commit costs only the files
+it changed plus the (cheap) pooling of clones and hits.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from slopmark.code.analysis import FileAnalysis, Skipped
+from slopmark.code.astgrep import Scan
+from slopmark.code.git import Commit, Entry, Repository
+from slopmark.code.hits import RuleHit
+from slopmark.code.measure import MeasureOptions, Progress, analyze_all, min_hits_of
+from slopmark.code.metrics import rose, slope
+from slopmark.code.report import build_report
+from slopmark.code.rules import choose, load_catalog
+from slopmark.code.tree import EXCLUDED_DIRS, SourceFile, excluded
+from slopmark.errors import BadInput
+from slopmark.executor import default_jobs
+
+
+@dataclass(frozen=True, slots=True)
+class CommitMetrics:
+    commit: Commit
+    files: int
+    sloc: int
+    callables: int
+    erosion: float | None
+    verbosity: float | None
+
+
+@dataclass(frozen=True)
+class HistoryReport:
+    repo: str
+    rev: str
+    candidates: int
+    commits: tuple[CommitMetrics, ...]
+    blobs_measured: int
+    erosion_slope: float | None
+    verbosity_slope: float | None
+    erosion_rose: bool | None
+    verbosity_rose: bool | None
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which commits: the ``last`` N, or a ``sample`` of N drawn with ``seed``."""
+
+    last: int | None = None
+    sample: int | None = 30
+    seed: int = 0
+
+    def pick(self, commits: list[Commit]) -> list[Commit]:
+        if self.last is not None:
+            return commits[-self.last :] if self.last else []
+        count = min(self.sample or 0, len(commits))
+        chosen = set(random.Random(self.seed).sample(range(len(commits)), count))
+        return [c for i, c in enumerate(commits) if i in chosen]
+
+
+def _keep(entry: Entry, globs: Sequence[str]) -> bool:
+    parts = entry.path.split("/")
+    return not EXCLUDED_DIRS.intersection(parts[:-1]) and not excluded(entry.path, globs)
+
+
+def measure_history(
+    location: Path,
+    rev: str = "HEAD",
+    selection: Selection = Selection(),
+    options: MeasureOptions = MeasureOptions(),
+    progress: Progress | None = None,
+) -> HistoryReport:
+    repo = Repository(location)
+    candidates = repo.source_commits(rev)
+    commits = selection.pick(candidates)
+    if not commits:
+        raise BadInput(f"{location}: no commit of {rev!r} changes a *.py file; nothing to measure")
+    trees = {c.sha: [e for e in repo.tree(c.sha) if _keep(e, options.excludes)] for c in commits}
+    catalog = load_catalog(options.rule_dirs)
+    rules = choose(catalog, options.select, options.ignore)
+    blobs = sorted({e.blob for entries in trees.values() for e in entries})
+    sizes = repo.blob_sizes(blobs)
+    wanted = [b for b in blobs if sizes.get(b, 0) <= options.max_file_bytes]
+    with tempfile.TemporaryDirectory(prefix="slopmark-history-") as folder:
+        files = _write_blobs(repo, wanted, Path(folder))
+        scan = Scan(rules, [f.location for f in files], lambda p: Path(p).stem)
+        measured, skipped = analyze_all(files, options.jobs or default_jobs(), progress)
+        hits = scan.result()
+    by_blob = {a.path: a for a in measured}
+    skipped_blobs = {s.path: s.reason for s in skipped}
+    for blob in blobs:
+        if blob not in wanted:
+            skipped_blobs[blob] = f"{sizes.get(blob, 0) / 2**20:.1f} MiB is over the size limit"
+    hits_by_blob: dict[str, list[RuleHit]] = {}
+    for hit in hits:
+        hits_by_blob.setdefault(hit.path, []).append(hit)
+    known = frozenset(r.id for r in catalog)
+    points = []
+    for commit in commits:
+        analyses: list[FileAnalysis] = []
+        commit_hits: list[RuleHit] = []
+        commit_skips: list[Skipped] = []
+        for entry in trees[commit.sha]:
+            analysis = by_blob.get(entry.blob)
+            if analysis is None:
+                commit_skips.append(Skipped(entry.path, skipped_blobs.get(entry.blob, "not measured")))
+                continue
+            analyses.append(replace(analysis, path=entry.path))
+            commit_hits.extend(replace(h, path=entry.path) for h in hits_by_blob.get(entry.blob, ()))
+        report = build_report(
+            rev, analyses, commit_skips, commit_hits, min_hits_of(rules), known, options.settings
+        )
+        points.append(
+            CommitMetrics(commit, len(analyses), report.sloc, len(report.callables), report.erosion, report.verbosity)
+        )
+    erosions = [p.erosion for p in points]
+    verbosities = [p.verbosity for p in points]
+    return HistoryReport(
+        repo=str(location),
+        rev=rev,
+        candidates=len(candidates),
+        commits=tuple(points),
+        blobs_measured=len(measured),
+        erosion_slope=slope(erosions),
+        verbosity_slope=slope(verbosities),
+        erosion_rose=rose(erosions),
+        verbosity_rose=rose(verbosities),
+    )
+
+
+def _write_blobs(repo: Repository, blobs: list[str], folder: Path) -> list[SourceFile]:
+    files = []
+    for blob, data in repo.blobs(blobs):
+        location = folder / f"{blob}.py"
+        location.write_bytes(data)
+        files.append(SourceFile(str(location), blob))
+    return files
