@@ -4,23 +4,26 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import typer
 from rich.console import Console
 
 from slopmark.cli.code_report import render, to_json
+from slopmark.cli.history_view import history_json, render_history
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.sarif import to_sarif
-from slopmark.cli.history_view import history_json, render_history
 from slopmark.code.history import Selection, measure_history
 from slopmark.code.measure import MeasureOptions, measure_tree
 from slopmark.code.metrics import SIZE_TERMS, Settings
 from slopmark.code.report import TreeReport
-from slopmark.code.rules import DOC_SECTIONS, check_rule_id, choose, load_catalog
+from slopmark.code.rules import DOC_SECTIONS, Rule, check_rule_id, choose, load_catalog
 from slopmark.errors import BadInput, CheckFailed
 
-app = typer.Typer(help="Code slop: structural erosion and verbosity of Python trees.", no_args_is_help=True)
+app = typer.Typer(
+    help="Code slop: structural erosion and verbosity of Python trees.", no_args_is_help=True
+)
 
 _GATES = ("erosion", "verbosity")
 
@@ -34,7 +37,9 @@ def _parse_gates(values: list[str]) -> dict[str, float]:
         try:
             gates[name] = float(bound)
         except ValueError:
-            raise BadInput(f"--fail-over {value!r}: bound must be a number, e.g. erosion=0.4") from None
+            raise BadInput(
+                f"--fail-over {value!r}: bound must be a number, e.g. erosion=0.4"
+            ) from None
     return gates
 
 
@@ -52,16 +57,28 @@ def _check_gates(report: TreeReport, gates: dict[str, float]) -> None:
 def measure(
     path: Path = typer.Argument(..., help="A folder (measured recursively) or one Python file."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole report as JSON."),
-    sarif: Path | None = typer.Option(None, "--sarif", help="Write rule hits and clone groups as SARIF 2.1.0."),
+    sarif: Path | None = typer.Option(
+        None, "--sarif", help="Write rule hits and clone groups as SARIF 2.1.0."
+    ),
     top: int = typer.Option(20, "--top", min=0, help="Rows in each 'top' table."),
     exclude: list[str] = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable)."),
     select: list[str] = typer.Option([], "--select", help="Run only these rule ids (repeatable)."),
-    ignore: list[str] = typer.Option([], "--ignore", help="Do not run these rule ids (repeatable)."),
-    rules: list[Path] = typer.Option([], "--rules", help="Extra folder of ast-grep YAML rules (repeatable)."),
-    cc_threshold: int = typer.Option(10, "--cc-threshold", min=1, help="Erosion counts callables with CC above this."),
-    size_term: str = typer.Option("sqrt", "--size-term", help="Size term of mass: sqrt, linear or none."),
+    ignore: list[str] = typer.Option(
+        [], "--ignore", help="Do not run these rule ids (repeatable)."
+    ),
+    rules: list[Path] = typer.Option(
+        [], "--rules", help="Extra folder of ast-grep YAML rules (repeatable)."
+    ),
+    cc_threshold: int = typer.Option(
+        10, "--cc-threshold", min=1, help="Erosion counts callables with CC above this."
+    ),
+    size_term: str = typer.Option(
+        "sqrt", "--size-term", help="Size term of mass: sqrt, linear or none."
+    ),
     jobs: int = typer.Option(0, "--jobs", min=0, help="Worker processes (0: one per core)."),
-    fail_over: list[str] = typer.Option([], "--fail-over", help="Exit 1 when a metric reaches a bound, e.g. erosion=0.4."),
+    fail_over: list[str] = typer.Option(
+        [], "--fail-over", help="Exit 1 when a metric reaches a bound, e.g. erosion=0.4."
+    ),
 ) -> None:
     """Structural erosion and verbosity of every Python file under PATH."""
     if size_term not in SIZE_TERMS:
@@ -86,7 +103,10 @@ def measure(
         render(report, Console(), top)
     if report.problems:
         for problem in report.problems:
-            print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}", file=sys.stderr)
+            print(
+                f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",
+                file=sys.stderr,
+            )
         raise typer.Exit(2)
     _check_gates(report, gates)
 
@@ -94,14 +114,22 @@ def measure(
 @app.command()
 def history(
     repo: Path = typer.Argument(..., help="A git repository (bare or with a work tree)."),
-    commits: int | None = typer.Option(None, "--commits", min=1, help="Measure the last N source-modifying commits."),
-    sample: int = typer.Option(30, "--sample", min=1, help="Measure a random sample of N source-modifying commits."),
+    commits: int | None = typer.Option(
+        None, "--commits", min=1, help="Measure the last N source-modifying commits."
+    ),
+    sample: int = typer.Option(
+        30, "--sample", min=1, help="Measure a random sample of N source-modifying commits."
+    ),
     seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
     rev: str = typer.Option("HEAD", "--rev", help="Revision or range, e.g. v1.0..main."),
     as_json: bool = typer.Option(False, "--json", help="Print the history as JSON."),
     exclude: list[str] = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable)."),
-    cc_threshold: int = typer.Option(10, "--cc-threshold", min=1, help="Erosion counts callables with CC above this."),
-    size_term: str = typer.Option("sqrt", "--size-term", help="Size term of mass: sqrt, linear or none."),
+    cc_threshold: int = typer.Option(
+        10, "--cc-threshold", min=1, help="Erosion counts callables with CC above this."
+    ),
+    size_term: str = typer.Option(
+        "sqrt", "--size-term", help="Size term of mass: sqrt, linear or none."
+    ),
     jobs: int = typer.Option(0, "--jobs", min=0, help="Worker processes (0: one per core)."),
 ) -> None:
     """Erosion and verbosity across the commits of a repository, read straight from git."""
@@ -109,7 +137,9 @@ def history(
         raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
     selection = Selection(last=commits, sample=sample, seed=seed)
     options = MeasureOptions(
-        excludes=exclude, settings=Settings(cc_threshold=cc_threshold, size_term=size_term), jobs=jobs
+        excludes=exclude,
+        settings=Settings(cc_threshold=cc_threshold, size_term=size_term),
+        jobs=jobs,
     )
     with progress_bar("reading history") as advance:
         report = measure_history(repo, rev, selection, options, advance)
@@ -122,34 +152,52 @@ def history(
 @app.command("rules")
 def list_rules(
     explain: str | None = typer.Option(None, "--explain", help="Print one rule's documentation."),
-    rules: list[Path] = typer.Option([], "--rules", help="Extra folder of ast-grep YAML rules (repeatable)."),
+    rules: list[Path] = typer.Option(
+        [], "--rules", help="Extra folder of ast-grep YAML rules (repeatable)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the rules as JSON."),
 ) -> None:
     """List the verbosity rule pack, or explain one rule."""
     catalog = load_catalog(rules)
-    console = Console()
-    if explain is not None:
-        check_rule_id(explain, [r.id for r in catalog], "--explain")
-        rule = next(r for r in catalog if r.id == explain)
-        if as_json:
-            print(json.dumps({"id": rule.id, "severity": rule.severity, "message": rule.message,
-                              "category": rule.category, "min_hits": rule.min_hits, **dict(rule.docs)}, indent=1))
-            return
-        console.print(f"[bold]{rule.id}[/bold] ({rule.category}, {rule.severity})")
-        console.print(rule.message, highlight=False, markup=False)
-        for section in DOC_SECTIONS:
-            text = rule.doc(section)
-            if text:
-                console.print(f"\n[bold]{section.replace('_', ' ')}[/bold]")
-                console.print(text, highlight=False, markup=False)
-        if rule.min_hits > 1:
-            console.print(f"\ncounts only in files where it hits at least {rule.min_hits} times")
+    if explain is None:
+        _print_catalog(catalog, as_json)
         return
+    check_rule_id(explain, [r.id for r in catalog], "--explain")
+    rule = next(r for r in catalog if r.id == explain)
     if as_json:
-        print(json.dumps([{"id": r.id, "category": r.category, "severity": r.severity,
-                           "message": r.message} for r in catalog], indent=1))
+        print(json.dumps(_rule_json(rule) | dict(rule.docs), indent=1))
+    else:
+        _explain(rule, Console())
+
+
+def _rule_json(rule: Rule) -> dict[str, object]:
+    return {
+        "id": rule.id,
+        "category": rule.category,
+        "severity": rule.severity,
+        "message": rule.message,
+        "min_hits": rule.min_hits,
+    }
+
+
+def _print_catalog(catalog: Sequence[Rule], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([_rule_json(r) for r in catalog], indent=1))
         return
+    console = Console()
     for rule in catalog:
-        console.print(f"{rule.id:45} {rule.category:15} {rule.doc('what') or rule.message}",
-                      highlight=False, markup=False, overflow="ellipsis", no_wrap=True)
+        line = f"{rule.id:45} {rule.category:15} {rule.doc('what') or rule.message}"
+        console.print(line, highlight=False, markup=False, overflow="ellipsis", no_wrap=True)
     console.print(f"{len(catalog)} rules", highlight=False)
+
+
+def _explain(rule: Rule, console: Console) -> None:
+    console.print(f"[bold]{rule.id}[/bold] ({rule.category}, {rule.severity})")
+    console.print(rule.message, highlight=False, markup=False)
+    for section in DOC_SECTIONS:
+        text = rule.doc(section)
+        if text:
+            console.print(f"\n[bold]{section.replace('_', ' ')}[/bold]")
+            console.print(text, highlight=False, markup=False)
+    if rule.min_hits > 1:
+        console.print(f"\ncounts only in files where it hits at least {rule.min_hits} times")

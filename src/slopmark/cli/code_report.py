@@ -51,11 +51,24 @@ def _file_json(f: FileMetrics) -> dict[str, Any]:
         "flagged_lines": f.flagged_lines,
         "notes": list(f.notes),
         "callables": [
-            {"qualname": c.qualname, "start": c.start, "end": c.end, "cc": c.cc, "sloc": c.sloc, "mass": c.mass}
+            {
+                "qualname": c.qualname,
+                "start": c.start,
+                "end": c.end,
+                "cc": c.cc,
+                "sloc": c.sloc,
+                "mass": c.mass,
+            }
             for c in f.callables
         ],
         "hits": [
-            {"rule": h.rule, "start": h.start, "end": h.end, "severity": h.severity, "message": h.message}
+            {
+                "rule": h.rule,
+                "start": h.start,
+                "end": h.end,
+                "severity": h.severity,
+                "message": h.message,
+            }
             for h in f.hits
         ],
     }
@@ -66,7 +79,10 @@ def to_json(report: TreeReport) -> dict[str, Any]:
     return {
         "slopmark": __version__,
         "root": report.root,
-        "settings": {"cc_threshold": report.settings.cc_threshold, "size_term": report.settings.size_term},
+        "settings": {
+            "cc_threshold": report.settings.cc_threshold,
+            "size_term": report.settings.size_term,
+        },
         **summary(report),
         "files": [_file_json(f) for f in report.files],
         "clone_groups": [
@@ -74,12 +90,17 @@ def to_json(report: TreeReport) -> dict[str, Any]:
                 "digest": g.digest,
                 "kind": g.kind,
                 "sloc": g.sloc,
-                "members": [{"path": m.path, "start": m.start, "end": m.end, "sloc": m.sloc} for m in g.members],
+                "members": [
+                    {"path": m.path, "start": m.start, "end": m.end, "sloc": m.sloc}
+                    for m in g.members
+                ],
             }
             for g in report.clone_groups
         ],
         "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
-        "problems": [{"path": p.path, "line": p.line, "message": p.message} for p in report.problems],
+        "problems": [
+            {"path": p.path, "line": p.line, "message": p.message} for p in report.problems
+        ],
     }
 
 
@@ -90,17 +111,23 @@ def render(report: TreeReport, console: Console, top: int) -> None:
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_row("files", f"{s['files_measured']} measured, {s['files_skipped']} skipped")
     table.add_row("SLOC", str(s["sloc"]))
-    table.add_row("callables", f"{s['callables']} ({s['complex_callables']} with CC > "
-                  f"{report.settings.cc_threshold}, max CC {s['max_cc'] if s['max_cc'] is not None else '-'})")
+    table.add_row(
+        "callables",
+        f"{s['callables']} ({s['complex_callables']} with CC > "
+        f"{report.settings.cc_threshold}, max CC {s['max_cc'] or '-'})",
+    )
     table.add_row("[bold]erosion[/bold]", fmt_ratio(report.erosion, s["callables"]))
     table.add_row("[bold]verbosity[/bold]", fmt_ratio(report.verbosity, s["sloc"]))
-    table.add_row("  rule lines", f"{s['rule_lines']} ({s['rule_hits']} hits of {s['rules_run']} rules)")
+    table.add_row(
+        "  rule lines", f"{s['rule_lines']} ({s['rule_hits']} hits of {s['rules_run']} rules)"
+    )
     table.add_row("  clone lines", f"{s['clone_lines']} ({s['clone_groups']} groups)")
     table.add_row("  union", str(s["flagged_lines"]))
     console.print(table)
-    _top_callables(report, console, top)
-    _top_rules(report, console, top)
-    _top_clones(report, console, top)
+    if top:
+        _top_callables(report, console, top)
+        _top_rules(report, console, top)
+        _top_clones(report, console, top)
     _skipped(report, console)
 
 
@@ -113,7 +140,9 @@ def _top_callables(report: TreeReport, console: Console, top: int) -> None:
         table.add_column(column, justify="right" if column in ("CC", "SLOC", "mass") else "left")
     for c in ranked:
         flag = "[red]" if c.cc > report.settings.cc_threshold else ""
-        table.add_row(c.qualname, f"{c.path}:{c.start}", f"{flag}{c.cc}", str(c.sloc), f"{c.mass:.1f}")
+        table.add_row(
+            c.qualname, f"{c.path}:{c.start}", f"{flag}{c.cc}", str(c.sloc), f"{c.mass:.1f}"
+        )
     console.print(table)
 
 

@@ -56,8 +56,14 @@ def render_history(report: HistoryReport, console: Console) -> None:
         table.add_column(column, justify="right" if column not in ("commit", "date") else "left")
     for index, p in enumerate(report.commits):
         table.add_row(
-            str(index), p.commit.sha[:10], p.commit.date[:10], str(p.files), str(p.sloc),
-            str(p.callables), fmt_ratio(p.erosion, p.callables), fmt_ratio(p.verbosity, p.sloc),
+            str(index),
+            p.commit.sha[:10],
+            p.commit.date[:10],
+            str(p.files),
+            str(p.sloc),
+            str(p.callables),
+            fmt_ratio(p.erosion, p.callables),
+            fmt_ratio(p.verbosity, p.sloc),
         )
     console.print(table)
     console.print(f"erosion:   {_trend(report.erosion_slope, report.erosion_rose)}")

@@ -53,7 +53,9 @@ def to_sarif(report: TreeReport, rules: Sequence[Rule]) -> dict[str, Any]:
                 {
                     "ruleId": CLONE_RULE,
                     "level": "note",
-                    "message": {"text": f"{group.kind} block duplicated {len(group.members)} times"},
+                    "message": {
+                        "text": f"{group.kind} block duplicated {len(group.members)} times"
+                    },
                     "locations": [_location(member.path, member.start, member.end)],
                     "relatedLocations": [
                         {"id": i, **_location(m.path, m.start, m.end)} for i, m in enumerate(others)

@@ -21,7 +21,7 @@ from slopmark.code.sloc import sloc_map
 #: Clone candidates must span at least this many SLOC lines.
 MIN_CLONE_SLOC = 3
 
-_IGNORE = re.compile(rb"#\s*slopmark:\s*ignore\[([^\]\n]*)\]")
+_IGNORE = re.compile(r"#\s*slopmark:\s*ignore\[([^\]\n]*)\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +96,7 @@ def analyze_source(path: str, data: bytes) -> FileAnalysis | Skipped:
         return Skipped(path, "nesting too deep to walk")
     sloc = sloc_map(lines, anatomy.multiline_strings, anatomy.string_statements)
     fingerprints = tuple(_fingerprints(anatomy, sloc))
-    return FileAnalysis(path, sloc, anatomy.callables, fingerprints, _ignores(lines, text), notes)
+    return FileAnalysis(path, sloc, anatomy.callables, fingerprints, _ignores(text), notes)
 
 
 def _fingerprints(anatomy: Anatomy, sloc: bytes) -> list[Fingerprint]:
@@ -120,13 +120,15 @@ def _digest(anatomy: Anatomy, candidate: Candidate) -> bytes:
     return blake2b(shape + b"|" + renamed, digest_size=16).digest()
 
 
-def _ignores(lines: list[bytes], text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+def _ignores(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """Suppression directives, read from comment tokens only (not from strings)."""
     if "slopmark:" not in text:
         return ()
     found = []
-    for number, line in enumerate(lines, 1):
-        if b"slopmark:" in line:
-            for match in _IGNORE.finditer(line):
-                ids = tuple(i.strip() for i in match.group(1).decode().split(",") if i.strip())
-                found.append((number, ids))
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    for token in tokens:
+        if token.type == tokenize.COMMENT and "slopmark:" in token.string:
+            for match in _IGNORE.finditer(token.string):
+                ids = tuple(i.strip() for i in match.group(1).split(",") if i.strip())
+                found.append((token.start[0], ids))
     return tuple(found)

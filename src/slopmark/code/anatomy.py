@@ -19,8 +19,8 @@ expression, each comprehension ``if`` clause (and ``case`` guard), each binary
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from collections.abc import Callable as Callable_
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
@@ -133,7 +133,7 @@ def _literal_token(value: object) -> int:
     return _LITERAL_TOKENS[type(value)]
 
 
-def _span(node: ast.expr) -> Span:
+def _span(node: ast.expr | ast.stmt) -> Span:
     end_line = node.end_lineno or node.lineno
     return Span(node.lineno, node.col_offset, end_line, node.end_col_offset or 0)
 
@@ -295,7 +295,9 @@ class _Walker:
             self.visit(decorator, None)
         self.emit(node, ast.ClassDef, _qualify(scope, node.name))
 
-    def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: str | None) -> None:
+    def visit_function(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: str | None
+    ) -> None:
         for decorator in node.decorator_list:
             self.visit(decorator, None)
         start = self.begin_candidate()
@@ -324,14 +326,14 @@ class _Walker:
         """Emit an ``if`` whose ``elif`` branches are clauses, not candidates."""
         self.shape.append(_TYPE_IDS[ast.If])
         self.visit(node.test, None)
-        self.emit_list(node.body, None)  # type: ignore[arg-type]
+        self.emit_list(node.body, None)
         orelse = node.orelse
         if len(orelse) == 1 and type(orelse[0]) is ast.If and self.is_elif(orelse[0]):
             self.decisions += 1
             self.emit_if(orelse[0])
             self.shape.append(SEP)
         else:
-            self.emit_list(orelse, None)  # type: ignore[arg-type]
+            self.emit_list(orelse, None)
         self.shape.append(CLOSE)
 
     def is_elif(self, node: ast.If) -> bool:

@@ -110,7 +110,11 @@ class Scan:
         if self._threads:
             command += ["--threads", str(self._threads)]
         process = subprocess.run(
-            [*command, "--", *paths], capture_output=True, text=True, encoding="utf-8", errors="replace"
+            [*command, "--", *paths],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            errors="replace",
         )
         if process.returncode not in (0, 1) or (process.returncode and not process.stdout):
             raise _scan_error(process.stderr, rule_file)

@@ -43,7 +43,9 @@ def clone_groups(files: Iterable[FileAnalysis]) -> tuple[CloneGroup, ...]:
     kinds: dict[bytes, str] = {}
     for analysis in files:
         for fp in analysis.fingerprints:
-            member = CloneMember(analysis.path, fp.start, fp.end, analysis.sloc_between(fp.start, fp.end))
+            member = CloneMember(
+                analysis.path, fp.start, fp.end, analysis.sloc_between(fp.start, fp.end)
+            )
             pooled[fp.digest].append(member)
             kinds[fp.digest] = fp.kind
     groups = [

@@ -37,9 +37,13 @@ class Repository:
             raise BadInput(f"{location}: no such directory; pass a git repository")
         probe = self._run(["rev-parse", "--git-dir"], check=False)
         if probe.returncode != 0:
-            raise BadInput(f"{location}: not a git repository; pass a folder under git (bare is fine)")
+            raise BadInput(
+                f"{location}: not a git repository; pass a folder under git (bare is fine)"
+            )
 
-    def _run(self, args: list[str], check: bool = True, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    def _run(
+        self, args: list[str], check: bool = True, stdin: bytes | None = None
+    ) -> subprocess.CompletedProcess[bytes]:
         try:
             done = subprocess.run(
                 ["git", "-C", str(self.location), *args], input=stdin, capture_output=True
@@ -53,13 +57,24 @@ class Repository:
     def source_commits(self, rev: str) -> list[Commit]:
         """Commits of ``rev`` (a revision or range) that touch ``*.py`` files, oldest first."""
         done = self._run(
-            ["rev-list", "--topo-order", "--reverse", "--format=%H%x00%cI%x00%s", rev, "--", "*.py"],
+            [
+                "rev-list",
+                "--topo-order",
+                "--reverse",
+                "--format=%H%x00%cI%x00%s",
+                rev,
+                "--",
+                "*.py",
+            ],
             check=False,
         )
         if done.returncode != 0:
             message = done.stderr.decode(errors="replace").strip().splitlines()
             detail = message[0] if message else "unknown revision"
-            raise BadInput(f"{self.location}: revision {rev!r} not usable: {detail}; pass a branch, tag, sha or A..B")
+            raise BadInput(
+                f"{self.location}: revision {rev!r} not usable: {detail}; "
+                "pass a branch, tag, sha or A..B"
+            )
         commits = []
         for line in done.stdout.decode(errors="replace").splitlines():
             if line.startswith("commit "):

@@ -20,7 +20,7 @@ from slopmark.code.hits import RuleHit
 from slopmark.code.measure import MeasureOptions, Progress, analyze_all, min_hits_of
 from slopmark.code.metrics import rose, slope
 from slopmark.code.report import build_report
-from slopmark.code.rules import choose, load_catalog
+from slopmark.code.rules import Rule, choose, load_catalog
 from slopmark.code.tree import EXCLUDED_DIRS, SourceFile, excluded
 from slopmark.errors import BadInput
 from slopmark.executor import default_jobs
@@ -70,6 +70,55 @@ def _keep(entry: Entry, globs: Sequence[str]) -> bool:
     return not EXCLUDED_DIRS.intersection(parts[:-1]) and not excluded(entry.path, globs)
 
 
+@dataclass(frozen=True)
+class _Versions:
+    """Every file version of the selected commits, measured once, keyed by blob id."""
+
+    analyses: dict[str, FileAnalysis]
+    hits: dict[str, list[RuleHit]]
+    skipped: dict[str, str]
+
+    def files_of(
+        self, entries: list[Entry]
+    ) -> tuple[list[FileAnalysis], list[RuleHit], list[Skipped]]:
+        """One commit's analyses and hits, relabelled with the commit's paths."""
+        analyses: list[FileAnalysis] = []
+        hits: list[RuleHit] = []
+        skipped: list[Skipped] = []
+        for entry in entries:
+            analysis = self.analyses.get(entry.blob)
+            if analysis is None:
+                skipped.append(Skipped(entry.path, self.skipped.get(entry.blob, "not measured")))
+                continue
+            analyses.append(replace(analysis, path=entry.path))
+            hits.extend(replace(h, path=entry.path) for h in self.hits.get(entry.blob, ()))
+        return analyses, hits, skipped
+
+
+def _measure_versions(
+    repo: Repository,
+    blobs: list[str],
+    rules: Sequence[Rule],
+    options: MeasureOptions,
+    progress: Progress | None,
+) -> _Versions:
+    sizes = repo.blob_sizes(blobs)
+    limit = options.max_file_bytes
+    too_big = {
+        b: f"{sizes[b] / 2**20:.1f} MiB is over the size limit" for b in blobs if sizes[b] > limit
+    }
+    with tempfile.TemporaryDirectory(prefix="slopmark-history-") as folder:
+        files = _write_blobs(repo, [b for b in blobs if b not in too_big], Path(folder))
+        scan = Scan(rules, [f.location for f in files], lambda p: Path(p).stem)
+        measured, skipped = analyze_all(files, options.jobs or default_jobs(), progress)
+        hits = scan.result()
+    by_blob: dict[str, list[RuleHit]] = {}
+    for hit in hits:
+        by_blob.setdefault(hit.path, []).append(hit)
+    reasons = {**too_big, **{s.path: s.reason for s in skipped}}
+    return _Versions({a.path: a for a in measured}, by_blob, reasons)
+
+
 def measure_history(
     location: Path,
     rev: str = "HEAD",
@@ -77,6 +126,7 @@ def measure_history(
     options: MeasureOptions = MeasureOptions(),
     progress: Progress | None = None,
 ) -> HistoryReport:
+    """Measure the selected source-modifying commits of ``rev`` in ``location``."""
     repo = Repository(location)
     candidates = repo.source_commits(rev)
     commits = selection.pick(candidates)
@@ -86,39 +136,23 @@ def measure_history(
     catalog = load_catalog(options.rule_dirs)
     rules = choose(catalog, options.select, options.ignore)
     blobs = sorted({e.blob for entries in trees.values() for e in entries})
-    sizes = repo.blob_sizes(blobs)
-    wanted = [b for b in blobs if sizes.get(b, 0) <= options.max_file_bytes]
-    with tempfile.TemporaryDirectory(prefix="slopmark-history-") as folder:
-        files = _write_blobs(repo, wanted, Path(folder))
-        scan = Scan(rules, [f.location for f in files], lambda p: Path(p).stem)
-        measured, skipped = analyze_all(files, options.jobs or default_jobs(), progress)
-        hits = scan.result()
-    by_blob = {a.path: a for a in measured}
-    skipped_blobs = {s.path: s.reason for s in skipped}
-    for blob in blobs:
-        if blob not in wanted:
-            skipped_blobs[blob] = f"{sizes.get(blob, 0) / 2**20:.1f} MiB is over the size limit"
-    hits_by_blob: dict[str, list[RuleHit]] = {}
-    for hit in hits:
-        hits_by_blob.setdefault(hit.path, []).append(hit)
+    versions = _measure_versions(repo, blobs, rules, options, progress)
     known = frozenset(r.id for r in catalog)
     points = []
     for commit in commits:
-        analyses: list[FileAnalysis] = []
-        commit_hits: list[RuleHit] = []
-        commit_skips: list[Skipped] = []
-        for entry in trees[commit.sha]:
-            analysis = by_blob.get(entry.blob)
-            if analysis is None:
-                commit_skips.append(Skipped(entry.path, skipped_blobs.get(entry.blob, "not measured")))
-                continue
-            analyses.append(replace(analysis, path=entry.path))
-            commit_hits.extend(replace(h, path=entry.path) for h in hits_by_blob.get(entry.blob, ()))
+        analyses, hits, skipped = versions.files_of(trees[commit.sha])
         report = build_report(
-            rev, analyses, commit_skips, commit_hits, min_hits_of(rules), known, options.settings
+            rev, analyses, skipped, hits, min_hits_of(rules), known, options.settings
         )
         points.append(
-            CommitMetrics(commit, len(analyses), report.sloc, len(report.callables), report.erosion, report.verbosity)
+            CommitMetrics(
+                commit,
+                len(analyses),
+                report.sloc,
+                len(report.callables),
+                report.erosion,
+                report.verbosity,
+            )
         )
     erosions = [p.erosion for p in points]
     verbosities = [p.verbosity for p in points]
@@ -127,7 +161,7 @@ def measure_history(
         rev=rev,
         candidates=len(candidates),
         commits=tuple(points),
-        blobs_measured=len(measured),
+        blobs_measured=len(versions.analyses),
         erosion_slope=slope(erosions),
         verbosity_slope=slope(verbosities),
         erosion_rose=rose(erosions),

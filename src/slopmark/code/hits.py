@@ -49,7 +49,9 @@ def effective_hits(
         for rule_id in ids:
             if rule_id not in known:
                 problems.append(
-                    Problem(analysis.path, line, f"unknown rule id '{rule_id}' in slopmark: ignore[...]")
+                    Problem(
+                        analysis.path, line, f"unknown rule id '{rule_id}' in slopmark: ignore[...]"
+                    )
                 )
         for target in (line, line + 1):
             suppressed.setdefault(target, set()).update(ids)

@@ -59,7 +59,10 @@ def analyze_all(
     done = 0
     for results in map_chunks(analyze_files, chunks, jobs):
         for result in results:
-            (measured if isinstance(result, FileAnalysis) else skipped).append(result)
+            if isinstance(result, FileAnalysis):
+                measured.append(result)
+            else:
+                skipped.append(result)
         done += len(results)
         if progress is not None:
             progress(done, len(files))
@@ -97,5 +100,3 @@ def measure_tree(
 
 def min_hits_of(rules: Sequence[Rule]) -> dict[str, int]:
     return {rule.id: rule.min_hits for rule in rules if rule.min_hits > 1}
-
-

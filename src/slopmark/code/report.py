@@ -133,9 +133,9 @@ def _file_metrics(
     clone_marks = _mark(sloc, clone_spans)
     rule_marks = _mark(sloc, ((h.start, h.end) for h in hits))
     width = len(sloc)
-    union = (
-        int.from_bytes(clone_marks, "big") | int.from_bytes(rule_marks, "big")
-    ).to_bytes(width, "big")
+    union = (int.from_bytes(clone_marks, "big") | int.from_bytes(rule_marks, "big")).to_bytes(
+        width, "big"
+    )
     callables = tuple(
         CallableMetrics(
             analysis.path,

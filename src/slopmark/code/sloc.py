@@ -35,9 +35,7 @@ def code_lines(lines: list[bytes]) -> bytearray:
     return marks
 
 
-def sloc_map(
-    lines: list[bytes], strings: Iterable[Span], statements: Iterable[Span]
-) -> bytes:
+def sloc_map(lines: list[bytes], strings: Iterable[Span], statements: Iterable[Span]) -> bytes:
     """Return a byte per line (index 0 unused): 1 where the line is SLOC.
 
     ``strings`` are the string literals spanning lines, ``statements`` the

@@ -15,8 +15,20 @@ from slopmark.errors import BadInput
 #: Folders never measured (virtual environments, caches, build output, VCS data).
 EXCLUDED_DIRS = frozenset(
     {
-        ".git", ".venv", "venv", "env", ".env", "__pycache__", "build", "dist",
-        "node_modules", "site-packages", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox",
+        ".git",
+        ".venv",
+        "venv",
+        "env",
+        ".env",
+        "__pycache__",
+        "build",
+        "dist",
+        "node_modules",
+        "site-packages",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".tox",
     }
 )
 #: Files larger than this are skipped (generated code), with the reason shown.
@@ -46,7 +58,9 @@ def project_excludes(root: Path) -> list[str]:
     try:
         data = tomllib.loads(config.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise BadInput(f"{config}: not valid TOML: {error}; fix it or remove [tool.slopmark]") from error
+        raise BadInput(
+            f"{config}: not valid TOML: {error}; fix it or remove [tool.slopmark]"
+        ) from error
     excludes = data.get("tool", {}).get("slopmark", {}).get("exclude", [])
     if not isinstance(excludes, list) or not all(isinstance(e, str) for e in excludes):
         raise BadInput(f"{config}: [tool.slopmark] exclude must be a list of glob strings")
@@ -59,7 +73,9 @@ def excluded(path: str, globs: Sequence[str]) -> bool:
     return any(fnmatch(path, g) or fnmatch(name, g) for g in globs)
 
 
-def discover(path: Path, excludes: Sequence[str] = (), max_bytes: int = MAX_FILE_BYTES) -> SourceSet:
+def discover(
+    path: Path, excludes: Sequence[str] = (), max_bytes: int = MAX_FILE_BYTES
+) -> SourceSet:
     """Every ``*.py`` under ``path`` (or ``path`` itself when it is a file)."""
     if not path.exists():
         raise BadInput(f"{path}: no such file or directory; pass a Python file or a folder")
@@ -78,7 +94,9 @@ def discover(path: Path, excludes: Sequence[str] = (), max_bytes: int = MAX_FILE
     return SourceSet(str(path), tuple(files), tuple(skipped))
 
 
-def _keep_dir(folder: str, rel: str, name: str, globs: Sequence[str], skipped: list[Skipped]) -> bool:
+def _keep_dir(
+    folder: str, rel: str, name: str, globs: Sequence[str], skipped: list[Skipped]
+) -> bool:
     if name in EXCLUDED_DIRS or excluded(rel, globs):
         return False
     if os.path.islink(os.path.join(folder, name)):
@@ -100,7 +118,11 @@ def _add_file(
         return
     if size > max_bytes:
         mib = size / 2**20
-        skipped.append(Skipped(rel, f"{mib:.1f} MiB is over the {max_bytes / 2**20:.0f} MiB limit (generated?)"))
+        skipped.append(
+            Skipped(
+                rel, f"{mib:.1f} MiB is over the {max_bytes / 2**20:.0f} MiB limit (generated?)"
+            )
+        )
         return
     files.append(SourceFile(str(location), rel))
 

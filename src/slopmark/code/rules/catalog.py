@@ -51,33 +51,46 @@ def parse_rules(text: str, source: str) -> list[Rule]:
     return [_rule(doc, source) for doc in documents]
 
 
-def _rule(doc: Any, source: str) -> Rule:
-    if not isinstance(doc, dict):
-        raise BadInput(f"{source}: a rule must be a mapping, got {type(doc).__name__}")
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise BadInput(message)
+
+
+def _rule_id(doc: Any, source: str) -> str:
+    _require(isinstance(doc, dict), f"{source}: a rule must be a mapping, got {type(doc).__name__}")
     rule_id = doc.get("id")
-    if not isinstance(rule_id, str) or not rule_id:
-        raise BadInput(f"{source}: field 'id' is missing; every rule needs a unique id")
-    if doc.get("language", "").lower() != "python":
-        raise BadInput(f"{source}: rule '{rule_id}': field 'language' must be 'python'")
-    if "rule" not in doc:
-        raise BadInput(f"{source}: rule '{rule_id}': field 'rule' is missing")
+    _require(
+        isinstance(rule_id, str) and bool(rule_id),
+        f"{source}: field 'id' is missing; every rule needs a unique id",
+    )
+    return str(rule_id)
+
+
+def _rule(doc: Any, source: str) -> Rule:
+    rule_id = _rule_id(doc, source)
+    where = f"{source}: rule '{rule_id}'"
+    _require(
+        str(doc.get("language", "")).lower() == "python", f"{where}: 'language' must be python"
+    )
+    _require("rule" in doc, f"{where}: field 'rule' is missing")
     severity = doc.get("severity", "warning")
-    if severity not in _SEVERITIES:
-        raise BadInput(
-            f"{source}: rule '{rule_id}': severity {severity!r} is not one of {', '.join(_SEVERITIES)}"
-        )
+    _require(
+        severity in _SEVERITIES,
+        f"{where}: severity {severity!r} is not one of {', '.join(_SEVERITIES)}",
+    )
     meta = doc.get("metadata") or {}
     min_hits = meta.get("min_hits", 1)
-    if not isinstance(min_hits, int) or min_hits < 1:
-        raise BadInput(f"{source}: rule '{rule_id}': metadata.min_hits must be an integer >= 1")
-    docs = tuple((k, str(meta[k]).strip()) for k in DOC_SECTIONS if meta.get(k))
+    _require(
+        isinstance(min_hits, int) and min_hits >= 1,
+        f"{where}: metadata.min_hits must be an integer >= 1",
+    )
     return Rule(
         id=rule_id,
         severity=severity,
         message=str(doc.get("message", rule_id)),
         category=str(meta.get("category", "custom")),
         min_hits=min_hits,
-        docs=docs,
+        docs=tuple((k, str(meta[k]).strip()) for k in DOC_SECTIONS if meta.get(k)),
         source=source,
         yaml_text=yaml.safe_dump(doc, sort_keys=False),
     )
@@ -103,7 +116,9 @@ def load_catalog(extra_dirs: Sequence[Path] = ()) -> tuple[Rule, ...]:
     return tuple(sorted(rules.values(), key=lambda r: r.id))
 
 
-def choose(catalog: Sequence[Rule], select: Iterable[str] = (), ignore: Iterable[str] = ()) -> tuple[Rule, ...]:
+def choose(
+    catalog: Sequence[Rule], select: Iterable[str] = (), ignore: Iterable[str] = ()
+) -> tuple[Rule, ...]:
     """The rules of ``catalog`` kept by ``--select`` / ``--ignore`` ids."""
     select, ignore = tuple(select), tuple(ignore)
     known = [r.id for r in catalog]

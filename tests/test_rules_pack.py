@@ -1,0 +1,82 @@
+"""The built-in rule pack: size, documentation, and every example checked."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from slopmark.code.astgrep import Scan, binary
+from slopmark.code.rules import DOC_SECTIONS, PACK_DIR, load_catalog, parse_rules
+from slopmark.errors import BadInput
+
+CATALOG = load_catalog()
+
+
+def test_pack_has_at_least_140_rules() -> None:
+    assert len(CATALOG) >= 140
+
+
+@pytest.mark.parametrize("rule", CATALOG, ids=lambda r: r.id)
+def test_rule_is_documented(rule) -> None:
+    path = Path(rule.source)
+    assert path.stem == rule.id, "file name must equal the rule id"
+    assert path.parent.name == rule.category, "folder must equal metadata.category"
+    assert [k for k, _ in rule.docs] == list(DOC_SECTIONS), f"{rule.id}: missing doc sections"
+    assert rule.id == rule.id.lower() and " " not in rule.id
+
+
+@pytest.fixture(scope="module")
+def example_hits(tmp_path_factory) -> Counter[tuple[str, str]]:
+    """Run the whole pack once over every rule's example and use-instead snippet."""
+    folder = tmp_path_factory.mktemp("examples")
+    paths = []
+    for rule in CATALOG:
+        for section in ("example", "use_instead"):
+            target = folder / f"{rule.id}.{section}.py"
+            target.write_text(rule.doc(section) + "\n")
+            paths.append(str(target))
+    hits = Scan(CATALOG, paths, lambda p: Path(p).name).result()
+    return Counter((h.path, h.rule) for h in hits)
+
+
+@pytest.mark.parametrize("rule", CATALOG, ids=lambda r: r.id)
+def test_example_fires_and_fix_does_not(rule, example_hits) -> None:
+    fired = example_hits[(f"{rule.id}.example.py", rule.id)]
+    assert fired >= rule.min_hits, f"{rule.id}: example hit {fired} times, needs {rule.min_hits}"
+    assert example_hits[(f"{rule.id}.use_instead.py", rule.id)] == 0, f"{rule.id}: use_instead fires"
+
+
+def test_examples_are_valid_python() -> None:
+    import ast
+
+    for rule in CATALOG:
+        for section in ("example", "use_instead"):
+            ast.parse(rule.doc(section), filename=f"{rule.id}:{section}")
+
+
+def test_engine_is_the_packaged_binary_not_bare_sg() -> None:
+    path = binary()
+    assert path.is_absolute() and path.name == "ast-grep"
+
+
+def test_rules_dir_holds_only_rules() -> None:
+    stray = [p for p in PACK_DIR.rglob("*") if p.is_file() and p.suffix != ".yml"]
+    assert stray == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("id: x\nlanguage: python\n", "field 'rule' is missing"),
+        ("language: python\nrule: {pattern: x}\n", "field 'id' is missing"),
+        ("id: x\nlanguage: rust\nrule: {pattern: x}\n", "'language' must be python"),
+        ("id: x\nlanguage: python\nseverity: loud\nrule: {pattern: x}\n", "severity 'loud'"),
+        ("id: [\n", "not valid YAML"),
+    ],
+)
+def test_bad_rule_files_name_file_and_field(text: str, message: str) -> None:
+    with pytest.raises(BadInput, match="my-rules.yml") as error:
+        parse_rules(text, "my-rules.yml")
+    assert message in str(error.value)
