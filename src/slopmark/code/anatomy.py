@@ -185,6 +185,19 @@ class _Walker:
             self.shape.extend(_NAME_SHAPE)
             self.names.append(node.id)  # type: ignore[attr-defined]
             return
+        if cls is ast.Attribute:
+            self.shape.append(_ATTRIBUTE_ID)
+            self.visit(node.value, None)  # type: ignore[attr-defined]
+            self.shape.extend(_NAME_TAIL)
+            self.names.append(node.attr)  # type: ignore[attr-defined]
+            return
+        if cls is ast.Call:
+            self.shape.append(_CALL_ID)
+            self.visit(node.func, None)  # type: ignore[attr-defined]
+            self.emit_list(node.args, None)  # type: ignore[attr-defined]
+            self.emit_list(node.keywords, None)  # type: ignore[attr-defined]
+            self.shape.append(CLOSE)
+            return
         special = _SPECIAL.get(cls)
         if special is not None:
             special(self, node, scope)
@@ -350,6 +363,9 @@ class _Walker:
 
 
 _NAME_SHAPE = (_TYPE_IDS[ast.Name], IDENT, CLOSE)
+_NAME_TAIL = (IDENT, CLOSE)
+_ATTRIBUTE_ID = _TYPE_IDS[ast.Attribute]
+_CALL_ID = _TYPE_IDS[ast.Call]
 _SPECIAL: dict[type, Callable_[[_Walker, Any, str | None], None]] = {
     ast.FunctionDef: _Walker.visit_function,
     ast.AsyncFunctionDef: _Walker.visit_function,
