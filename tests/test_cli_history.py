@@ -6,15 +6,20 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from conftest import cli_json, run_cli
 
-COMPLEX = "def busy(a, b, c):\n" + "".join(
-    f"    if a == {i}:\n        return {i}\n" for i in range(12)
-) + "    return -1\n"
+COMPLEX = (
+    "def busy(a, b, c):\n"
+    + "".join(f"    if a == {i}:\n        return {i}\n" for i in range(12))
+    + "    return -1\n"
+)
 
 
 def git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, check=True
+    )
     return done.stdout
 
 
@@ -46,11 +51,16 @@ def test_history_matches_measure_of_each_commit(repo: Path, tmp_path: Path) -> N
     for point in history["commits"]:
         export = tmp_path / point["sha"]
         export.mkdir()
-        archive = subprocess.run(["git", "-C", str(repo), "archive", point["sha"]], capture_output=True)
+        archive = subprocess.run(
+            ["git", "-C", str(repo), "archive", point["sha"]], capture_output=True
+        )
         subprocess.run(["tar", "-x", "-C", str(export)], input=archive.stdout, check=True)
         measured = cli_json("code", "measure", str(export))
         assert (point["sloc"], point["erosion"], point["verbosity"]) == (
-            measured["sloc"], measured["erosion"], measured["verbosity"])
+            measured["sloc"],
+            measured["erosion"],
+            measured["verbosity"],
+        )
     erosions = [c["erosion"] for c in history["commits"]]
     assert erosions[0] == 0.0 and erosions[1] > 0.5
     assert history["erosion_rose"] is True

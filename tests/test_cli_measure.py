@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import cli_json, run_cli
 
+from conftest import cli_json, run_cli
 from slopmark import __version__
 
 VERBOSE = """\
@@ -73,8 +73,14 @@ def test_json_carries_callables_hits_and_clones(make_tree) -> None:
     report = cli_json("code", "measure", str(root))
     files = {f["path"]: f for f in report["files"]}
     check = files["a.py"]["callables"][0]
-    assert check == {"qualname": "check", "start": 1, "end": 5, "cc": 2, "sloc": 5,
-                     "mass": pytest.approx(2 * 5**0.5)}
+    assert check == {
+        "qualname": "check",
+        "start": 1,
+        "end": 5,
+        "cc": 2,
+        "sloc": 5,
+        "mass": pytest.approx(2 * 5**0.5),
+    }
     assert any(h["start"] == 2 for h in files["a.py"]["hits"])
     groups = report["clone_groups"]
     assert len(groups) == 2  # the two functions, and their two `for` loops
@@ -147,9 +153,12 @@ def test_huge_generated_file_is_skipped(make_tree) -> None:
 def test_suppression_and_unknown_ids(make_tree) -> None:
     clean = cli_json("code", "measure", str(make_tree({"a.py": VERBOSE})))
     suppressed_source = VERBOSE.replace(
-        "    if flag == True:", "    # slopmark: ignore[" + ",".join(
+        "    if flag == True:",
+        "    # slopmark: ignore["
+        + ",".join(
             sorted({h["rule"] for f in clean["files"] for h in f["hits"] if h["start"] == 2})
-        ) + "]\n    if flag == True:"
+        )
+        + "]\n    if flag == True:",
     )
     root = make_tree({"a.py": suppressed_source})
     report = cli_json("code", "measure", str(root))
@@ -170,7 +179,9 @@ def test_fail_over_gate(make_tree) -> None:
 
 
 def test_unknown_selected_rule_suggests(make_tree) -> None:
-    done = run_cli("code", "measure", str(make_tree({"a.py": VERBOSE})), "--select", "dict-keys-membershp")
+    done = run_cli(
+        "code", "measure", str(make_tree({"a.py": VERBOSE})), "--select", "dict-keys-membershp"
+    )
     assert done.returncode == 2
     assert "did you mean 'dict-keys-membership'" in done.stderr
 

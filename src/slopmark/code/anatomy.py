@@ -178,24 +178,24 @@ class _Walker:
         self.data = b""
 
     # -- dispatch -----------------------------------------------------------
-    def visit(self, node: ast.AST, scope: str | None) -> None:
+    def visit(self, node: Any, scope: str | None) -> None:
         """Emit ``node``; ``scope`` is the qualname prefix when defs here are callables."""
         cls = type(node)
         if cls is ast.Name:
             self.shape.extend(_NAME_SHAPE)
-            self.names.append(node.id)  # type: ignore[attr-defined]
+            self.names.append(node.id)
             return
         if cls is ast.Attribute:
             self.shape.append(_ATTRIBUTE_ID)
-            self.visit(node.value, None)  # type: ignore[attr-defined]
+            self.visit(node.value, None)
             self.shape.extend(_NAME_TAIL)
-            self.names.append(node.attr)  # type: ignore[attr-defined]
+            self.names.append(node.attr)
             return
         if cls is ast.Call:
             self.shape.append(_CALL_ID)
-            self.visit(node.func, None)  # type: ignore[attr-defined]
-            self.emit_list(node.args, None)  # type: ignore[attr-defined]
-            self.emit_list(node.keywords, None)  # type: ignore[attr-defined]
+            self.visit(node.func, None)
+            self.emit_list(node.args, None)
+            self.emit_list(node.keywords, None)
             self.shape.append(CLOSE)
             return
         special = _SPECIAL.get(cls)
@@ -208,7 +208,7 @@ class _Walker:
         else:
             self.shape.append(_TYPE_IDS[cls])
 
-    def emit(self, node: ast.AST, cls: type, body_scope: str | None) -> None:
+    def emit(self, node: Any, cls: type, body_scope: str | None) -> None:
         shape = self.shape
         shape.append(_TYPE_IDS[cls])
         for field in _FIELDS[cls]:
@@ -230,7 +230,7 @@ class _Walker:
         for item in items:
             if type(item) is ast.Expr and _is_string_statement(item):
                 self.statements.append(_span(item))
-                self.note_string(item.value)  # type: ignore[arg-type]
+                self.note_string(item.value)
             elif isinstance(item, ast.AST):
                 visit(item, scope)
             elif type(item) is str:
@@ -252,14 +252,14 @@ class _Walker:
         self.count_decisions(node, cls)
         self.emit(node, cls, None)
 
-    def count_decisions(self, node: ast.AST, cls: type) -> None:
+    def count_decisions(self, node: Any, cls: type) -> None:
         if cls in DECISION_NODES:
             self.decisions += 1
         elif cls is ast.BoolOp:
-            self.decisions += len(node.values) - 1  # type: ignore[attr-defined]
+            self.decisions += len(node.values) - 1
         elif cls is ast.comprehension:
-            self.decisions += len(node.ifs)  # type: ignore[attr-defined]
-        elif cls is ast.match_case and node.guard is not None:  # type: ignore[attr-defined]
+            self.decisions += len(node.ifs)
+        elif cls is ast.match_case and node.guard is not None:
             self.decisions += 1
 
     def visit_constant(self, node: ast.Constant) -> None:
@@ -299,7 +299,7 @@ class _Walker:
         end = self.starts[(node.end_lineno or line) - 1] + end_col
         return count_tokens(self.data, start, end)
 
-    def note_string(self, node: ast.Constant | ast.JoinedStr) -> None:
+    def note_string(self, node: ast.expr) -> None:
         if node.end_lineno != node.lineno:
             self.strings.append(_span(node))
 
@@ -323,13 +323,13 @@ class _Walker:
             self.callables.append(Callable(qualname, node.lineno, end_line, cc))
         self.end_candidate("def", node.lineno, end_line, start)
 
-    def visit_block(self, node: ast.stmt) -> None:
+    def visit_block(self, node: Any) -> None:
         cls = type(node)
         self.count_decisions(node, cls)
-        candidate = not (cls is ast.If and _is_type_checking(node.test))  # type: ignore[attr-defined]
+        candidate = not (cls is ast.If and _is_type_checking(node.test))
         start = self.begin_candidate()
         if cls is ast.If:
-            self.emit_if(node)  # type: ignore[arg-type]
+            self.emit_if(node)
         else:
             self.emit(node, cls, None)
         if candidate:

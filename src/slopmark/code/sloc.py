@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from itertools import accumulate
 
 from slopmark.code.anatomy import Span
-from slopmark.code.strings import GAP, STRING_TOKEN
+from slopmark.code.strings import STRING_TOKEN, tokens
 
 _FIELD_BRACES = re.compile(rb"\{\{|\}\}|[{}]")
 
@@ -56,22 +56,19 @@ def sloc_map(lines: list[bytes], strings: Iterable[Span], statements: Iterable[S
 
 def _clear_string_interiors(marks: bytearray, data: bytes, starts: list[int], span: Span) -> None:
     """Unmark the lines inside multi-line string tokens of a literal's span."""
-    pos = starts[span.line - 1] + span.col
+    start = starts[span.line - 1] + span.col
     end = starts[span.end_line - 1] + span.end_col
-    while pos < end:
-        token = STRING_TOKEN.match(data, pos)
-        if token is None:
-            return
+    for token in tokens(data, start, end):
         first = bisect_right(starts, token.start())
         last = first + data.count(b"\n", token.start(), token.end())
-        if last > first:
-            marks[first + 1 : last + 1] = bytes(last - first)
-            if b"f" in token.group(1).lower():
-                _mark_fstring_lines(marks, data, token.start(), token.end(), first)
-                marks[last] = 1
-            elif _code_follows(data, token.end()):
-                marks[last] = 1
-        pos = GAP.match(data, token.end()).end()  # type: ignore[union-attr]
+        if last == first:
+            continue
+        marks[first + 1 : last + 1] = bytes(last - first)
+        if b"f" in token.group(1).lower():
+            _mark_fstring_lines(marks, data, token.start(), token.end(), first)
+            marks[last] = 1
+        elif _code_follows(data, token.end()):
+            marks[last] = 1
 
 
 def _mark_fstring_lines(marks: bytearray, data: bytes, start: int, end: int, line: int) -> None:
