@@ -207,3 +207,37 @@ def test_size_term_and_threshold_variants(make_tree) -> None:
     assert none["files"][0]["callables"][0]["mass"] == 2 and none["erosion"] == 1.0
     bad = run_cli("code", "measure", str(root), "--size-term", "cubic")
     assert bad.returncode == 2
+
+
+CUSTOM_RULE = """\
+id: print-call
+language: python
+severity: info
+message: "print call"
+metadata:
+  min_hits: 2
+rule:
+  kind: call
+  pattern: print($$$)
+"""
+
+
+def test_user_rule_directory_with_min_hits(make_tree, tmp_path: Path) -> None:
+    rules = tmp_path / "my-rules"
+    rules.mkdir()
+    (rules / "print-call.yml").write_text(CUSTOM_RULE)
+    root = make_tree({"one.py": "print(1)\n", "two.py": "print(1)\nprint(2)\n"})
+    report = cli_json("code", "measure", str(root), "--rules", str(rules), "--select", "print-call")
+    hits = {f["path"]: [h["start"] for h in f["hits"]] for f in report["files"]}
+    assert hits == {"one.py": [], "two.py": [1, 2]}  # one.py is under min_hits
+    assert report["rules_run"] == 1
+
+
+def test_rule_rejected_by_engine_names_its_file(make_tree, tmp_path: Path) -> None:
+    rules = tmp_path / "bad-rules"
+    rules.mkdir()
+    (rules / "broken.yml").write_text("id: broken\nlanguage: python\nrule:\n  kind: no_such_kind\n")
+    done = run_cli("code", "measure", str(make_tree({"a.py": "x = 1\n"})), "--rules", str(rules))
+    assert done.returncode == 2
+    assert f"{rules / 'broken.yml'}: rule 'broken' is rejected by ast-grep" in done.stderr
+    assert "no_such_kind" in done.stderr

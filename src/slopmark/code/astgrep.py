@@ -19,7 +19,7 @@ from importlib import metadata
 from pathlib import Path
 
 from slopmark.code.hits import RuleHit
-from slopmark.code.rules import Rule
+from slopmark.code.rules import PACK_DIR, Rule
 from slopmark.errors import BadInput, EngineError
 
 #: Paths per ast-grep invocation (keeps command lines well under ARG_MAX).
@@ -117,7 +117,7 @@ class Scan:
             errors="replace",
         )
         if process.returncode not in (0, 1) or (process.returncode and not process.stdout):
-            raise _scan_error(process.stderr, rule_file)
+            raise _scan_error(process.stderr, self._rules)
         self._hits.extend(self._parse(process.stdout))
 
     def _parse(self, stream: str) -> list[RuleHit]:
@@ -140,8 +140,34 @@ class Scan:
         return hits
 
 
-def _scan_error(stderr: str, rule_file: Path) -> BaseException:
-    text = " ".join(stderr.split())[:600] or "no message"
-    if "rule" in stderr.lower() or "yaml" in stderr.lower():
-        return BadInput(f"ast-grep rejected a rule: {text}; fix the rule file named there")
-    return EngineError(f"ast-grep failed: {text}; {_INSTALL_HINT}")
+def _cause(stderr: str) -> str:
+    """The "Caused by" lines of an ast-grep error, or its first line."""
+    causes = [
+        line.split("\u25bb", 1)[-1].strip() for line in stderr.splitlines() if "\u25bb" in line
+    ]
+    lines = causes[-2:] or stderr.strip().splitlines()[:1] or ["no message"]
+    return "; ".join(lines)
+
+
+def rejection(rule: Rule) -> str | None:
+    """Why ast-grep refuses ``rule`` on its own, or None when it accepts it."""
+    with tempfile.TemporaryDirectory(prefix="slopmark-rule-") as folder:
+        rule_file = Path(folder) / "rule.yml"
+        rule_file.write_text(rule.yaml_text, encoding="utf-8")
+        empty = Path(folder) / "empty.py"
+        empty.write_text("", encoding="utf-8")
+        done = subprocess.run(
+            [str(binary()), "scan", "--rule", str(rule_file), str(empty)],
+            capture_output=True,
+            text=True,
+        )
+    return _cause(done.stderr) if done.returncode not in (0, 1) else None
+
+
+def _scan_error(stderr: str, rules: Sequence[Rule]) -> BaseException:
+    """Name the rule ast-grep refused, trying the user's own rules first."""
+    for rule in sorted(rules, key=lambda r: Path(r.source).is_relative_to(PACK_DIR)):
+        reason = rejection(rule)
+        if reason is not None:
+            return BadInput(f"{rule.source}: rule '{rule.id}' is rejected by ast-grep: {reason}")
+    return EngineError(f"ast-grep failed: {_cause(stderr)}; {_INSTALL_HINT}")
