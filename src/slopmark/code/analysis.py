@@ -21,6 +21,7 @@ from slopmark.code.sloc import sloc_map
 #: Clone candidates must span at least this many SLOC lines.
 MIN_CLONE_SLOC = 3
 
+_INT = array("i").itemsize
 _IGNORE = re.compile(r"#\s*slopmark:\s*ignore\[([^\]\n]*)\]")
 
 
@@ -113,7 +114,8 @@ def _digest(anatomy: Anatomy, candidate: Candidate) -> bytes:
     Identifiers are renamed to positions in order of first appearance within
     the candidate, so renaming variables keeps the digest.
     """
-    shape = array("i", anatomy.shape[slice(*candidate.shape)]).tobytes()
+    start, end = candidate.shape
+    shape = anatomy.shape[start * _INT : end * _INT]
     names = anatomy.names[slice(*candidate.names)]
     position = dict(zip(dict.fromkeys(names), range(len(names)), strict=False))
     renamed = array("i", map(position.__getitem__, names)).tobytes()

@@ -19,6 +19,7 @@ expression, each comprehension ``if`` clause (and ``case`` guard), each binary
 from __future__ import annotations
 
 import ast
+from array import array
 from collections.abc import Callable as Callable_
 from dataclasses import dataclass
 from itertools import accumulate
@@ -119,7 +120,7 @@ class Anatomy:
 
     callables: tuple[Callable, ...]
     candidates: tuple[Candidate, ...]
-    shape: tuple[int, ...]
+    shape: bytes
     names: tuple[str, ...]
     multiline_strings: tuple[Span, ...]
     string_statements: tuple[Span, ...]
@@ -136,6 +137,17 @@ def _literal_token(value: object) -> int:
 def _span(node: ast.expr | ast.stmt) -> Span:
     end_line = node.end_lineno or node.lineno
     return Span(node.lineno, node.col_offset, end_line, node.end_col_offset or 0)
+
+
+def _plainly_one_token(segment: bytes) -> bool:
+    """A quick yes for the usual single-line literal: its quote char occurs only at its ends."""
+    quote = segment[-1:]
+    return (
+        quote in (b"'", b'"')
+        and segment.count(quote) == 2
+        and segment.find(quote) <= 2  # after a prefix of at most two letters
+        and b"\\" not in segment
+    )
 
 
 def _is_string_statement(node: ast.stmt) -> bool:
@@ -167,7 +179,7 @@ def _is_type_checking(test: ast.expr) -> bool:
 class _Walker:
     def __init__(self, lines: list[bytes]) -> None:
         self.lines = lines
-        self.shape: list[int] = []
+        self.shape = array("i")
         self.names: list[str] = []
         self.decisions = 0
         self.callables: list[Callable] = []
@@ -195,8 +207,11 @@ class _Walker:
             self.shape.append(_CALL_ID)
             self.visit(node.func, None)
             self.emit_list(node.args, None)
-            self.emit_list(node.keywords, None)
-            self.shape.append(CLOSE)
+            if node.keywords:
+                self.emit_list(node.keywords, None)
+                self.shape.append(CLOSE)
+            else:
+                self.shape.extend(_NO_KEYWORDS)
             return
         special = _SPECIAL.get(cls)
         if special is not None:
@@ -288,6 +303,8 @@ class _Walker:
         line, col, end_col = node.lineno, node.col_offset, node.end_col_offset or 0
         if node.end_lineno == line:
             text = self.lines[line - 1]
+            if _plainly_one_token(text[col:end_col]):
+                return 1
             token = STRING_TOKEN.match(text, col)
             if token is not None and token.end() == end_col:
                 return 1
@@ -366,6 +383,7 @@ _NAME_SHAPE = (_TYPE_IDS[ast.Name], IDENT, CLOSE)
 _NAME_TAIL = (IDENT, CLOSE)
 _ATTRIBUTE_ID = _TYPE_IDS[ast.Attribute]
 _CALL_ID = _TYPE_IDS[ast.Call]
+_NO_KEYWORDS = (SEP, CLOSE)
 _SPECIAL: dict[type, Callable_[[_Walker, Any, str | None], None]] = {
     ast.FunctionDef: _Walker.visit_function,
     ast.AsyncFunctionDef: _Walker.visit_function,
@@ -386,7 +404,7 @@ def walk(tree: ast.Module, lines: list[bytes]) -> Anatomy:
     return Anatomy(
         callables=tuple(walker.callables),
         candidates=tuple(walker.candidates),
-        shape=tuple(walker.shape),
+        shape=walker.shape.tobytes(),
         names=tuple(walker.names),
         multiline_strings=tuple(walker.strings),
         string_statements=tuple(walker.statements),
