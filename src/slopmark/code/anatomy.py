@@ -229,7 +229,10 @@ class _Walker:
         for field in _FIELDS[cls]:
             value = getattr(node, field)
             if type(value) is list:
-                self.emit_list(value, body_scope if field == "body" else None)
+                if value:
+                    self.emit_list(value, body_scope if field == "body" else None)
+                else:
+                    shape.append(SEP)
             elif isinstance(value, ast.AST):
                 self.visit(value, None)
             elif type(value) is str:
