@@ -12,6 +12,7 @@ from rich.console import Console
 
 from slopmark.cli.code_report import render, to_json
 from slopmark.cli.history_view import history_json, render_history
+from slopmark.cli.output import print_json
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.sarif import to_sarif
 from slopmark.code.history import Selection, measure_history
@@ -96,9 +97,9 @@ def measure(
         report = measure_tree(path, options, advance)
     if sarif is not None:
         chosen = choose(load_catalog(rules), select, ignore)
-        sarif.write_text(json.dumps(to_sarif(report, chosen), indent=1), encoding="utf-8")
+        sarif.write_text(json.dumps(to_sarif(report, chosen)), encoding="utf-8")
     if as_json:
-        print(json.dumps(to_json(report), indent=1))
+        print_json(to_json(report))
     else:
         render(report, Console(), top)
     if report.problems:
@@ -144,7 +145,7 @@ def history(
     with progress_bar("reading history") as advance:
         report = measure_history(repo, rev, selection, options, advance)
     if as_json:
-        print(json.dumps(history_json(report), indent=1))
+        print_json(history_json(report))
     else:
         render_history(report, Console())
 
@@ -165,7 +166,7 @@ def list_rules(
     check_rule_id(explain, [r.id for r in catalog], "--explain")
     rule = next(r for r in catalog if r.id == explain)
     if as_json:
-        print(json.dumps(_rule_json(rule) | dict(rule.docs), indent=1))
+        print_json(_rule_json(rule) | dict(rule.docs))
     else:
         _explain(rule, Console())
 
@@ -182,7 +183,7 @@ def _rule_json(rule: Rule) -> dict[str, object]:
 
 def _print_catalog(catalog: Sequence[Rule], as_json: bool) -> None:
     if as_json:
-        print(json.dumps([_rule_json(r) for r in catalog], indent=1))
+        print_json([_rule_json(r) for r in catalog])
         return
     console = Console()
     for rule in catalog:

@@ -1,0 +1,1 @@
+"""Evals: tasks whose answers code can check, verifiers, the fixed harness, runs."""
