@@ -203,6 +203,9 @@ class _Walker:
             self.shape.extend(_NAME_TAIL)
             self.names.append(node.attr)
             return
+        if cls is ast.Constant:
+            self.visit_constant(node)
+            return
         if cls is ast.Call:
             self.shape.append(_CALL_ID)
             self.visit(node.func, None)
@@ -391,7 +394,6 @@ _SPECIAL: dict[type, Callable_[[_Walker, Any, str | None], None]] = {
     ast.FunctionDef: _Walker.visit_function,
     ast.AsyncFunctionDef: _Walker.visit_function,
     ast.ClassDef: _Walker.visit_class,
-    ast.Constant: lambda walker, node, scope: walker.visit_constant(node),
     ast.JoinedStr: lambda walker, node, scope: walker.visit_fstring(node),
     ast.BoolOp: _Walker.visit_counted,
     ast.comprehension: _Walker.visit_counted,
