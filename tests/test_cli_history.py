@@ -97,3 +97,8 @@ def test_not_a_repository_or_unknown_revision(repo: Path, tmp_path: Path) -> Non
     done = run_cli("code", "history", str(repo), "--rev", "no-such-branch")
     assert done.returncode == 2 and "no-such-branch" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_range_measures_every_commit_by_default(repo: Path) -> None:
+    history = cli_json("code", "history", str(repo), "--rev", "HEAD~3..HEAD")
+    assert [c["subject"] for c in history["commits"]] == ["two", "three"]  # "docs" touches no .py

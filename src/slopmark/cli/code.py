@@ -118,8 +118,12 @@ def history(
     commits: int | None = typer.Option(
         None, "--commits", min=1, help="Measure the last N source-modifying commits."
     ),
-    sample: int = typer.Option(
-        30, "--sample", min=1, help="Measure a random sample of N source-modifying commits."
+    sample: int | None = typer.Option(
+        None,
+        "--sample",
+        min=1,
+        help="Measure a seeded sample of N source-modifying commits "
+        "(default: 30, or every commit when --rev is a range A..B).",
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
     rev: str = typer.Option("HEAD", "--rev", help="Revision or range, e.g. v1.0..main."),
@@ -136,6 +140,8 @@ def history(
     """Erosion and verbosity across the commits of a repository, read straight from git."""
     if size_term not in SIZE_TERMS:
         raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
+    if commits is None and sample is None and ".." not in rev:
+        sample = 30  # the paper samples up to 30 commits per repository
     selection = Selection(last=commits, sample=sample, seed=seed)
     options = MeasureOptions(
         excludes=exclude,

@@ -51,7 +51,7 @@ class HistoryReport:
 
 @dataclass(frozen=True)
 class Selection:
-    """Which commits: the ``last`` N, or a ``sample`` of N drawn with ``seed``."""
+    """Which commits: the ``last`` N, a ``sample`` of N drawn with ``seed``, or all (neither)."""
 
     last: int | None = None
     sample: int | None = 30
@@ -60,7 +60,9 @@ class Selection:
     def pick(self, commits: list[Commit]) -> list[Commit]:
         if self.last is not None:
             return commits[-self.last :] if self.last else []
-        count = min(self.sample or 0, len(commits))
+        if self.sample is None:
+            return commits
+        count = min(self.sample, len(commits))
         chosen = set(random.Random(self.seed).sample(range(len(commits)), count))
         return [c for i, c in enumerate(commits) if i in chosen]
 
