@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import cli_json, run_cli
+from clirun import cli_json, run_cli
 from slopmark import __version__
 
 VERBOSE = """\

@@ -1,0 +1,26 @@
+"""Run the real slopmark CLI in a subprocess, as a user would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m slopmark ARGS`` and capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "slopmark", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+def cli_json(*args: str, cwd: Path | None = None) -> Any:
+    done = run_cli(*args, "--json", cwd=cwd)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
