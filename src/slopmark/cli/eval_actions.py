@@ -1,0 +1,190 @@
+"""What ``slopmark eval run`` and ``eval paste`` do once their options are parsed.
+
+Kept apart from `slopmark.cli.evals` so that the OpenAI SDK and the store are
+only imported when an eval command runs, not on every ``slopmark`` call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+
+from slopmark.cli.progress import progress_bar
+from slopmark.errors import BadInput
+from slopmark.evals.harness import HARNESS, check_mode
+from slopmark.evals.pool import find_task, load_pool, task_set_version
+from slopmark.evals.runner import PASTE_PROVIDER, Outcome, Suite, paste_run, run_suite
+from slopmark.evals.summary import Summary, summarise
+from slopmark.evals.task import Task
+from slopmark.llm.cache import ResponseCache
+from slopmark.llm.openai_compat import OpenAICompatProvider
+from slopmark.store import Run, Series, database_url, insert_run, open_store, series_runs
+
+
+@dataclass(frozen=True)
+class SuiteRequest:
+    """``eval run``'s options, checked for form by the command."""
+
+    provider: str
+    model: str
+    base_url: str
+    domain: str
+    api_key: str | None
+    concurrency: int
+    mode: str
+    db: str | None
+    limit: int | None
+    retry_errors: bool
+    tasks: tuple[Path, ...]
+    timeout_s: float
+    retries: int
+    cache: Path | None
+
+
+def _suite_tasks(domain: str, paths: tuple[Path, ...]) -> list[Task]:
+    tasks = load_pool(domain, paths)
+    if not tasks:
+        where = ", ".join(map(str, paths)) if paths else "the shipped pool"
+        raise BadInput(f"--domain {domain!r}: no approved tasks in {where}")
+    return tasks
+
+
+def _cache(path: Path | None) -> AbstractContextManager[ResponseCache | None]:
+    return ResponseCache(path, HARNESS.version) if path else nullcontext()
+
+
+async def _ask(request: SuiteRequest, engine: Engine, suite: Suite, **options: Any) -> Outcome:
+    with _cache(request.cache) as cache:
+        provider = OpenAICompatProvider(
+            request.base_url,
+            api_key=request.api_key,
+            timeout_s=request.timeout_s,
+            max_retries=request.retries,
+            cache=cache,
+        )
+        async with provider:
+            return await run_suite(engine, provider, suite, **options)
+
+
+def run_suite_command(request: SuiteRequest, as_json: bool) -> int:
+    """Run the suite, print its summary; the exit code is 1 while errored runs remain."""
+    check_mode(request.mode)
+    tasks = _suite_tasks(request.domain, request.tasks)
+    version = task_set_version(tasks)
+    series = Series(request.model, request.provider, HARNESS.version, request.mode, version)
+    engine = open_store(database_url(request.db, os.environ))
+    options = {
+        "concurrency": request.concurrency,
+        "retry_errors": request.retry_errors,
+        "limit": request.limit,
+    }
+    with progress_bar(f"{request.domain} × {request.model}") as advance:
+        suite = Suite(tuple(tasks), series)
+        outcome = asyncio.run(_ask(request, engine, suite, progress=advance, **options))
+    summary = summarise([t.id for t in tasks], series_runs(engine, series))
+    show = _summary_json if as_json else _summary_text
+    print(show(series, request.domain, outcome, summary))
+    return 1 if summary.errors else 0
+
+
+def _summary_json(series: Series, domain: str, outcome: Outcome, summary: Summary) -> str:
+    this_run = {
+        "asked": outcome.planned,
+        "stored": len(outcome.stored),
+        "skipped": outcome.skipped,
+        "duplicates": outcome.duplicates,
+    }
+    payload = {"series": asdict(series), "domain": domain, "summary": summary.to_json()}
+    return json.dumps(payload | {"this_run": this_run}, indent=1)
+
+
+def _undefined_or(value: float | None, form: str) -> str:
+    return "undefined" if value is None else form.format(value)
+
+
+def _cost(summary: Summary) -> str:
+    if summary.ok == 0:
+        return "undefined (no finished run)"
+    if summary.total_cost_usd is None:
+        return f"unknown ({summary.cost_unknown} of {summary.ok} runs without a cost)"
+    return f"${summary.total_cost_usd:.4f}"
+
+
+def _errors(summary: Summary) -> str:
+    if not summary.errors:
+        return ""
+    return (
+        f"\n{summary.errors} task(s) errored (kept out of the pass rate); most common error "
+        f"({summary.top_error_count}×): {summary.top_error}\n"
+        "run the same command again, or with --retry-errors to ask only those"
+    )
+
+
+def _summary_text(series: Series, domain: str, outcome: Outcome, summary: Summary) -> str:
+    percent = None if summary.pass_rate is None else 100 * summary.pass_rate
+    rate = _undefined_or(percent, "{:.1f}%")
+    return (
+        f"{series.model} ({series.provider}) on {domain}, mode {series.mode}, "
+        f"harness {series.harness_version}, task set {series.task_set_version}\n"
+        f"asked {outcome.planned} task(s) now; {outcome.skipped} skipped\n"
+        f"ok {summary.ok}, error {summary.errors}, not run {summary.not_run} "
+        f"of {summary.tasks} tasks\n"
+        f"pass rate {rate} ({summary.passed}/{summary.n}, n={summary.n}), "
+        f"mean score {_undefined_or(summary.mean_score, '{:.3f}')}\n"
+        f"mean latency {_undefined_or(summary.mean_latency_ms, '{:.0f} ms')}, "
+        f"total cost {_cost(summary)}" + _errors(summary)
+    )
+
+
+def paste_command(
+    task_id: str,
+    model: str,
+    read_answer: Callable[[], str],
+    paths: tuple[Path, ...],
+    db: str | None,
+    as_json: bool,
+) -> int:
+    """Score and store a pasted answer, print the verdict; exit 1 only if it could not be scored.
+
+    The task is found before the answer is read, so nobody types an answer
+    for a task id that does not exist.
+    """
+    pool = load_pool(None, paths)
+    task = find_task(pool, task_id)
+    answer = read_answer()
+    version = task_set_version(t for t in pool if t.domain == task.domain)
+    series = Series(model, PASTE_PROVIDER, HARNESS.version, "standard", version)
+    engine = open_store(database_url(db, os.environ))
+    stored = insert_run(engine, paste_run(task, answer, series))
+    assert stored is not None, "paste runs are never refused as duplicates"
+    print(json.dumps(run_json(stored), indent=1) if as_json else verdict_text(stored))
+    return 1 if stored.status == "error" else 0
+
+
+def run_json(run: Run) -> dict[str, Any]:
+    """A run as JSON: every field, the timestamp in ISO 8601."""
+    record = asdict(run)
+    record["created_at"] = run.created_at.isoformat() if run.created_at else None
+    return record
+
+
+def verdict_text(run: Run) -> str:
+    """PASS/FAIL with the score, then one line per check (✓ or ✗ and why)."""
+    if run.status == "error":
+        return f"ERROR {run.task_id}: {run.error}"
+    verdict = "PASS" if run.passed else "FAIL"
+    ambiguous = " (ambiguous)" if run.ambiguous else ""
+    lines = [f"{verdict} {run.task_id}: score {run.score or 0.0:.3f}{ambiguous}"]
+    for check in run.details.get("checks", []):
+        detail = f": {check['detail']}" if check["detail"] else ""
+        lines.append(f"  {'✓' if check['passed'] else '✗'} {check['name']}{detail}")
+    lines.append(f"stored as run {run.id} (paste, model {run.model!r}, attempt {run.attempt})")
+    return "\n".join(lines)

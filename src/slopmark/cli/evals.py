@@ -1,0 +1,133 @@
+"""``slopmark eval``: ask a model the tasks of a domain, or score a pasted answer.
+
+This module parses options only; `slopmark.cli.eval_actions` (imported when
+a command runs) does the work, so ``slopmark --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+from pathlib import Path
+from urllib.parse import urlparse
+
+import typer
+
+from slopmark.errors import BadInput
+
+app = typer.Typer(
+    help="Evals: ask a model a domain's tasks under the fixed harness, or score a pasted answer.",
+    no_args_is_help=True,
+)
+
+PROVIDERS = ("openai-compat",)
+_DB_HELP = "Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
+_TASKS_HELP = "Task file or folder to use instead of the shipped pool (repeatable)."
+
+
+def parse_model(value: str) -> tuple[str, str]:
+    """``PROVIDER:NAME`` → (provider, name); the name may itself hold colons."""
+    provider, colon, name = value.partition(":")
+    if not colon or not name:
+        raise BadInput(f"--model {value!r}: expected PROVIDER:NAME, e.g. openai-compat:qwen3-8b")
+    if provider not in PROVIDERS:
+        known = ", ".join(PROVIDERS)
+        raise BadInput(f"--model {value!r}: unknown provider {provider!r}; known: {known}")
+    return provider, name
+
+
+def check_url(value: str | None) -> str:
+    example = "e.g. http://127.0.0.1:8080/v1"
+    if not value:
+        raise BadInput(f"--base-url is missing: give the server's URL, {example}")
+    parsed = urlparse(value)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        raise BadInput(f"--base-url {value!r}: expected an http(s) URL, {example}")
+    return value
+
+
+@app.command("run")
+def run(
+    model: str = typer.Option(..., "--model", help="PROVIDER:NAME, e.g. openai-compat:qwen3-8b."),
+    domain: str = typer.Option(..., "--domain", help="The domain whose tasks to run."),
+    base_url: str | None = typer.Option(
+        None, "--base-url", envvar="SLOPMARK_BASE_URL", help="The server, e.g. http://127.0.0.1:8080/v1."
+    ),
+    api_key: str | None = typer.Option(
+        None, "--api-key", help="API key (default: $SLOPMARK_API_KEY, else $OPENAI_API_KEY)."
+    ),
+    concurrency: int = typer.Option(16, "--concurrency", min=1, help="Tasks in flight at once."),
+    mode: str = typer.Option("standard", "--mode", help="Harness mode: standard or zero_context."),
+    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Ask at most N open tasks."),
+    retry_errors: bool = typer.Option(
+        False, "--retry-errors", help="Re-run only the tasks whose runs errored."
+    ),
+    tasks: list[Path] = typer.Option([], "--tasks", help=_TASKS_HELP),
+    timeout: float = typer.Option(60.0, "--timeout", min=0.1, help="Seconds allowed per request."),
+    retries: int = typer.Option(4, "--retries", min=0, help="Retries of a 429, 5xx or timeout."),
+    cache: Path | None = typer.Option(None, "--cache", help="SQLite file caching responses."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Ask MODEL every unfinished task of DOMAIN; each run is stored as it finishes.
+
+    Running the same command again resumes: tasks already finished for this
+    model, harness version, mode and task set are skipped, and tasks whose
+    runs errored are asked again. Exits 1 while errored runs remain.
+    """
+    provider, name = parse_model(model)
+    from slopmark.cli.eval_actions import SuiteRequest, run_suite_command
+
+    request = SuiteRequest(
+        provider=provider,
+        model=name,
+        base_url=check_url(base_url),
+        domain=domain,
+        api_key=api_key,
+        concurrency=concurrency,
+        mode=mode,
+        db=db,
+        limit=limit,
+        retry_errors=retry_errors,
+        tasks=tuple(tasks),
+        timeout_s=timeout,
+        retries=retries,
+        cache=cache,
+    )
+    raise typer.Exit(run_suite_command(request, as_json))
+
+
+def _read_answer(output_file: Path | None) -> str:
+    """The pasted answer; one trailing newline (added by editors and echo) is dropped."""
+    if output_file is None:
+        text = sys.stdin.read()
+    else:
+        try:
+            text = output_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            where = f"--output-file {str(output_file)!r}"
+            raise BadInput(f"{where}: cannot read it: {error}") from error
+    return text.removesuffix("\n").removesuffix("\r")
+
+
+@app.command("paste")
+def paste(
+    task_id: str = typer.Option(..., "--task", help="Id of the task the answer is for."),
+    model: str = typer.Option("pasted", "--model", help="Label of whoever wrote the answer."),
+    output_file: Path | None = typer.Option(
+        None, "--output-file", help="File holding the answer (default: read stdin)."
+    ),
+    tasks: list[Path] = typer.Option([], "--tasks", help=_TASKS_HELP),
+    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON."),
+) -> None:
+    """Score a pasted answer to one task and store it as a paste run (no API key needed).
+
+    The run logs latency 0 and cost 0. For a multi-turn task paste the final
+    answer only: the transcript given to the verifier holds every user turn,
+    an empty answer for each earlier turn, and the pasted answer last.
+    """
+    from slopmark.cli.eval_actions import paste_command
+
+    answer = partial(_read_answer, output_file)  # read once the task is known to exist
+    raise typer.Exit(paste_command(task_id, model, answer, tuple(tasks), db, as_json))

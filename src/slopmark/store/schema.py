@@ -1,0 +1,98 @@
+"""The run store's tables (SQLAlchemy Core). Migrations in `migrations/` create them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Column,
+    DateTime,
+    Dialect,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+    text,
+)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and always read back timezone-aware.
+
+    SQLite keeps no zone, so a naive value read back is taken as UTC.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"timestamp {value.isoformat()} has no timezone; pass a UTC time")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        stamp: datetime = value
+        return stamp.replace(tzinfo=UTC) if stamp.tzinfo is None else stamp.astimezone(UTC)
+
+
+metadata = MetaData()
+
+#: The columns that name one series of runs: the same task asked of the same
+#: model under the same harness, mode and task set.
+SERIES_COLUMNS = ("task_id", "model", "provider", "harness_version", "mode", "task_set_version")
+
+runs = Table(
+    "runs",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("task_id", String(200), nullable=False),
+    Column("domain", String(40), nullable=False),
+    Column("model", String(200), nullable=False),
+    Column("provider", String(60), nullable=False),
+    Column("upstream", String(200)),
+    Column("harness_version", String(40), nullable=False),
+    Column("mode", String(20), nullable=False),
+    Column("task_set_version", String(40), nullable=False),
+    Column("attempt", Integer, nullable=False),
+    Column("source", String(20), nullable=False),
+    Column("template_id", String(200)),
+    Column("output", Text, nullable=False),
+    Column("passed", Boolean),
+    Column("score", Float),
+    Column("details", JSON, nullable=False),
+    Column("ambiguous", Boolean, nullable=False),
+    Column("latency_first_byte_ms", Float),
+    Column("latency_ms", Float),
+    Column("input_tokens", Integer),
+    Column("output_tokens", Integer),
+    Column("finish_reason", String(40)),
+    Column("truncated", Boolean, nullable=False),
+    Column("cost_usd", Float),
+    Column("paste", Boolean, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("error", Text),
+    Column("created_at", UTCDateTime, nullable=False),
+    UniqueConstraint(*SERIES_COLUMNS, "attempt", name="uq_runs_attempt"),
+    # At most one finished (ok) model run per series: a resumed suite can never
+    # store a task twice, even when two processes race.
+    Index(
+        "uq_runs_one_ok",
+        *SERIES_COLUMNS,
+        unique=True,
+        sqlite_where=text("status = 'ok' AND paste = 0"),
+        postgresql_where=text("status = 'ok' AND paste = false"),
+    ),
+    Index("ix_runs_model_domain", "model", "domain"),
+)

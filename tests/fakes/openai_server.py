@@ -1,0 +1,258 @@
+"""A real OpenAI-compatible HTTP server for tests, on 127.0.0.1 with an ephemeral port.
+
+Use it through the ``openai_server`` fixture; import it in a conftest::
+
+    from fakes.openai_server import openai_server  # noqa: F401  (the fixture)
+
+(in a test module, ``openai_server = fake.openai_server`` after
+``from fakes import openai_server as fake`` avoids ruff's F811).
+
+The fixture yields a started `FakeOpenAIServer` and stops it afterwards:
+
+- ``server.base_url`` is ``http://127.0.0.1:PORT/v1``: give it to any OpenAI client.
+- ``server.answer`` is a function ``(messages: list[dict]) -> str`` making the
+  assistant's text. The default echoes the last user message.
+  ``server.answer_from({"question": "answer"})`` answers by the last user
+  message from a table and echoes what the table does not hold.
+- ``server.enqueue(Behaviour(...), ...)`` scripts the next requests, one
+  behaviour each, in order; once the queue is empty ``server.default``
+  (a plain 200 answer unless you assign another) serves every request.
+- ``server.requests`` lists the JSON bodies received (a retry is a new
+  entry), ``server.request_count`` counts them.
+
+A `Behaviour` can: answer with an HTTP error (``status=429, retry_after="1"``,
+``status=500``, ``status=400``), sleep before answering (``delay_s``, to
+trigger client timeouts), pace stream chunks (``chunk_delay_s``), add
+``usage.cost`` (``cost=0.0012``), leave usage out of streams
+(``stream_usage=False``, as llama-cpp-python's server does), a top-level ``provider`` field
+(``provider="Groq"``), set ``finish_reason`` (e.g. ``"length"``), and cut the
+connection in the middle of a stream (``drop_after_chunks=2``).
+
+Only ``POST /v1/chat/completions`` exists. With ``"stream": true`` the answer is
+sent as SSE chunks (one per word), a last choice chunk carrying
+``finish_reason``, a usage chunk with empty ``choices`` when
+``stream_options.include_usage`` is set, then ``data: [DONE]``. Otherwise one
+``chat.completion`` JSON with ``usage``. Token counts are deterministic:
+``prompt_tokens`` = whitespace-separated words of all messages + 3 per
+message, ``completion_tokens`` = words of the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+Answer = Callable[[list[dict[str, Any]]], str]
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """How the server answers one request (defaults: a plain, instant 200)."""
+
+    status: int = 200
+    retry_after: str | None = None
+    error_message: str = "scripted failure"
+    delay_s: float = 0.0
+    chunk_delay_s: float = 0.0
+    cost: float | None = None
+    provider: str | None = None
+    finish_reason: str = "stop"
+    drop_after_chunks: int | None = None
+    extra_usage: dict[str, Any] = field(default_factory=dict)
+    stream_usage: bool = True  # False: ignore stream_options.include_usage, as llama.cpp does
+
+
+def echo_last_user(messages: list[dict[str, Any]]) -> str:
+    """The default answer: the content of the last user message."""
+    users = [m for m in messages if m.get("role") == "user"]
+    return str(users[-1].get("content", "")) if users else ""
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _usage(messages: list[dict[str, Any]], answer: str, step: Behaviour) -> dict[str, Any]:
+    prompt = sum(_words(str(m.get("content", ""))) + 3 for m in messages)
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt,
+        "completion_tokens": _words(answer),
+        "total_tokens": prompt + _words(answer),
+    }
+    if step.cost is not None:
+        usage["cost"] = step.cost
+    return usage | step.extra_usage
+
+
+class FakeOpenAIServer:
+    """The server and its script; see the module docstring."""
+
+    def __init__(self) -> None:
+        self.answer: Answer = echo_last_user
+        self.default = Behaviour()
+        self.requests: list[dict[str, Any]] = []
+        self._queue: deque[Behaviour] = deque()
+        self._lock = threading.Lock()
+        self.stopping = threading.Event()
+        self._httpd = _Server(("127.0.0.1", 0), _Handler)
+        self._httpd.fake = self
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,))
+        self._thread.daemon = True
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    @property
+    def request_count(self) -> int:
+        with self._lock:
+            return len(self.requests)
+
+    def answer_from(self, table: dict[str, str]) -> None:
+        """Answer by the last user message from ``table``; echo what it lacks."""
+        self.answer = lambda messages: table.get(echo_last_user(messages), echo_last_user(messages))
+
+    def enqueue(self, *steps: Behaviour) -> None:
+        with self._lock:
+            self._queue.extend(steps)
+
+    def take(self, body: dict[str, Any]) -> Behaviour:
+        """Record one request and return the behaviour that serves it."""
+        with self._lock:
+            self.requests.append(body)
+            return self._queue.popleft() if self._queue else self.default
+
+    def start(self) -> FakeOpenAIServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # many clients connect at once (the default 5 drops SYNs)
+    fake: FakeOpenAIServer
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep test output quiet."""
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        if self.path.rstrip("/") != "/v1/chat/completions":
+            self._send_json(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        fake = self.server.fake
+        step = fake.take(body)
+        if step.delay_s and fake.stopping.wait(step.delay_s):
+            return
+        try:
+            self._serve(fake, body, step)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client gave up (e.g. timed out)
+
+    def _serve(self, fake: FakeOpenAIServer, body: dict[str, Any], step: Behaviour) -> None:
+        if step.status != 200:
+            self._send_error(step)
+            return
+        messages = list(body.get("messages", []))
+        answer = fake.answer(messages)
+        if body.get("stream"):
+            self._stream(body, messages, answer, step)
+        else:
+            self._send_json(200, _completion(body, messages, answer, step))
+
+    def _send_error(self, step: Behaviour) -> None:
+        headers = {"Retry-After": step.retry_after} if step.retry_after is not None else {}
+        error = {"message": step.error_message, "type": "scripted", "code": step.status}
+        self._send_json(step.status, {"error": error}, headers)
+
+    def _send_json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _stream(
+        self, body: dict[str, Any], messages: list[dict[str, Any]], answer: str, step: Behaviour
+    ) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for sent, event in enumerate(_events(body, messages, answer, step)):
+            if sent == step.drop_after_chunks:
+                self.close_connection = True
+                return
+            self._write_chunk(f"data: {event}\n\n".encode())
+            if step.chunk_delay_s:
+                time.sleep(step.chunk_delay_s)
+        self._write_chunk(b"")
+
+    def _write_chunk(self, data: bytes) -> None:
+        self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+
+def _envelope(body: dict[str, Any], step: Behaviour, kind: str) -> dict[str, Any]:
+    head = {"id": "chatcmpl-fake", "object": kind, "created": int(time.time())}
+    head["model"] = body.get("model", "fake")
+    return head | ({"provider": step.provider} if step.provider else {})
+
+
+def _completion(
+    body: dict[str, Any], messages: list[dict[str, Any]], answer: str, step: Behaviour
+) -> dict[str, Any]:
+    message = {"role": "assistant", "content": answer}
+    choice = {"index": 0, "message": message, "finish_reason": step.finish_reason}
+    usage = _usage(messages, answer, step)
+    return _envelope(body, step, "chat.completion") | {"choices": [choice], "usage": usage}
+
+
+def _events(
+    body: dict[str, Any], messages: list[dict[str, Any]], answer: str, step: Behaviour
+) -> Iterator[str]:
+    head = _envelope(body, step, "chat.completion.chunk")
+    pieces = answer.split(" ")
+    for index, piece in enumerate(pieces):
+        text = piece if index == len(pieces) - 1 else piece + " "
+        delta = {"role": "assistant", "content": text} if index == 0 else {"content": text}
+        yield json.dumps(head | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
+    last = {"index": 0, "delta": {}, "finish_reason": step.finish_reason}
+    yield json.dumps(head | {"choices": [last]})
+    if step.stream_usage and (body.get("stream_options") or {}).get("include_usage"):
+        yield json.dumps(head | {"choices": [], "usage": _usage(messages, answer, step)})
+    yield "[DONE]"
+
+
+@pytest.fixture
+def openai_server() -> Iterator[FakeOpenAIServer]:
+    """A started `FakeOpenAIServer`, stopped after the test."""
+    server = FakeOpenAIServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()

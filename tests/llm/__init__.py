@@ -1,0 +1,1 @@
+"""Tests of the model-provider layer against a real local server."""
