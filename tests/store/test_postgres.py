@@ -1,0 +1,109 @@
+"""The run store on a real PostgreSQL server (CI starts one; set SLOPMARK_TEST_PG_URL to run)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+from sqlalchemy import Engine, text
+
+from slopmark.store import (
+    Run,
+    Series,
+    errored_task_ids,
+    finished_task_ids,
+    get_run,
+    insert_run,
+    open_store,
+)
+from slopmark.store.schema import metadata
+
+URL = os.environ.get("SLOPMARK_TEST_PG_URL")
+pytestmark = pytest.mark.skipif(not URL, reason="no PostgreSQL: set SLOPMARK_TEST_PG_URL")
+SERIES = Series("m", "openai-compat", "h1", "standard", "ts1")
+
+
+def a_run(task_id: str, **values: object) -> Run:
+    base = Run(
+        task_id=task_id,
+        domain="math",
+        model=SERIES.model,
+        provider=SERIES.provider,
+        harness_version=SERIES.harness_version,
+        mode=SERIES.mode,
+        task_set_version=SERIES.task_set_version,
+        source="original",
+        status="ok",
+        output="42",
+        passed=True,
+        score=1.0,
+        details={"checks": [{"name": "value"}]},
+        latency_ms=12.5,
+        input_tokens=10,
+        output_tokens=2,
+        cost_usd=None,
+    )
+    return replace(base, **values)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def store() -> Iterator[Engine]:
+    assert URL is not None
+    engine = open_store(URL)
+    with engine.begin() as connection:  # a clean slate: drop what a previous run left
+        metadata.drop_all(connection)
+        connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    engine.dispose()
+    engine = open_store(URL)
+    yield engine
+    engine.dispose()
+
+
+def test_a_run_round_trips_with_every_field(store: Engine) -> None:
+    stored = insert_run(store, a_run("t1"))
+    assert stored is not None and stored.id is not None
+    again = get_run(store, stored.id)
+    assert again == stored
+    assert again.cost_usd is None  # unknown stays unknown on PostgreSQL too
+
+
+def test_ok_runs_are_never_duplicated_and_errors_are_retryable(store: Engine) -> None:
+    assert insert_run(store, a_run("t1")) is not None
+    assert insert_run(store, a_run("t1")) is None  # a second ok run of the same series is refused
+    failed = insert_run(
+        store, a_run("t2", status="error", passed=None, score=None, error="HTTP 500")
+    )
+    assert failed is not None and failed.attempt == 1
+    assert finished_task_ids(store, SERIES) == {"t1"}
+    assert errored_task_ids(store, SERIES) == {"t2"}
+    retried = insert_run(store, a_run("t2"))
+    assert retried is not None and retried.attempt == 2
+    assert errored_task_ids(store, SERIES) == set()
+
+
+def test_paste_cli_writes_to_postgres(store: Engine) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "slopmark",
+            "eval",
+            "paste",
+            "--task",
+            "math.ages.0",
+            "--db",
+            str(URL),
+        ],
+        input="The answer is 12\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    with store.connect() as connection:
+        rows = connection.execute(text("SELECT paste, latency_ms, cost_usd FROM runs")).all()
+    assert [tuple(row) for row in rows] == [(True, 0.0, 0.0)]
