@@ -1,209 +1,41 @@
 """Instruction templates: a writing task whose prompt states 2–5 checkable formatting rules.
 
 A template is a scenario (a prompt with slots such as ``{city}``, each drawn
-from its own list) plus rule makers. A maker draws its numbers and words,
-appends its rules to the task's verifier config and returns the sentence that
-states them in the prompt, so the prompt and the config cannot disagree.
+from its own list) plus rule makers (see `instruction_rules`). A maker draws
+its numbers and words, appends its rules to the task's verifier config and
+returns the sentence that states them in the prompt, so the prompt and the
+config cannot disagree.
 Difficulty follows the number of rules: 2 easy, 3 medium, 4–5 hard.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import partial
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators.instruction_rules import (
+    Context,
+    Maker,
+    ban,
+    bullets,
+    case,
+    cased,
+    ends,
+    forbid,
+    lines,
+    max_chars,
+    paragraphs,
+    require,
+    sentences,
+    starts,
+    words,
+)
 
 VARIANTS = 4
 DOMAIN = "instruction"
-#: Words that read as filler in model prose; none is commonly part of a longer word.
-SLOP = (
-    "delve", "tapestry", "vibrant", "crucial", "seamless", "leverage", "unlock", "elevate",
-    "realm", "testament", "robust", "game-changer", "cutting-edge", "innovative", "synergy",
-    "embark", "bustling", "nestled", "furthermore", "moreover", "amazing", "incredible",
-    "utilize", "showcase", "pivotal", "intricate", "meticulous", "landscape",
-)  # fmt: skip
-
-
-@dataclass
-class Context:
-    """What the makers of one task share: drawn slots, the casing, the rules so far."""
-
-    slots: dict[str, str]
-    case: str | None = None
-    rules: list[dict[str, Any]] = field(default_factory=list)
-
-    def text(self, pattern: str) -> str:
-        """``pattern`` with slots filled, in the task's casing."""
-        return cased(pattern.format(**self.slots), self.case)
-
-
-Maker = Callable[[random.Random, Context], str]
-
-
-def cased(text: str, case: str | None) -> str:
-    if case == "lower":
-        return text.lower()
-    if case == "upper":
-        return text.upper()
-    if case == "title":
-        return " ".join(word[:1].upper() + word[1:] for word in text.split(" "))
-    return text
-
-
-def _quoted(items: Sequence[str], joiner: str = "and") -> str:
-    shown = [f"'{item}'" for item in items]
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" {joiner} " + shown[-1]
-
-
-# --- rule makers ---------------------------------------------------------------
-
-_COUNT_PHRASES = {
-    "exact": ("Use exactly {n} {noun}.", "Write exactly {n} {noun}, no more and no fewer."),
-    "range": ("Use between {n} and {hi} {noun}.", "Keep it to {n}–{hi} {noun}."),
-    "max": ("Use at most {n} {noun}.", "Do not go over {n} {noun}."),
-    "min": ("Use at least {n} {noun}.", "Write no fewer than {n} {noun}."),
-}
-
-
-def _count(
-    rule: str,
-    noun: str,
-    mode: str,
-    values: Sequence[int],
-    span: int = 0,
-    phrase: str | None = None,
-    **extra: Any,
-) -> Maker:
-    """A count rule, ``mode`` exact, range (n to n + span), max or min; n drawn from ``values``."""
-
-    def make(rng: random.Random, ctx: Context) -> str:
-        n = rng.choice(values)
-        bounds = {"exact": {"n": n}, "range": {"min": n, "max": n + span}}.get(mode)
-        ctx.rules.append({"rule": rule, **(bounds or {mode: n}), **extra})
-        return (phrase or rng.choice(_COUNT_PHRASES[mode])).format(n=n, hi=n + span, noun=noun)
-
-    return make
-
-
-words = partial(_count, "word_count", "words")
-sentences = partial(_count, "sentence_count", "sentences")
-paragraphs = partial(_count, "paragraph_count", "paragraphs, separated by blank lines")
-bullets = partial(_count, "bullet_count", "bullet points (lines starting with '- ')")
-
-
-def lines(
-    mode: str, values: Sequence[int], span: int = 0, blank: bool = False, phrase: str | None = None
-) -> Maker:
-    noun = "lines, blank lines included" if blank else "lines (blank lines don't count)"
-    return _count("line_count", noun, mode, values, span, phrase, count_blank=blank)
-
-
-def max_chars(values: Sequence[int]) -> Maker:
-    def make(rng: random.Random, ctx: Context) -> str:
-        n = rng.choice(values)
-        ctx.rules.append({"rule": "max_chars", "n": n})
-        return f"Keep the whole answer within {n} characters, spaces included."
-
-    return make
-
-
-_FORBID_PHRASES = (
-    "Do not write {words} anywhere, in any capitalisation.",
-    "Never use {words}, not even inside a longer word.",
-)
-
-
-def forbid(k: int, *fixed: str, pool: Sequence[str] = SLOP) -> Maker:
-    """Forbid ``fixed`` (slot patterns) plus ``k`` words drawn from ``pool``."""
-
-    def make(rng: random.Random, ctx: Context) -> str:
-        texts = [pattern.format(**ctx.slots) for pattern in fixed] + rng.sample(list(pool), k)
-        ctx.rules.extend({"rule": "forbidden_substring", "text": text} for text in texts)
-        wordy = all(any(c.isalpha() for c in text) for text in texts)
-        phrases = _FORBID_PHRASES if wordy else ("Do not use {words} anywhere in your answer.",)
-        return rng.choice(phrases).format(words=_quoted(texts, "or"))
-
-    return make
-
-
-def require(*patterns: str, count: int = 1) -> Maker:
-    def make(rng: random.Random, ctx: Context) -> str:
-        texts = [ctx.text(pattern) for pattern in patterns]
-        rules = [{"rule": "required_phrase", "text": t} for t in texts]
-        ctx.rules.extend({**r, "min_count": count} if count > 1 else r for r in rules)
-        if count > 1:
-            each = " each" if len(texts) > 1 else ""
-            return f"Mention {_quoted(texts)} at least {count} times{each}."
-        return rng.choice(("Include the phrase {t}.", "Your answer must contain {t}.")).format(
-            t=_quoted(texts)
-        )
-
-    return make
-
-
-_EDGE_PHRASES = {
-    "starts_with": (
-        'Begin your answer with exactly "{t}" (nothing before it).',
-        'The very first words must be "{t}" (nothing before them).',
-    ),
-    "ends_with": (
-        'End your answer with exactly "{t}" (nothing after it).',
-        'The very last words must be "{t}" (nothing after them).',
-    ),
-}
-
-
-def _edge(rule: str, pattern: str) -> Maker:
-    def make(rng: random.Random, ctx: Context) -> str:
-        text = ctx.text(pattern)
-        ctx.rules.append({"rule": rule, "text": text})
-        return rng.choice(_EDGE_PHRASES[rule]).format(t=text)
-
-    return make
-
-
-def starts(pattern: str) -> Maker:
-    return _edge("starts_with", pattern)
-
-
-def ends(pattern: str) -> Maker:
-    return _edge("ends_with", pattern)
-
-
-def ban(candidates: str, k: int = 1) -> Maker:
-    """Ban ``k`` letters of ``candidates`` that no required text of the task contains."""
-
-    def make(rng: random.Random, ctx: Context) -> str:
-        kept = ("required_phrase", "starts_with", "ends_with")
-        needed = " ".join(r["text"] for r in ctx.rules if r["rule"] in kept).lower()
-        letters = "".join(rng.sample([c for c in candidates if c not in needed], k))
-        ctx.rules.append({"rule": "banned_letters", "letters": letters})
-        shown = _quoted(list(letters))
-        return f"Do not use the letter{'s' if k > 1 else ''} {shown} anywhere, upper or lower case."
-
-    return make
-
-
-_CASE_PHRASES = {
-    "lower": "Write in lowercase only, with no capital letters at all.",
-    "upper": "Write everything in CAPITAL LETTERS.",
-    "title": "Write it in Title Case: capitalise every word except short ones like 'of' or 'the'.",
-}
-
-
-def case(kind: str) -> Maker:
-    """Set the task's casing; list it first so later makers write their texts in it."""
-
-    def make(rng: random.Random, ctx: Context) -> str:
-        ctx.case = kind
-        ctx.rules.append({"rule": "casing", "case": kind})
-        return _CASE_PHRASES[kind]
-
-    return make
+__all__ = ["DOMAIN", "VARIANTS", "cased", "define", "draw_slots"]
 
 
 # --- templates -----------------------------------------------------------------

@@ -47,42 +47,48 @@ are strings are paths; numbers, booleans and null are literals, and
   are in order.
 - ``{"subset": P, "of": Q}``: every value at P is among the values at Q
   (e.g. each dependency names an existing task id).
+
+Paths are resolved in `json_paths` and invariants checked in `json_invariants`.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any
 
 import jsonschema
 from referencing.exceptions import Unresolvable
 
 from slopmark.evals.verifiers.base import Check, Message, Verdict, register
+from slopmark.evals.verifiers.json_invariants import OPERATORS, TARGETS, check_invariant
+from slopmark.evals.verifiers.json_paths import POINTER, is_number, kind_of, resolve
+
+__all__ = [
+    "ARGUMENT_CHECKS",
+    "CONFIG_KEYS",
+    "FENCES",
+    "MAX_DEPTH",
+    "JsonVerifier",
+    "Parsed",
+    "call_checks",
+    "check_invariant",
+    "closed",
+    "config_problems",
+    "invariant_problems",
+    "parse",
+    "resolve",
+    "schema_check",
+]
 
 MAX_DEPTH = 100
 FENCES = ("allow", "reject")
-OPERATORS: dict[str, Callable[[Any, Any], bool]] = {
-    "<": lambda a, b: a < b,
-    "<=": lambda a, b: a <= b,
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
-    ">=": lambda a, b: a >= b,
-    ">": lambda a, b: a > b,
-}
-TARGETS = ("equals", "at_least", "at_most")
-_POINTER = re.compile(r"(?:/(?:[^~/]|~[01])*)*")
 _FENCE = re.compile(r"\A```(?:json)?[ \t]*\n(.*?)\n?```\Z", re.DOTALL | re.IGNORECASE)
 _VALIDATOR = jsonschema.Draft202012Validator
 _FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER
-
-
-class PathError(ValueError):
-    """A path that does not lead to a value in the answer."""
 
 
 # --- parsing -----------------------------------------------------------------
@@ -142,240 +148,6 @@ def parse(output: str, fences: str = "allow") -> Parsed:
     return Parsed(value, fenced)
 
 
-# --- paths -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Match:
-    """One value a path reached: its concrete pointer and what each ``*`` matched."""
-
-    where: str
-    keys: tuple[str, ...]
-    value: Any
-    literal: bool = False
-
-    def __str__(self) -> str:
-        return _brief(self.value) if self.literal else f"{self.where or '/'} = {_brief(self.value)}"
-
-
-def steps(path: str) -> list[str]:
-    """The unescaped segments of a JSON Pointer (``""`` has none)."""
-    return [s.replace("~1", "/").replace("~0", "~") for s in path.split("/")[1:]]
-
-
-def _children(match: Match) -> Iterator[tuple[str, Any]]:
-    if isinstance(match.value, list):
-        return ((str(i), v) for i, v in enumerate(match.value))
-    if isinstance(match.value, dict):
-        return iter(match.value.items())
-    raise PathError(f"{match.where or '/'} is {_kind(match.value)}, so '*' matches nothing there")
-
-
-def _step(match: Match, step: str) -> list[Match]:
-    value, where = match.value, match.where
-    if step == "*":
-        return [Match(f"{where}/{_escape(k)}", (*match.keys, k), v) for k, v in _children(match)]
-    if isinstance(value, dict) and step in value:
-        return [Match(f"{where}/{_escape(step)}", match.keys, value[step])]
-    if isinstance(value, list) and step.isdigit() and int(step) < len(value):
-        return [Match(f"{where}/{step}", match.keys, value[int(step)])]
-    return _missing(where, step, value)
-
-
-def _missing(where: str, step: str, value: Any) -> NoReturn:
-    if isinstance(value, dict):
-        lack = f"has no key {step!r}"
-    elif isinstance(value, list):
-        lack = f"has no element {step!r} (it has {len(value)})"
-    else:
-        lack = f"is {_kind(value)}, not an array or object"
-    raise PathError(f"{where or '/'} {lack}")
-
-
-def _escape(key: str) -> str:
-    return key.replace("~", "~0").replace("/", "~1")
-
-
-def resolve(document: Any, path: str) -> list[Match]:
-    """Every value ``path`` reaches in ``document``; raises PathError if it breaks off."""
-    matches = [Match("", (), document)]
-    for step in steps(path):
-        matches = [found for match in matches for found in _step(match, step)]
-    return matches
-
-
-def _kind(value: Any) -> str:
-    if isinstance(value, bool) or value is None:
-        return json.dumps(value)
-    if isinstance(value, dict | list | str):
-        return {dict: "an object", list: "an array", str: "a string"}[type(value)]
-    return "a number"
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _canonical(value: Any) -> str:
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return json.dumps(value, sort_keys=True)
-
-
-def _operand(document: Any, operand: Any) -> list[Match]:
-    if isinstance(operand, str):
-        return resolve(document, operand)
-    literal = operand["value"] if isinstance(operand, dict) else operand
-    return [Match("", (), literal, literal=True)]
-
-
-def _single_number(document: Any, target: Any) -> float | None:
-    matches = _operand(document, target)
-    one = len(matches) == 1 and _is_number(matches[0].value)
-    return float(matches[0].value) if one else None
-
-
-# --- invariants --------------------------------------------------------------
-
-
-def _aggregate(invariant: Mapping[str, Any], document: Any, total: float, what: str) -> Check:
-    key = next(k for k in TARGETS if k in invariant)
-    wanted = _single_number(document, invariant[key])
-    if wanted is None:
-        return Check(_title(invariant), False, f"{invariant[key]!r} does not lead to one number")
-    slack = invariant.get("tolerance", 1e-6)
-    passed = {
-        "equals": abs(total - wanted) <= slack,
-        "at_least": total >= wanted - slack,
-        "at_most": total <= wanted + slack,
-    }[key]
-    expected = "expected " + {"equals": "", "at_least": "at least ", "at_most": "at most "}[key]
-    expected += f"{wanted:g}"
-    return Check(_title(invariant), passed, f"{what} is {total:g}; {expected}")
-
-
-def _sum(invariant: Mapping[str, Any], document: Any) -> Check:
-    matches = resolve(document, invariant["sum"])
-    bad = [m for m in matches if not _is_number(m.value)]
-    if bad:
-        detail = f"{bad[0].where} is {_kind(bad[0].value)}, not a number"
-        return Check(_title(invariant), False, detail)
-    total = math.fsum(m.value for m in matches)
-    return _aggregate(invariant, document, total, f"the sum of {len(matches)} value(s)")
-
-
-def _count(invariant: Mapping[str, Any], document: Any) -> Check:
-    path = invariant["count"]
-    found = len(resolve(document, path + "/*"))
-    return _aggregate(invariant, document, found, "the count")
-
-
-def _pairs(left: list[Match], right: list[Match]) -> list[tuple[Match, Match]]:
-    """Pairs whose ``*`` bindings agree: one binding list is a prefix of the other."""
-    exact: dict[tuple[str, ...], list[Match]] = defaultdict(list)
-    below: dict[tuple[str, ...], list[Match]] = defaultdict(list)
-    for b in right:
-        exact[b.keys].append(b)
-        for size in range(len(b.keys)):
-            below[b.keys[:size]].append(b)
-    pairs: list[tuple[Match, Match]] = []
-    for a in left:
-        for size in range(len(a.keys) + 1):
-            pairs.extend((a, b) for b in exact.get(a.keys[:size], ()))
-        pairs.extend((a, b) for b in below.get(a.keys, ()))
-    return pairs
-
-
-def _holds(a: Any, op: str, b: Any) -> bool:
-    if op in ("==", "!="):
-        same = _canonical(a) == _canonical(b)
-        return same if op == "==" else not same
-    comparable = (_is_number(a) and _is_number(b)) or (isinstance(a, str) and isinstance(b, str))
-    return comparable and OPERATORS[op](a, b)
-
-
-def _compare(invariant: Mapping[str, Any], document: Any) -> Check:
-    left_path, op, right_path = invariant["compare"]
-    pairs = _pairs(_operand(document, left_path), _operand(document, right_path))
-    if not pairs:
-        return Check(_title(invariant), False, "no values to compare")
-    failing = [(a, b) for a, b in pairs if not _holds(a.value, op, b.value)]
-    if not failing:
-        return Check(_title(invariant), True, f"holds for {len(pairs)} pair(s)")
-    a, b = failing[0]
-    detail = f"{len(failing)} of {len(pairs)} pair(s) fail, first {a} vs {b}"
-    return Check(_title(invariant), False, detail)
-
-
-def _unique(invariant: Mapping[str, Any], document: Any) -> Check:
-    seen: dict[str, str] = {}
-    for match in resolve(document, invariant["unique"]):
-        key = _canonical(match.value)
-        if key in seen:
-            detail = f"{match.where} repeats {seen[key]} ({_brief(match.value)})"
-            return Check(_title(invariant), False, detail)
-        seen[key] = match.where
-    return Check(_title(invariant), True, f"{len(seen)} distinct value(s)")
-
-
-def _sorted(invariant: Mapping[str, Any], document: Any) -> Check:
-    matches = resolve(document, invariant["sorted"])
-    op = {"asc": "<", "desc": ">"}[invariant.get("order", "asc")]
-    op += "" if invariant.get("strict", False) else "="
-    for before, after in zip(matches, matches[1:], strict=False):
-        if not _holds(before.value, op, after.value):
-            return Check(_title(invariant), False, f"out of order: {before} then {after}")
-    return Check(_title(invariant), True, f"{len(matches)} value(s) in order")
-
-
-def _subset(invariant: Mapping[str, Any], document: Any) -> Check:
-    allowed = {_canonical(m.value) for m in resolve(document, invariant["of"])}
-    for match in resolve(document, invariant["subset"]):
-        if _canonical(match.value) not in allowed:
-            detail = f"{match} is not among {invariant['of']}"
-            return Check(_title(invariant), False, detail)
-    return Check(_title(invariant), True, f"every value is among {invariant['of']}")
-
-
-INVARIANTS: dict[str, Callable[[Mapping[str, Any], Any], Check]] = {
-    "sum": _sum,
-    "count": _count,
-    "compare": _compare,
-    "unique": _unique,
-    "sorted": _sorted,
-    "subset": _subset,
-}
-
-
-def _title(invariant: Mapping[str, Any]) -> str:
-    kind = next(k for k in INVARIANTS if k in invariant)
-    if kind == "compare":
-        left, op, right = invariant["compare"]
-        return f"compare {_shown(left)} {op} {_shown(right)}"
-    target = next((f" {k} {invariant[k]}" for k in (*TARGETS, "of") if k in invariant), "")
-    return f"{kind} {invariant[kind]}{target}"
-
-
-def _shown(operand: Any) -> str:
-    """A path as itself, a literal as JSON."""
-    if isinstance(operand, str):
-        return operand
-    return _brief(operand.get("value") if isinstance(operand, dict) else operand)
-
-
-def _brief(value: Any) -> str:
-    """``value`` as JSON, cut to 40 characters."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:39] + "…"
-
-
-def check_invariant(invariant: Mapping[str, Any], document: Any) -> Check:
-    """One invariant as a check; a path that breaks off fails it."""
-    try:
-        return next(INVARIANTS[k] for k in INVARIANTS if k in invariant)(invariant, document)
-    except PathError as error:
-        return Check(_title(invariant), False, str(error))
-
 
 # --- schema and function call ------------------------------------------------
 
@@ -434,13 +206,13 @@ def closed(schema: Any) -> Any:
 
 def _shape_problem(value: Any) -> str | None:
     if not isinstance(value, dict):
-        return f"expected an object with 'name' and 'arguments', got {_kind(value)}"
+        return f"expected an object with 'name' and 'arguments', got {kind_of(value)}"
     extra = sorted(set(value) - {"name", "arguments"})
     missing = [key for key in ("name", "arguments") if key not in value]
     if missing or extra:
         return f"missing {missing or 'nothing'}, unexpected {extra or 'nothing'}"
     if not isinstance(value["arguments"], dict):
-        return f"'arguments' is {_kind(value['arguments'])}, expected an object"
+        return f"'arguments' is {kind_of(value['arguments'])}, expected an object"
     return None
 
 
@@ -484,7 +256,7 @@ _INVARIANT_KEYS: dict[str, dict[str, str]] = {
 
 
 def _path_problem(value: Any) -> str | None:
-    if isinstance(value, str) and _POINTER.fullmatch(value):
+    if isinstance(value, str) and POINTER.fullmatch(value):
         return None
     return f"must be '' or a JSON Pointer like '/items/*/id' (with ~0, ~1 escapes), got {value!r}"
 
@@ -509,8 +281,8 @@ def _comparison_problem(value: Any) -> str | None:
 
 _VALUE_PROBLEMS: dict[str, Callable[[Any], str | None]] = {
     "path": _path_problem,
-    "target": lambda v: None if _is_number(v) else _path_problem(v),
-    "tolerance": lambda v: None if _is_number(v) and v >= 0 else f"must be a number ≥ 0, got {v!r}",
+    "target": lambda v: None if is_number(v) else _path_problem(v),
+    "tolerance": lambda v: None if is_number(v) and v >= 0 else f"must be a number ≥ 0, got {v!r}",
     "comparison": _comparison_problem,
     "order": lambda v: None if v in ("asc", "desc") else f"must be 'asc' or 'desc', got {v!r}",
     "bool": lambda v: None if isinstance(v, bool) else f"must be true or false, got {v!r}",
