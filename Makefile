@@ -37,6 +37,7 @@ e2e: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/code_measure.py
+	$(PY) benchmarks/evals_overhead.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
