@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from slopmark import __version__
@@ -35,17 +36,9 @@ def _rule_descriptor(rule: Rule) -> dict[str, Any]:
     }
 
 
-def to_sarif(report: TreeReport, rules: Sequence[Rule]) -> dict[str, Any]:
-    """One SARIF run: a result per rule hit and per clone-group member."""
-    results: list[dict[str, Any]] = [
-        {
-            "ruleId": h.rule,
-            "level": _LEVELS.get(h.severity, "warning"),
-            "message": {"text": h.message},
-            "locations": [_location(h.path, h.start, h.end)],
-        }
-        for h in report.hits
-    ]
+def _clone_results(report: TreeReport) -> list[dict[str, Any]]:
+    """A note per clone-group member, pointing at the other members."""
+    results = []
     for group in report.clone_groups:
         for member in group.members:
             others = [m for m in group.members if m is not member]
@@ -63,6 +56,21 @@ def to_sarif(report: TreeReport, rules: Sequence[Rule]) -> dict[str, Any]:
                     "partialFingerprints": {"cloneGroup": group.digest},
                 }
             )
+    return results
+
+
+def to_sarif(report: TreeReport, rules: Sequence[Rule]) -> dict[str, Any]:
+    """One SARIF run: a result per rule hit and per clone-group member."""
+    results: list[dict[str, Any]] = [
+        {
+            "ruleId": h.rule,
+            "level": _LEVELS.get(h.severity, "warning"),
+            "message": {"text": h.message},
+            "locations": [_location(h.path, h.start, h.end)],
+        }
+        for h in report.hits
+    ]
+    results.extend(_clone_results(report))
     clone_rule = {
         "id": CLONE_RULE,
         "shortDescription": {"text": "A block whose normalised form occurs more than once."},
@@ -88,8 +96,6 @@ def to_sarif(report: TreeReport, rules: Sequence[Rule]) -> dict[str, Any]:
 
 
 def _root_uri(root: str) -> str:
-    from pathlib import Path
-
     path = Path(root).resolve()
     folder = path if path.is_dir() else path.parent
     return folder.as_posix().rstrip("/") + "/"
