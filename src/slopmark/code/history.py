@@ -140,22 +140,10 @@ def measure_history(
     blobs = sorted({e.blob for entries in trees.values() for e in entries})
     versions = _measure_versions(repo, blobs, rules, options, progress)
     known = frozenset(r.id for r in catalog)
-    points = []
-    for commit in commits:
-        analyses, hits, skipped = versions.files_of(trees[commit.sha])
-        report = build_report(
-            rev, analyses, skipped, hits, min_hits_of(rules), known, options.settings
-        )
-        points.append(
-            CommitMetrics(
-                commit,
-                len(analyses),
-                report.sloc,
-                len(report.callables),
-                report.erosion,
-                report.verbosity,
-            )
-        )
+    points = [
+        _commit_metrics(commit, versions.files_of(trees[commit.sha]), rules, known, options, rev)
+        for commit in commits
+    ]
     erosions = [p.erosion for p in points]
     verbosities = [p.verbosity for p in points]
     return HistoryReport(
@@ -168,6 +156,22 @@ def measure_history(
         verbosity_slope=slope(verbosities),
         erosion_rose=rose(erosions),
         verbosity_rose=rose(verbosities),
+    )
+
+
+def _commit_metrics(
+    commit: Commit,
+    files: tuple[list[FileAnalysis], list[RuleHit], list[Skipped]],
+    rules: Sequence[Rule],
+    known: frozenset[str],
+    options: MeasureOptions,
+    rev: str,
+) -> CommitMetrics:
+    """One commit's numbers: its files' analyses pooled into a tree report."""
+    analyses, hits, skipped = files
+    report = build_report(rev, analyses, skipped, hits, min_hits_of(rules), known, options.settings)
+    return CommitMetrics(
+        commit, len(analyses), report.sloc, len(report.callables), report.erosion, report.verbosity
     )
 
 
