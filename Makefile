@@ -1,4 +1,4 @@
-# make run   — measure slopmark's own source (the embedded default) and print the report
+# make run   — start the web app on 127.0.0.1:8000 (SQLite store ./slopmark.db, bundled tasks)
 # make test  — the whole test suite
 # make check — lint, types and the dogfood gate
 # make e2e   — one domain against a real local model (llama.cpp + SmolLM2)
@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml | $(PY)
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/slopmark code measure src/
+	$(VENV)/bin/slopmark serve
 
 test: $(STAMP)
 	$(PY) -m pytest -q

@@ -7,8 +7,11 @@ import sys
 import typer
 
 from slopmark import __version__
+from slopmark.cli.board import app as board_app
 from slopmark.cli.code import app as code_app
 from slopmark.cli.evals import app as eval_app
+from slopmark.cli.serve import serve
+from slopmark.cli.stats import app as stats_app
 from slopmark.cli.tasks import app as tasks_app
 from slopmark.errors import SlopmarkError
 
@@ -22,6 +25,9 @@ app = typer.Typer(
 app.add_typer(code_app, name="code")
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(eval_app, name="eval")
+app.add_typer(stats_app, name="stats")
+app.add_typer(board_app, name="board")
+app.command()(serve)
 
 
 def _version(value: bool) -> None:

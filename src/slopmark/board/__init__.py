@@ -1,0 +1,1 @@
+"""The board: leaderboards with honest statistics, comparisons, exports and gates."""

@@ -1,0 +1,74 @@
+"""Paired comparison of two models on the tasks both ran, one per board group.
+
+Per (model, task) the latest ok run counts (as on the leaderboard). On the
+common tasks, `slopmark.board.stats.paired` gives the mean per-task score
+difference A − B with its SE clustered by template and its CI, the
+correlation of the two models' scores, and McNemar's exact test on the
+pass/fail pairs. Groups (harness version, task-set version, mode) are never
+merged: a comparison is made in each group where both models have runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from slopmark.board.leaderboard import Group, Outcome, clusters, collect, passes, scores
+from slopmark.board.stats import PairedComparison, paired
+
+
+@dataclass(frozen=True)
+class Comparison:
+    group: Group
+    model_a: str
+    model_b: str
+    tasks_a: int
+    tasks_b: int
+    common: int
+    templates: int
+    #: pass rates on the common tasks (None when there are none)
+    pass_rate_a: float | None
+    pass_rate_b: float | None
+    paired: PairedComparison
+
+
+def compare(outcomes: Iterable[Outcome], model_a: str, model_b: str) -> tuple[Comparison, ...]:
+    """A comparison per group in which both models have ok runs, in group order."""
+    groups = collect(item for item in outcomes if item.model in (model_a, model_b))
+    return tuple(
+        _compare(group, runs.latest[model_a], runs.latest[model_b], model_a, model_b)
+        for group, runs in sorted(groups.items())
+        if runs.latest.get(model_a) and runs.latest.get(model_b)
+    )
+
+
+def _rate(items: Sequence[Outcome]) -> float | None:
+    return sum(passes(items)) / len(items) if items else None
+
+
+def _paired(a_runs: Sequence[Outcome], b_runs: Sequence[Outcome]) -> PairedComparison:
+    """`paired` on the tasks where both runs have a score (row i: one task for both)."""
+    kept = [(x, y) for x, y in zip(a_runs, b_runs, strict=True) if None not in (x.score, y.score)]
+    a_scored, b_scored = [x for x, _ in kept], [y for _, y in kept]
+    return paired(
+        scores(a_scored), scores(b_scored), clusters(a_scored), passes(a_scored), passes(b_scored)
+    )
+
+
+def _compare(
+    group: Group, a: Mapping[str, Outcome], b: Mapping[str, Outcome], name_a: str, name_b: str
+) -> Comparison:
+    common = sorted(a.keys() & b.keys())
+    a_runs, b_runs = [a[t] for t in common], [b[t] for t in common]
+    return Comparison(
+        group=group,
+        model_a=name_a,
+        model_b=name_b,
+        tasks_a=len(a),
+        tasks_b=len(b),
+        common=len(common),
+        templates=len(set(clusters(a_runs))),
+        pass_rate_a=_rate(a_runs),
+        pass_rate_b=_rate(b_runs),
+        paired=_paired(a_runs, b_runs),
+    )

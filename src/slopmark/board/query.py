@@ -1,0 +1,146 @@
+"""The board's reads from the run store: filtered runs, streamed from the ``runs`` table.
+
+Every reader here streams (``yield_per``): rows arrive in batches and only
+what the caller keeps stays in memory. Outcomes read only the columns the
+board uses; the calibration fields come from ``details`` by JSON path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
+from math import sqrt
+from typing import Any
+
+from sqlalchemy import Engine, case, func, select
+
+from slopmark.board.gate import GateRequest, GateResult, gate_runs
+from slopmark.board.leaderboard import CALIBRATION_DOMAIN, Outcome
+from slopmark.errors import BadInput
+from slopmark.store.schema import runs
+
+BATCH = 5_000
+
+#: The columns of a task-level export, in order (no output text, no details).
+EXPORT_COLUMNS = (
+    "id", "domain", "harness_version", "task_set_version", "mode", "model", "provider",
+    "task_id", "template_id", "source", "attempt", "status", "passed", "score",
+    "latency_ms", "latency_first_byte_ms", "input_tokens", "output_tokens", "cost_usd",
+    "paste", "truncated", "finish_reason", "error", "created_at",
+)  # fmt: skip
+
+_GROUP = ("domain", "harness_version", "task_set_version", "mode")
+
+
+@dataclass(frozen=True)
+class RunFilter:
+    """Runs whose columns equal every value given (None: any) and whose model is listed."""
+
+    domain: str | None = None
+    source: str | None = None
+    harness_version: str | None = None
+    task_set_version: str | None = None
+    mode: str | None = None
+    #: only these models (empty: every model)
+    models: tuple[str, ...] = ()
+
+    def _equal(self) -> dict[str, str]:
+        return {name: value for name, value in asdict(self).items() if isinstance(value, str)}
+
+    def clauses(self) -> list[Any]:
+        equal = [runs.c[name] == value for name, value in self._equal().items()]
+        return equal + ([runs.c.model.in_(self.models)] if self.models else [])
+
+    def label(self) -> str:
+        given = [f"{name}={value}" for name, value in self._equal().items()]
+        given += [f"model in ({', '.join(self.models)})"] if self.models else []
+        return ", ".join(given) or "all runs"
+
+
+def _calibration_only(value: Any) -> Any:
+    """``value`` on calibration runs, else NULL: other runs' details are never parsed."""
+    return case((runs.c.domain == CALIBRATION_DOMAIN, value), else_=None)
+
+
+def _outcome_columns() -> list[Any]:
+    names = (*_GROUP, "model", "task_id", "template_id", "source", "status", "passed")
+    more = ("score", "latency_ms", "cost_usd", "paste", "id")
+    return [
+        *(runs.c[name] for name in (*names, *more)),
+        _calibration_only(runs.c.details["confidence"].as_float()),
+        _calibration_only(runs.c.details["correct"].as_boolean()),
+    ]
+
+
+def _stream(engine: Engine, query: Any) -> Iterator[Sequence[Any]]:
+    """The query's rows in batches of `BATCH` (a batch costs less than a row at a time)."""
+    with engine.connect() as connection:
+        yield from connection.execution_options(yield_per=BATCH).execute(query).partitions()
+
+
+def stream_outcomes(engine: Engine, where: RunFilter, by_group: bool = False) -> Iterator[Outcome]:
+    """The matching runs as outcomes in store order, or grouped by board group first."""
+    order = [runs.c[name] for name in _GROUP] if by_group else []
+    query = select(*_outcome_columns()).where(*where.clauses()).order_by(*order, runs.c.id)
+    for batch in _stream(engine, query):
+        yield from map(Outcome._make, batch)
+
+
+def stream_records(engine: Engine, where: RunFilter) -> Iterator[dict[str, Any]]:
+    """The matching runs as export records (`EXPORT_COLUMNS`), in store order."""
+    query = (
+        select(*(runs.c[name] for name in EXPORT_COLUMNS))
+        .where(*where.clauses())
+        .order_by(runs.c.id)
+    )
+    for batch in _stream(engine, query):
+        for row in batch:
+            yield dict(zip(EXPORT_COLUMNS, row, strict=True))
+
+
+def _distinct(engine: Engine, column: Any, where: RunFilter) -> list[str]:
+    query = select(column).where(*where.clauses()).distinct().order_by(column)
+    with engine.connect() as connection:
+        return list(connection.execute(query).scalars())
+
+
+def models(engine: Engine, where: RunFilter) -> list[str]:
+    """The models with runs matching ``where``, sorted."""
+    return _distinct(engine, runs.c.model, where)
+
+
+def domains(engine: Engine, where: RunFilter) -> list[str]:
+    """The domains with runs matching ``where``, sorted."""
+    return _distinct(engine, runs.c.domain, where)
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The standard deviation of ok runs' scores (None below 2 scores) and their count."""
+
+    n: int
+    sigma: float | None
+
+
+def score_spread(engine: Engine, where: RunFilter) -> Spread:
+    """σ of the scores of every matching ok run, computed in the database (sample SD)."""
+    score = runs.c.score
+    query = select(func.count(score), func.avg(score), func.avg(score * score)).where(
+        *where.clauses(), runs.c.status == "ok"
+    )
+    with engine.connect() as connection:
+        n, mean, mean_square = connection.execute(query).one()
+    if n < 2:
+        return Spread(int(n), None)
+    variance = max(float(mean_square) - float(mean) ** 2, 0.0) * n / (n - 1)
+    return Spread(int(n), sqrt(variance))
+
+
+def run_gate(engine: Engine, where: RunFilter, request: GateRequest) -> GateResult:
+    """`slopmark.board.gate.gate_runs` on the matching runs of the model (and baseline)."""
+    wanted = (request.model, *([request.baseline] if request.baseline else []))
+    result = gate_runs(list(stream_outcomes(engine, replace(where, models=wanted))), request)
+    if result is None:
+        known = ", ".join(models(engine, where)) or "none"
+        raise BadInput(f"model {request.model!r}: no runs match {where.label()}; models: {known}")
+    return result

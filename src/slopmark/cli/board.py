@@ -1,0 +1,375 @@
+"""``slopmark board``: leaderboards, paired comparisons, exports, CI gates and pool adequacy.
+
+The store (SQLAlchemy, Alembic) is imported only when a command runs, so
+``slopmark --help`` stays fast. The rules live in `slopmark.board.leaderboard`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+from dataclasses import asdict
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from slopmark.board.gate import GateRequest
+from slopmark.board.leaderboard import MARGIN, board_json
+from slopmark.cli.output import print_json
+from slopmark.errors import BadInput, CheckFailed
+
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
+    from slopmark.board.compare import Comparison
+    from slopmark.board.gate import GateResult
+    from slopmark.board.leaderboard import Adequacy, Board, Row
+    from slopmark.board.query import RunFilter
+    from slopmark.board.stats import Interval
+
+app = typer.Typer(
+    help="The board: leaderboards with intervals and tie bands, comparisons, exports, CI gates.",
+    no_args_is_help=True,
+)
+
+_PIPE_WIDTH = 200
+_DB_HELP = "Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
+_DB = typer.Option(None, "--db", help=_DB_HELP)
+_SOURCE = typer.Option(None, "--source", help="Only runs of seed, community or original tasks.")
+_HARNESS = typer.Option(None, "--harness-version", help="Only runs under this harness version.")
+_TASK_SET = typer.Option(None, "--task-set-version", help="Only runs on this task-set version.")
+_MODE = typer.Option(None, "--mode", help="Only runs in this harness mode.")
+_TASKS = typer.Option(
+    "common", "--tasks", help="common: tasks every listed model ran; all: raw, not comparable."
+)
+
+
+class TaskSet(StrEnum):
+    common = "common"
+    all = "all"
+
+
+class ExportFormat(StrEnum):
+    json = "json"
+    csv = "csv"
+
+
+def _filter(
+    domain: str | None,
+    source: str | None,
+    harness: str | None = None,
+    task_set: str | None = None,
+    mode: str | None = None,
+) -> RunFilter:
+    from slopmark.board.query import RunFilter
+    from slopmark.evals.pool import check_domain
+    from slopmark.evals.task import SOURCES
+
+    if domain is not None:
+        check_domain(domain)
+    if source is not None and source not in SOURCES:
+        raise BadInput(f"--source {source!r}: must be one of {', '.join(SOURCES)}")
+    return RunFilter(domain, source, harness, task_set, mode)
+
+
+def _open(db: str | None) -> Engine:
+    from slopmark.store import database_url, open_store
+
+    return open_store(database_url(db, os.environ))
+
+
+def _console() -> Console:
+    """The terminal's width at a terminal; wide enough for the whole table in a pipe."""
+    return Console() if sys.stdout.isatty() else Console(width=_PIPE_WIDTH)
+
+
+def _num(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _interval(interval: Interval) -> str:
+    if interval.estimate is None:
+        return f"undefined (n={interval.n})"
+    return f"{interval.estimate:.3f} [{_num(interval.low)}, {_num(interval.high)}]"
+
+
+def _cost(row: Row) -> str:
+    if row.avg_cost_usd is None:
+        return "unknown"
+    partial = "" if row.cost_known == row.priced_runs else f" ({row.cost_known}/{row.priced_runs})"
+    return f"${row.avg_cost_usd:.5f}{partial}"
+
+
+def _cells(row: Row) -> list[str]:
+    rank = row.rank or ("prov." if row.provisional else "–")
+    coverage = f"{row.coverage.tasks}/{row.coverage.of}"
+    cells = [rank, row.model, _interval(row.pass_rate), _interval(row.avg_score)]
+    cells += [str(row.n), str(row.templates), coverage, _num(row.avg_latency_ms, 0), _cost(row)]
+    cells += [str(row.errors), ",".join(row.sources)]
+    if row.calibration is not None:
+        report = row.calibration
+        cells += [_num(report.ece), _num(report.brier), _num(report.overconfidence)]
+    return cells
+
+
+def _caption(board: Board, source: str | None) -> str:
+    sources = f"source: {source or 'all'}"
+    if not board.comparable:
+        tasks = "all tasks: NOT COMPARABLE across models (each model on its own tasks)"
+    else:
+        used, seen, dropped = board.tasks_used, board.tasks_seen, board.tasks_dropped
+        tasks = f"common tasks: {used} of {seen} ({dropped} dropped)"
+    hidden = ", ".join(f"{h.model} ({h.n} runs)" for h in board.hidden)
+    lines = [f"{sources} · {tasks}", "prov. = provisional (5–9 runs), not ranked"]
+    return "\n".join(lines + ([f"hidden (< 5 runs): {hidden}"] if hidden else []))
+
+
+def _table(board: Board, source: str | None) -> Table:
+    table = Table(title=board.group.label(), title_justify="left", caption_justify="left")
+    table.caption = _caption(board, source)
+    columns = ["rank", "model", "pass rate [95% CI]", "avg score [95% CI]", "n", "templates"]
+    columns += ["coverage", "latency ms", "cost/run", "errors", "sources"]
+    if board.group.domain == "calibration":
+        columns += ["ECE", "Brier", "overconf."]
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("model", "sources") else "right")
+    for row in board.rows:
+        table.add_row(*_cells(row))
+    return table
+
+
+@app.command()
+def show(
+    domain: str | None = typer.Option(None, "--domain", help="Only this domain."),
+    source: str | None = _SOURCE,
+    tasks: TaskSet = _TASKS,
+    model: list[str] = typer.Option([], "--model", help="List only these models (repeatable)."),
+    harness_version: str | None = _HARNESS,
+    task_set_version: str | None = _TASK_SET,
+    mode: str | None = _MODE,
+    db: str | None = _DB,
+    as_json: bool = typer.Option(False, "--json", help="Print the boards as JSON."),
+) -> None:
+    """One leaderboard per domain, harness version, task-set version and mode."""
+    from slopmark.board.leaderboard import stream_boards
+    from slopmark.board.query import stream_outcomes
+
+    where = _filter(domain, source, harness_version, task_set_version, mode)
+    outcomes = stream_outcomes(_open(db), where, by_group=True)
+    boards = stream_boards(outcomes, tasks.value, tuple(model))
+    if as_json:
+        print_json({"filter": where.label(), "boards": [board_json(b) for b in boards]})
+        return
+    console = _console()
+    empty = True
+    for board in boards:
+        console.print(_table(board, source))
+        empty = False
+    if empty:
+        console.print(f"no runs match {where.label()}")
+
+
+def _comparison_json(comparison: Comparison) -> dict[str, Any]:
+    return asdict(comparison) | {"label": comparison.group.label()}
+
+
+def _comparison_lines(c: Comparison) -> list[str]:
+    p = c.paired
+    only_a, only_b = p.discordant
+    return [
+        c.group.label(),
+        f"  tasks: {c.model_a} {c.tasks_a}, {c.model_b} {c.tasks_b}, common {c.common}"
+        f" ({c.templates} templates); paired n={p.n}, clusters={p.clusters}",
+        f"  pass rate on common tasks: {_num(c.pass_rate_a)} vs {_num(c.pass_rate_b)}",
+        f"  mean score difference A − B: {_num(p.mean_difference, 4)} (clustered SE "
+        f"{_num(p.se, 4)}; 95% CI {_num(p.low, 4)} to {_num(p.high, 4)})",
+        f"  correlation: {_num(p.correlation)}",
+        f"  McNemar exact p: {_num(p.mcnemar_p, 4)} "
+        f"(passed only by A: {only_a}, only by B: {only_b})",
+    ]
+
+
+@app.command()
+def compare(
+    model_a: str = typer.Argument(..., help="Model A."),
+    model_b: str = typer.Argument(..., help="Model B."),
+    domain: str = typer.Option(..., "--domain", help="The domain to compare them on."),
+    source: str | None = _SOURCE,
+    harness_version: str | None = _HARNESS,
+    task_set_version: str | None = _TASK_SET,
+    mode: str | None = _MODE,
+    db: str | None = _DB,
+    as_json: bool = typer.Option(False, "--json", help="Print the comparisons as JSON."),
+) -> None:
+    """Paired comparison of A and B on the tasks both ran: difference, SE, CI, McNemar."""
+    comparisons = _comparisons(
+        _open(db),
+        _filter(domain, source, harness_version, task_set_version, mode),
+        model_a,
+        model_b,
+    )
+    if as_json:
+        print_json({"comparisons": [_comparison_json(c) for c in comparisons]})
+        return
+    for comparison in comparisons:
+        print("\n".join(_comparison_lines(comparison)))
+
+
+def _comparisons(engine: Engine, where: RunFilter, a: str, b: str) -> tuple[Comparison, ...]:
+    from dataclasses import replace
+
+    from slopmark.board.compare import compare as compare_models
+    from slopmark.board.query import models, stream_outcomes
+
+    if a == b:
+        raise BadInput(f"compare {a!r} with itself: give two different models")
+    found = compare_models(stream_outcomes(engine, replace(where, models=(a, b))), a, b)
+    if not found:
+        known = ", ".join(models(engine, where)) or "none"
+        raise BadInput(
+            f"{a!r} and {b!r} have no ok runs in one group of {where.label()}; "
+            f"models with runs there: {known}"
+        )
+    return found
+
+
+def _write(chunks: Iterable[str], out: Path | None) -> None:
+    if out is None:
+        sys.stdout.writelines(chunks)
+        return
+    try:
+        with out.open("w", encoding="utf-8", newline="") as handle:
+            handle.writelines(chunks)
+    except OSError as error:
+        raise BadInput(f"--out {str(out)!r}: cannot write it: {error}") from error
+
+
+@app.command()
+def export(
+    fmt: ExportFormat = typer.Option(
+        ..., "--format", help="json: task-level runs; csv: leaderboards."
+    ),
+    domain: str | None = typer.Option(None, "--domain", help="Only this domain."),
+    source: str | None = _SOURCE,
+    tasks: TaskSet = _TASKS,
+    harness_version: str | None = _HARNESS,
+    task_set_version: str | None = _TASK_SET,
+    mode: str | None = _MODE,
+    out: Path | None = typer.Option(None, "--out", help="Write here (default: stdout)."),
+    db: str | None = _DB,
+) -> None:
+    """Stream every matching run as JSON, or the leaderboard aggregates as CSV."""
+    from slopmark.board.export import csv_lines, json_chunks
+    from slopmark.board.leaderboard import stream_boards
+    from slopmark.board.query import stream_outcomes, stream_records
+
+    where = _filter(domain, source, harness_version, task_set_version, mode)
+    engine = _open(db)
+    if fmt is ExportFormat.json:
+        chunks = json_chunks(stream_records(engine, where), {"filter": where.label()})
+    else:
+        outcomes = stream_outcomes(engine, where, by_group=True)
+        chunks = csv_lines(stream_boards(outcomes, tasks.value))
+    _write(chunks, out)
+
+
+def _gate_result(engine: Engine, where: RunFilter, request: GateRequest) -> GateResult:
+    """The gate of `slopmark.board.query.run_gate` (kept here for existing importers)."""
+    from slopmark.board.query import run_gate
+
+    return run_gate(engine, where, request)
+
+
+def _gate_lines(result: GateResult) -> list[str]:
+    lines = [f"gate on {result.board}"]
+    lines += [f"  {'PASS' if c.passed else 'FAIL'} {c.name}: {c.message}" for c in result.checks]
+    return lines
+
+
+def _write_junit(result: GateResult, path: Path) -> None:
+    from slopmark.board.gate import junit_xml
+
+    try:
+        path.write_text(junit_xml(result), encoding="utf-8")
+    except OSError as error:
+        raise BadInput(f"--junit {str(path)!r}: cannot write it: {error}") from error
+
+
+@app.command("gate")
+def gate_command(
+    model: str = typer.Option(..., "--model", help="The model to gate."),
+    domain: str = typer.Option(..., "--domain", help="The domain it is gated on."),
+    min_pass_rate: float = typer.Option(
+        ..., "--min-pass-rate", min=0.0, max=1.0, help="Required pass rate, e.g. 0.8."
+    ),
+    baseline: str | None = typer.Option(
+        None, "--baseline", help="Also fail if the model is significantly worse than this one."
+    ),
+    use_lower_bound: bool = typer.Option(
+        False, "--use-lower-bound", help="Require the 95% lower bound to clear the threshold."
+    ),
+    junit: Path | None = typer.Option(None, "--junit", help="Write the result as JUnit XML here."),
+    source: str | None = _SOURCE,
+    harness_version: str | None = _HARNESS,
+    task_set_version: str | None = _TASK_SET,
+    mode: str | None = _MODE,
+    db: str | None = _DB,
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+) -> None:
+    """Exit 1 with the reason unless MODEL clears the gate on DOMAIN.
+
+    Runs on the group (harness version, task-set version, mode) of the model's
+    most recent run; narrow it with --harness-version, --task-set-version, --mode.
+    """
+    where = _filter(domain, source, harness_version, task_set_version, mode)
+    request = GateRequest(model, min_pass_rate, baseline, use_lower_bound)
+    result = _gate_result(_open(db), where, request)
+    if junit is not None:
+        _write_junit(result, junit)
+    if as_json:
+        print_json(asdict(result) | {"reason": result.reason})
+    else:
+        print("\n".join(_gate_lines(result)))
+    if not result.passed:
+        raise CheckFailed(f"gate failed for {model} on {result.board}: {result.reason}")
+
+
+def _adequacy_rows(engine: Engine, source: str | None) -> list[Adequacy]:
+    from slopmark.board.leaderboard import adequacy
+    from slopmark.board.query import RunFilter, score_spread
+    from slopmark.evals.pool import load_pool
+    from slopmark.evals.task import DOMAINS
+
+    rows = []
+    for domain in DOMAINS:
+        pool = [t for t in load_pool(domain) if source in (None, t.source)]
+        templates = len({t.template_id or t.id for t in pool})
+        spread = score_spread(engine, RunFilter(domain=domain, source=source))
+        rows.append(adequacy(domain, len(pool), templates, spread.n, spread.sigma))
+    return rows
+
+
+@app.command("adequacy")
+def adequacy_command(
+    source: str | None = _SOURCE,
+    db: str | None = _DB,
+    as_json: bool = typer.Option(False, "--json", help="Print the rows as JSON."),
+) -> None:
+    """Per domain: tasks and templates in the pool against n = ⌈(1.96σ/0.03)²⌉ from the runs' σ."""
+    rows = _adequacy_rows(_open(db), _filter(None, source).source)
+    if as_json:
+        print_json({"margin": MARGIN, "confidence": 0.95, "domains": [asdict(row) for row in rows]})
+        return
+    table = Table(title=f"pool adequacy (±{MARGIN} at 95%)", title_justify="left")
+    for column in ("domain", "tasks", "templates", "scored runs", "σ", "required", "verdict"):
+        table.add_column(column, justify="left" if column in ("domain", "verdict") else "right")
+    for row in rows:
+        required = "–" if row.required is None else str(row.required)
+        cells = (str(row.tasks), str(row.templates), str(row.scores), _num(row.sigma), required)
+        table.add_row(row.domain, *cells, row.verdict)
+    _console().print(table)

@@ -1,0 +1,195 @@
+"""The JSON API under ``/api``: tasks, evals, leaderboards, runs, exports and gates.
+
+Reads are public; every ``POST`` passes `require_writer` (see
+`slopmark.server.state`). Bad input answers 400 with the reason, an unknown
+run 404, and a failed gate 422 with the reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from dataclasses import asdict
+from typing import Annotated, Any
+from urllib.parse import urlparse
+
+from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel, Field
+
+from slopmark.board.export import csv_lines, json_chunks
+from slopmark.board.gate import GateRequest
+from slopmark.board.leaderboard import board_json, stream_boards
+from slopmark.board.query import run_gate, stream_outcomes, stream_records
+from slopmark.errors import BadInput
+from slopmark.evals.harness import HARNESS, check_mode
+from slopmark.evals.pool import find_task, task_set_version
+from slopmark.evals.runner import PASTE_PROVIDER, Suite, paste_run, run_suite
+from slopmark.llm.openai_compat import OpenAICompatProvider
+from slopmark.server import reads
+from slopmark.server.state import ServerState, SuiteStatus, get_state, require_writer
+from slopmark.store import Series, get_run, insert_run
+
+router = APIRouter(prefix="/api")
+State = Annotated[ServerState, Depends(get_state)]
+Writer = [Depends(require_writer)]
+Domain = Annotated[str | None, Query(description="Only this domain.")]
+Source = Annotated[str | None, Query(description="Only runs of seed, community or original tasks.")]
+Tasks = Annotated[str, Query(description="common: tasks every listed model ran; all: raw.")]
+
+
+class PasteBody(BaseModel):
+    task_id: str = Field(description="Id of an approved task (see GET /api/tasks).")
+    output: str = Field(max_length=200_000, description="The pasted final answer.")
+    model: str = Field("pasted", min_length=1, max_length=200, description="Who wrote it.")
+
+
+class SuiteBody(BaseModel):
+    model: str = Field(min_length=1, max_length=200, description="Model name at the server.")
+    base_url: str = Field(description="OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1.")
+    domain: str
+    mode: str = "standard"
+    api_key: str | None = Field(None, description="Default: the server's $SLOPMARK_API_KEY.")
+    concurrency: int = Field(4, ge=1, le=64)
+    limit: int | None = Field(None, ge=1, description="Ask at most this many open tasks.")
+
+
+@router.get("/tasks")
+def task_pool(state: State, domain: Domain = None) -> list[dict[str, Any]]:
+    """The approved task pool; verifier configs are never included."""
+    return [task.public() for task in state.pool(domain)]
+
+
+@router.post("/eval/run", status_code=201, dependencies=Writer)
+def eval_run(body: PasteBody, state: State) -> Any:
+    """Score a pasted answer to one task and store it as a paste run (latency and cost 0)."""
+    task = find_task(state.pool(), body.task_id)
+    version = task_set_version(state.pool(task.domain))
+    series = Series(body.model, PASTE_PROVIDER, HARNESS.version, "standard", version)
+    stored = insert_run(state.engine, paste_run(task, body.output, series))
+    assert stored is not None, "paste runs are never refused as duplicates"
+    return jsonable_encoder(stored)
+
+
+def _checked_url(value: str) -> str:
+    parsed = urlparse(value)
+    if parsed.scheme in ("http", "https") and parsed.hostname:
+        return value
+    raise BadInput(f"base_url {value!r}: expected an http(s) URL, e.g. http://127.0.0.1:8080/v1")
+
+
+@router.post("/eval/suite", status_code=202, dependencies=Writer)
+async def eval_suite(body: SuiteBody, state: State) -> dict[str, Any]:
+    """Start asking a model every open task of a domain; poll ``GET /api/eval/suite/{id}``."""
+    check_mode(body.mode)
+    pool = await asyncio.to_thread(state.pool, body.domain)
+    if not pool:
+        raise BadInput(f"domain {body.domain!r}: the shipped pool has no approved task")
+    series = Series(body.model, "openai-compat", HARNESS.version, body.mode, task_set_version(pool))
+    provider = OpenAICompatProvider(_checked_url(body.base_url), api_key=body.api_key)
+    status = SuiteStatus(uuid.uuid4().hex[:12], body.model, body.domain, asdict(series))
+    state.suites[status.id] = status
+    job = asyncio.create_task(_suite(state, status, provider, Suite(tuple(pool), series), body))
+    state.jobs.add(job)
+    job.add_done_callback(state.jobs.discard)
+    return asdict(status)
+
+
+async def _suite(
+    state: ServerState,
+    status: SuiteStatus,
+    provider: OpenAICompatProvider,
+    suite: Suite,
+    body: SuiteBody,
+) -> None:
+    def progress(done: int, planned: int) -> None:
+        status.done, status.planned = done, planned
+
+    try:
+        async with provider:
+            outcome = await run_suite(
+                state.engine, provider, suite, body.concurrency, limit=body.limit, progress=progress
+            )
+    except Exception as error:  # a suite fails alone; the server keeps serving
+        status.state, status.error = "failed", f"{type(error).__name__}: {error}"
+        return
+    status.state, status.stored, status.planned = "done", len(outcome.stored), outcome.planned
+
+
+@router.get("/eval/suite/{suite_id}")
+def suite_status(suite_id: str, state: State) -> dict[str, Any]:
+    """A started suite: running, done or failed, with its counts."""
+    status = state.suites.get(suite_id)
+    if status is None:
+        raise HTTPException(404, f"no suite {suite_id!r} was started on this server")
+    return asdict(status)
+
+
+@router.get("/leaderboard")
+def leaderboard(
+    state: State, domain: Domain = None, source: Source = None, tasks: Tasks = "common"
+) -> Any:
+    """One leaderboard per domain, harness version, task-set version and mode."""
+    where = reads.run_filter(state.engine, domain, source)
+    boards = reads.boards(state.engine, where, tasks)
+    tables = [board_json(board) for board in boards]
+    return jsonable_encoder({"filter": where.label(), "boards": tables})
+
+
+@router.get("/runs")
+def run_list(
+    state: State,
+    model: str | None = None,
+    domain: Domain = None,
+    limit: Annotated[int, Query(ge=1, le=reads.MAX_LIST)] = 100,
+) -> Any:
+    """The newest runs first, without their output and details (see ``/api/runs/{id}``)."""
+    return jsonable_encoder(reads.recent_runs(state.engine, limit, model=model, domain=domain))
+
+
+@router.get("/runs/{run_id}")
+def run_detail(run_id: int, state: State) -> Any:
+    """One run with its output and the verifier's details."""
+    found = get_run(state.engine, run_id)
+    if found is None:
+        raise HTTPException(404, f"no run has id {run_id}")
+    return jsonable_encoder(found)
+
+
+@router.get("/export.json")
+def export_json(state: State, domain: Domain = None, source: Source = None) -> StreamingResponse:
+    """Every matching run, task level (no output text), streamed as one JSON document."""
+    where = reads.run_filter(state.engine, domain, source)
+    chunks = json_chunks(stream_records(state.engine, where), {"filter": where.label()})
+    return StreamingResponse(chunks, media_type="application/json")
+
+
+@router.get("/export.csv")
+def export_csv(
+    state: State, domain: Domain = None, source: Source = None, tasks: Tasks = "common"
+) -> StreamingResponse:
+    """The leaderboard aggregates, one CSV line per model of each board, streamed."""
+    where = reads.run_filter(state.engine, domain, source)
+    outcomes = stream_outcomes(state.engine, where, by_group=True)
+    chunks = csv_lines(stream_boards(outcomes, reads.check_tasks(tasks)))
+    headers = {"Content-Disposition": 'attachment; filename="slopmark-leaderboard.csv"'}
+    return StreamingResponse(chunks, media_type="text/csv; charset=utf-8", headers=headers)
+
+
+@router.get("/gate", responses={422: {"description": "The gate failed; the body says why."}})
+def gate(
+    state: State,
+    model: str,
+    domain: str,
+    min_pass_rate: Annotated[float, Query(ge=0.0, le=1.0)],
+    use_lower_bound: bool = False,
+    baseline: str | None = None,
+    source: Source = None,
+) -> JSONResponse:
+    """200 when ``model`` clears the gate on ``domain``, else 422; ``reason`` says why."""
+    where = reads.run_filter(state.engine, domain, source)
+    request = GateRequest(model, min_pass_rate, baseline, use_lower_bound)
+    result = run_gate(state.engine, where, request)
+    body = jsonable_encoder(asdict(result) | {"reason": result.reason})
+    return JSONResponse(body, status_code=200 if result.passed else 422)

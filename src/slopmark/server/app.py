@@ -1,0 +1,58 @@
+"""The FastAPI app of ``slopmark serve``: the JSON API, the web pages and their static files.
+
+The pages load nothing from outside the server (no CDN): they work offline.
+FastAPI's own ``/docs`` page loads Swagger UI from a CDN; offline, the same
+contract is at ``/openapi.json``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from slopmark import __version__
+from slopmark.errors import BadInput
+from slopmark.server import api, pages
+from slopmark.server.state import ServerState
+from slopmark.store import open_store
+
+STATIC = Path(__file__).parent / "static"
+DESCRIPTION = (
+    "slopmark's leaderboards, runs, exports and CI gates. Reads are public; "
+    "POST endpoints need `Authorization: Bearer TOKEN` when the server has a token, "
+    "and come only from 127.0.0.1 when it has none."
+)
+
+
+def _bad_input(request: Request, error: Exception) -> Response:
+    """Bad input is a 400 with the reason: JSON for the API, a page for a person."""
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"detail": str(error)}, status_code=400)
+    return pages.error_page(request, 400, str(error))
+
+
+def create_app(db_url: str, token: str | None) -> FastAPI:
+    """The app on the store at ``db_url``; ``token`` (None or empty: none) guards writes."""
+    state = ServerState(open_store(db_url), token or None)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        for job in state.jobs:
+            job.cancel()
+        await asyncio.gather(*state.jobs, return_exceptions=True)
+        state.engine.dispose()
+
+    app = FastAPI(title="slopmark", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app.state.slopmark = state
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_exception_handler(BadInput, _bad_input)
+    return app

@@ -1,0 +1,121 @@
+"""The web pages: leaderboard, cost–capability chart, bench console and run page.
+
+Rendered on the server from Jinja2 templates; a small script
+(``static/slopmark.js``) adds the chart's details on hover and the console's
+submit. Nothing is loaded from outside the server.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from slopmark.board.leaderboard import MIN_DISPLAY, MIN_RANK
+from slopmark.board.stats import Interval
+from slopmark.evals.task import DOMAINS
+from slopmark.server import reads
+from slopmark.server.chart import chart
+from slopmark.server.state import ServerState, get_state
+from slopmark.store import get_run
+
+router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
+templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+State = Annotated[ServerState, Depends(get_state)]
+
+
+def percent(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def interval(value: Interval, scale: float = 100.0) -> str:
+    """``72.0 [60.1, 81.5]`` (percent by default), or ``undefined`` for an undefined estimate."""
+    if value.estimate is None:
+        return "undefined"
+    ends = [f"{scale * end:.1f}" if end is not None else "?" for end in (value.low, value.high)]
+    return f"{scale * value.estimate:.1f} [{ends[0]}, {ends[1]}]"
+
+
+def money(value: float | None) -> str:
+    if value is None:
+        return "unknown"
+    return f"${value:.6f}".rstrip("0").rstrip(".") if value else "$0"
+
+
+def number(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+templates.env.filters.update(percent=percent, interval=interval, money=money, number=number)
+
+
+def render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+    return templates.TemplateResponse(request, name, context, status_code=status)
+
+
+def error_page(request: Request, status: int, message: str) -> Response:
+    return render(request, "error.html", status, code=status, message=message)
+
+
+def _domains(state: ServerState, domain: str | None) -> tuple[list[str], str]:
+    """The domain tabs and the chosen one (default: the first with runs)."""
+    tabs = reads.domain_tabs(state.engine)
+    stored = reads.stored_domains(state.engine)
+    first = next((tab for tab in tabs if tab in stored), tabs[0])
+    return tabs, domain or first
+
+
+@router.get("/")
+def leaderboard_page(
+    request: Request,
+    state: State,
+    domain: str | None = None,
+    source: str | None = None,
+    tasks: str = "common",
+) -> Response:
+    tabs, chosen = _domains(state, domain)
+    where = reads.run_filter(state.engine, chosen, source or None)
+    boards = reads.boards(state.engine, where, tasks)
+    return render(
+        request, "leaderboard.html", nav="board", tabs=tabs, domain=chosen, source=source or "",
+        tasks=tasks, boards=boards, min_display=MIN_DISPLAY, min_rank=MIN_RANK,
+    )  # fmt: skip
+
+
+@router.get("/chart")
+def chart_page(
+    request: Request, state: State, domain: str | None = None, source: str | None = None
+) -> Response:
+    tabs, chosen = _domains(state, domain)
+    where = reads.run_filter(state.engine, chosen, source or None)
+    charts = [chart(board) for board in reads.boards(state.engine, where)]
+    return render(
+        request, "chart.html", nav="chart", tabs=tabs, domain=chosen, source=source or "",
+        charts=charts,
+    )  # fmt: skip
+
+
+@router.get("/console")
+def console_page(
+    request: Request, state: State, domain: str = "instruction", task: str | None = None
+) -> Response:
+    pool = state.pool(domain)
+    chosen = next((t for t in pool if t.id == task), pool[0] if pool else None)
+    return render(
+        request, "console.html", nav="console", domains=DOMAINS, domain=domain, pool=pool,
+        task=chosen.public() if chosen else None, token_needed=state.token is not None,
+    )  # fmt: skip
+
+
+@router.get("/runs/{run_id}")
+def run_page(request: Request, state: State, run_id: int) -> Response:
+    run = get_run(state.engine, run_id)
+    if run is None:
+        return error_page(request, 404, f"no run has id {run_id}")
+    extra = {key: value for key, value in run.details.items() if key != "checks"}
+    shown = json.dumps(extra, indent=1, ensure_ascii=False, default=str)
+    return render(request, "run.html", run=run, checks=run.details.get("checks", []), extra=shown)
