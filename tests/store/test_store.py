@@ -217,11 +217,11 @@ def test_migrations_build_the_schema_and_reopening_is_harmless(tmp_path: Path) -
     assert len(list_runs(engine)) == 1
     with engine.connect() as connection:
         assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").all() == [
-            ("0001",)
+            ("0002",)
         ]
         assert compare_metadata(MigrationContext.configure(connection), metadata) == []
     names = {index["name"] for index in inspect(engine).get_indexes("runs")}
-    assert {"uq_runs_one_ok", "ix_runs_model_domain"} <= names
+    assert {"uq_runs_one_ok", "ix_runs_model_domain", "ix_runs_board"} <= names
 
 
 def test_the_file_is_readable_by_plain_sqlite(tmp_path: Path) -> None:

@@ -79,8 +79,12 @@ def _stream(engine: Engine, query: Any) -> Iterator[Sequence[Any]]:
 
 
 def stream_outcomes(engine: Engine, where: RunFilter, by_group: bool = False) -> Iterator[Outcome]:
-    """The matching runs as outcomes in store order, or grouped by board group first."""
-    order = [runs.c[name] for name in _GROUP] if by_group else []
+    """The matching runs as outcomes in store order, or grouped by board group first.
+
+    Grouped, a group's runs come per model and task (then store order): the order
+    of the ``ix_runs_board`` index, so the database reads it without sorting.
+    """
+    order = [runs.c[name] for name in (*_GROUP, "model", "task_id")] if by_group else []
     query = select(*_outcome_columns()).where(*where.clauses()).order_by(*order, runs.c.id)
     for batch in _stream(engine, query):
         yield from map(Outcome._make, batch)
