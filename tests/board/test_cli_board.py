@@ -15,6 +15,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+from board.runs import series_run
 from slopmark.store import Run, insert_run, open_store
 
 
@@ -31,23 +32,9 @@ def slopmark(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def a_run(model: str, task: int, passed: bool, **values: Any) -> Run:
-    fields: dict[str, Any] = {
-        "task_id": f"t{task}",
-        "domain": "math",
-        "model": model,
-        "provider": "openai-compat",
-        "harness_version": "h1",
-        "mode": "standard",
-        "task_set_version": "ts1",
-        "source": "original",
-        "status": "ok",
-        "passed": passed,
-        "score": 1.0 if passed else 0.0,
-        "latency_ms": 100.0,
-        "cost_usd": 0.002,
-        "template_id": f"tpl{task // 2}",
-    }
-    return Run(**(fields | values))
+    outcome = {"passed": passed, "score": 1.0 if passed else 0.0}
+    usual = {"latency_ms": 100.0, "cost_usd": 0.002, "template_id": f"tpl{task // 2}"}
+    return series_run(model, task, **(outcome | usual | values))
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine
 
+from board.runs import series_run
 from slopmark.board.compare import Comparison, compare
 from slopmark.board.query import RunFilter, stream_outcomes
 from slopmark.store import Run, insert_run, open_store
@@ -21,20 +22,7 @@ def store(tmp_path: Path) -> Engine:
 
 
 def a_run(model: str, task: int, score: float, **values: Any) -> Run:
-    fields: dict[str, Any] = {
-        "task_id": f"t{task}",
-        "domain": "math",
-        "model": model,
-        "provider": "openai-compat",
-        "harness_version": "h1",
-        "mode": "standard",
-        "task_set_version": "ts1",
-        "source": "original",
-        "status": "ok",
-        "passed": score >= 0.5,
-        "score": score,
-    }
-    return Run(**(fields | values))
+    return series_run(model, task, **({"passed": score >= 0.5, "score": score} | values))
 
 
 def fill(store: Engine, model: str, scores: list[float], **values: Any) -> None:

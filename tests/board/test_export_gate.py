@@ -14,6 +14,7 @@ from xml.etree import ElementTree
 import pytest
 from sqlalchemy import Engine
 
+from board.runs import series_run
 from slopmark.board.compare import compare
 from slopmark.board.export import BATCH, CSV_COLUMNS, csv_lines, json_chunks
 from slopmark.board.gate import gate, junit_xml, latest_group
@@ -35,23 +36,9 @@ def store(tmp_path: Path) -> Engine:
 
 
 def a_run(model: str, task: int, passed: bool = True, **values: Any) -> Run:
-    fields: dict[str, Any] = {
-        "task_id": f"t{task}",
-        "domain": "math",
-        "model": model,
-        "provider": "openai-compat",
-        "harness_version": "h1",
-        "mode": "standard",
-        "task_set_version": "ts1",
-        "source": "original",
-        "status": "ok",
-        "output": "a long answer",
-        "passed": passed,
-        "score": 1.0 if passed else 0.0,
-        "latency_ms": 120.0,
-        "cost_usd": None,
-    }
-    return Run(**(fields | values))
+    outcome = {"passed": passed, "score": 1.0 if passed else 0.0}
+    usual = {"output": "a long answer", "latency_ms": 120.0, "cost_usd": None}
+    return series_run(model, task, **(outcome | usual | values))
 
 
 def fill(store: Engine, model: str, passes: list[bool], **values: Any) -> None:

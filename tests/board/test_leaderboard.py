@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine
 
+from board.runs import series_run
 from slopmark.board.leaderboard import (
     Board,
     Outcome,
@@ -33,24 +34,11 @@ def store(tmp_path: Path) -> Engine:
 
 
 def a_run(model: str, task: int | str, passed: bool = True, **values: Any) -> Run:
-    fields: dict[str, Any] = {
-        "task_id": f"t{task}",
-        "domain": "math",
-        "model": model,
-        "provider": "openai-compat",
-        "harness_version": "h1",
-        "mode": "standard",
-        "task_set_version": "ts1",
-        "source": "original",
-        "status": "ok",
-        "passed": passed,
-        "score": 1.0 if passed else 0.0,
-        "latency_ms": 100.0,
-        "cost_usd": 0.001,
-    }
+    fields: dict[str, Any] = {"passed": passed, "score": 1.0 if passed else 0.0}
+    fields |= {"latency_ms": 100.0, "cost_usd": 0.001}
     if values.get("status") == "error":
         fields |= {"passed": None, "score": None, "error": "HTTP 503"}
-    return Run(**(fields | values))
+    return series_run(model, task, **(fields | values))
 
 
 def fill(store: Engine, model: str, passes: list[bool], start: int = 0, **values: Any) -> None:
