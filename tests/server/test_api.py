@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -229,7 +230,11 @@ def test_openapi_lists_every_endpoint(live: LiveServer) -> None:
         assert path in paths
     for path in ("/api/runs", "/api/runs/{run_id}", "/api/export.csv", "/api/gate"):
         assert path in paths
-    assert get(live, "/docs").status_code == 200
+    page = get(live, "/docs")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert "GET /api/leaderboard" in page.text and "POST /api/eval/run" in page.text
+    loaded = re.findall(r"(?:src|href)=\"(https?://[^/\"]+)", page.text)
+    assert set(loaded) <= {live.url}  # nothing from outside the server: the docs work offline
 
 
 def _free_port() -> int:

@@ -1,8 +1,8 @@
 """The FastAPI app of ``slopmark serve``: the JSON API, the web pages and their static files.
 
 The pages load nothing from outside the server (no CDN): they work offline.
-FastAPI's own ``/docs`` page loads Swagger UI from a CDN; offline, the same
-contract is at ``/openapi.json``.
+``/docs`` is our own page built from ``/openapi.json`` (FastAPI's default one
+would load Swagger UI from a CDN).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 
 from slopmark import __version__
 from slopmark.errors import BadInput
-from slopmark.server import api, pages
+from slopmark.server import api, docs, pages
 from slopmark.server.state import ServerState
 from slopmark.store import open_store
 
@@ -49,10 +49,18 @@ def create_app(db_url: str, token: str | None) -> FastAPI:
         await asyncio.gather(*state.jobs, return_exceptions=True)
         state.engine.dispose()
 
-    app = FastAPI(title="slopmark", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="slopmark",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,  # the offline page of `slopmark.server.docs` serves /docs
+        redoc_url=None,
+    )
     app.state.slopmark = state
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(docs.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(BadInput, _bad_input)
     return app
