@@ -29,6 +29,12 @@ app = typer.Typer(
 _GATES = ("erosion", "verbosity")
 
 
+def _settings(cc_threshold: int, size_term: str) -> Settings:
+    if size_term not in SIZE_TERMS:
+        raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
+    return Settings(cc_threshold=cc_threshold, size_term=size_term)
+
+
 def _parse_gates(values: list[str]) -> dict[str, float]:
     gates = {}
     for value in values:
@@ -82,15 +88,13 @@ def measure(
     ),
 ) -> None:
     """Structural erosion and verbosity of every Python file under PATH."""
-    if size_term not in SIZE_TERMS:
-        raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
     gates = _parse_gates(fail_over)
     options = MeasureOptions(
         excludes=exclude,
         select=select,
         ignore=ignore,
         rule_dirs=rules,
-        settings=Settings(cc_threshold=cc_threshold, size_term=size_term),
+        settings=_settings(cc_threshold, size_term),
         jobs=jobs,
     )
     with progress_bar("measuring") as advance:
@@ -138,14 +142,12 @@ def history(
     jobs: int = typer.Option(0, "--jobs", min=0, help="Worker processes (0: one per core)."),
 ) -> None:
     """Erosion and verbosity across the commits of a repository, read straight from git."""
-    if size_term not in SIZE_TERMS:
-        raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
     if commits is None and sample is None and ".." not in rev:
         sample = 30  # the paper samples up to 30 commits per repository
     selection = Selection(last=commits, sample=sample, seed=seed)
     options = MeasureOptions(
         excludes=exclude,
-        settings=Settings(cc_threshold=cc_threshold, size_term=size_term),
+        settings=_settings(cc_threshold, size_term),
         jobs=jobs,
     )
     with progress_bar("reading history") as advance:

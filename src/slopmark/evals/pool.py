@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from slopmark.errors import BadInput
+from slopmark.errors import BadInput, did_you_mean
 from slopmark.evals.task import DOMAINS, Task
 from slopmark.evals.taskfile import load_tasks
 
@@ -27,8 +26,7 @@ def pool_files(domain: str | None = None, root: Path = POOL_DIR) -> list[Path]:
 
 def check_domain(domain: str) -> str:
     if domain not in DOMAINS:
-        close = difflib.get_close_matches(domain, DOMAINS, n=1)
-        hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(DOMAINS)}"
+        hint = did_you_mean(domain, DOMAINS) or f"known: {', '.join(DOMAINS)}"
         raise BadInput(f"--domain {domain!r}: unknown domain; {hint}")
     return domain
 
@@ -58,8 +56,8 @@ def find_task(tasks: Sequence[Task], task_id: str) -> Task:
     for task in tasks:
         if task.id == task_id:
             return task
-    close = difflib.get_close_matches(task_id, [t.id for t in tasks], n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
+    close = did_you_mean(task_id, (t.id for t in tasks))
+    hint = f"; {close}" if close else ""
     raise BadInput(f"--task {task_id!r}: no approved task has this id{hint}")
 
 

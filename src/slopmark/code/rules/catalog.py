@@ -9,7 +9,6 @@ hits at least that many times).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from slopmark.errors import BadInput
+from slopmark.errors import BadInput, did_you_mean
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PACK_DIR = Path(__file__).parent / "pack"
@@ -132,6 +131,5 @@ def check_rule_id(rule_id: str, known: Iterable[str], where: str) -> None:
     known = list(known)
     if rule_id in known:
         return
-    close = difflib.get_close_matches(rule_id, known, n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else "; see `slopmark code rules`"
-    raise BadInput(f"{where}: unknown rule id '{rule_id}'{hint}")
+    hint = did_you_mean(rule_id, known) or "see `slopmark code rules`"
+    raise BadInput(f"{where}: unknown rule id '{rule_id}'; {hint}")

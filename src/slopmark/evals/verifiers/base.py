@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from importlib.metadata import entry_points
 from typing import Any, Protocol, TypeVar
 
-from slopmark.errors import BadInput
+from slopmark.errors import BadInput, did_you_mean
 
 #: Built-in verifier modules, imported on first use of the registry.
 BUILTIN_MODULES = (
@@ -126,6 +125,5 @@ def get_verifier(name: str) -> Verifier:
     _load()
     if name in _REGISTRY:
         return _REGISTRY[name]
-    close = difflib.get_close_matches(name, list(_REGISTRY), n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else f"; known: {', '.join(sorted(_REGISTRY))}"
-    raise BadInput(f"unknown verifier '{name}'{hint}")
+    hint = did_you_mean(name, _REGISTRY) or f"known: {', '.join(sorted(_REGISTRY))}"
+    raise BadInput(f"unknown verifier '{name}'; {hint}")
