@@ -1,0 +1,98 @@
+"""What every agent takes and returns, and the registry of agents.
+
+An agent gets one checkpoint's prompt and the workspace as the previous
+checkpoint left it, works in the workspace (inside the sandbox it is given),
+and reports what it spent. It never sees the tests or the solutions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, Protocol
+
+from slopmark.code.bench.problem import Checkpoint, Problem
+from slopmark.code.bench.sandbox.base import Limits, Sandbox
+from slopmark.errors import BadInput, did_you_mean
+
+AgentStatus = Literal["ok", "error", "timeout"]
+
+
+@dataclass(frozen=True)
+class AgentTask:
+    problem: Problem
+    checkpoint: Checkpoint
+    #: The rendered prompt (spec inside the chosen template).
+    prompt: str
+    is_continuation: bool
+    workspace: Path
+    #: Where the agent may keep transcripts and logs (outside the workspace).
+    log_dir: Path
+    model: str | None
+    sandbox: Sandbox
+    limits: Limits
+
+
+@dataclass(frozen=True)
+class AgentOutcome:
+    """What one checkpoint's agent session did. Unknown numbers are None, never 0."""
+
+    status: AgentStatus
+    wall_s: float
+    error: str | None = None
+    cost_usd: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    steps: int | None = None
+
+
+class Agent(Protocol):
+    name: str
+
+    def run(self, task: AgentTask) -> AgentOutcome:
+        """Work on ``task.workspace``; never raises for what the agent did."""
+        ...
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """How to build an agent from the CLI's options (``--agent``, ``--agent-option k=v``)."""
+
+    name: str
+    build: Callable[[Mapping[str, str]], Agent]
+    summary: str
+    #: True when the agent only copies reference solutions (no model involved).
+    replays: bool = False
+    options: dict[str, str] = field(default_factory=dict)
+
+
+_AGENTS: dict[str, AgentSpec] = {}
+
+
+def register_agent(spec: AgentSpec) -> AgentSpec:
+    _AGENTS[spec.name] = spec
+    return spec
+
+
+def agent_specs() -> dict[str, AgentSpec]:
+    _load_builtins()
+    return dict(sorted(_AGENTS.items()))
+
+
+def make_agent(name: str, options: Mapping[str, str]) -> Agent:
+    """The agent ``name``, or a `command` agent when ``name`` is a command line with ``{prompt_file}``."""
+    specs = agent_specs()
+    if name in specs:
+        return specs[name].build(options)
+    if "{prompt_file}" in name or "{prompt}" in name:
+        return specs["command"].build({**options, "template": name})
+    hint = did_you_mean(name, specs)
+    raise BadInput(
+        f"unknown agent '{name}'" + (f"; {hint}" if hint else "")
+        + f" (agents: {', '.join(specs)}; or give a command line containing {{prompt_file}})"
+    )
+
+
+def _load_builtins() -> None:
+    from slopmark.code.bench.agents import claude_code, codex, command, loop, replay  # noqa: F401

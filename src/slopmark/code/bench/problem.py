@@ -1,0 +1,215 @@
+"""Read a problem in the public SlopCodeBench layout.
+
+```
+<problem>/config.yaml           name, description, entry_file, timeout, checkpoints, ...
+<problem>/checkpoint_N.md       the spec the agent sees
+<problem>/tests/conftest.py     --entrypoint / --checkpoint options
+<problem>/tests/test_checkpoint_N.py
+<problem>/solutions/checkpoint_N/ (or solution/)   reference solutions
+```
+Older problems keep the spec at ``checkpoint_N/spec.md``; both are read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from slopmark.errors import BadInput
+
+_CHECKPOINT_NAME = re.compile(r"checkpoint_(\d+)")
+DEFAULT_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    name: str
+    order: int
+    version: int
+    state: str
+    spec_path: Path
+    timeout_s: float | None = None
+    include_prior_tests: bool = True
+
+    @property
+    def spec(self) -> str:
+        return self.spec_path.read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Problem:
+    name: str
+    root: Path
+    description: str
+    entry_file: str
+    timeout_s: float
+    checkpoints: tuple[Checkpoint, ...]
+    test_dependencies: tuple[str, ...] = ()
+    static_assets: dict[str, Path] = field(default_factory=dict)
+    #: Custom markers: marker name → group (CORE, FUNCTIONALITY, ERROR, REGRESSION).
+    markers: dict[str, str] = field(default_factory=dict)
+    version: int = 1
+
+    @property
+    def tests_dir(self) -> Path:
+        return self.root / "tests"
+
+    @property
+    def entry_script(self) -> str:
+        """The entry file's name in the workspace (``main.py`` for ``entry_file: main``)."""
+        return self.entry_file if self.entry_file.endswith(".py") else f"{self.entry_file}.py"
+
+    def checkpoint(self, name: str) -> Checkpoint:
+        for checkpoint in self.checkpoints:
+            if checkpoint.name == name:
+                return checkpoint
+        known = ", ".join(c.name for c in self.checkpoints)
+        raise BadInput(f"problem '{self.name}' has no checkpoint '{name}' (it has {known})")
+
+    def test_files(self, checkpoint: Checkpoint) -> list[Path]:
+        """The hidden test files run at ``checkpoint``: its own, then earlier ones."""
+        own = [self.tests_dir / f"test_{checkpoint.name}.py"]
+        if not checkpoint.include_prior_tests:
+            return own
+        earlier = [c for c in self.checkpoints if c.order < checkpoint.order]
+        return own + [self.tests_dir / f"test_{c.name}.py" for c in earlier]
+
+    def solution_dir(self, checkpoint: Checkpoint) -> Path | None:
+        """The reference solution of ``checkpoint``, or None when the problem has none."""
+        candidates = [
+            self.root / "solutions" / checkpoint.name,
+            self.root / checkpoint.name / "solution",
+        ]
+        if checkpoint.order == self.checkpoints[-1].order:
+            candidates.append(self.root / "solution")
+        return next((path for path in candidates if path.is_dir()), None)
+
+
+def _fail(config: Path, what: str) -> BadInput:
+    return BadInput(f"{config}: {what}")
+
+
+def _mapping(value: Any, config: Path, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _fail(config, f"'{where}' must be a mapping, got {type(value).__name__}")
+    return value
+
+
+def _spec_path(root: Path, name: str, entry: dict[str, Any]) -> Path:
+    candidates = [root / f"{name}.md"]
+    folder = root / str(entry.get("path", name))
+    candidates.append(folder / str(entry.get("specification", "spec.md")))
+    return next((path for path in candidates if path.is_file()), candidates[0])
+
+
+def _checkpoint(root: Path, config: Path, name: str, entry: Any) -> Checkpoint:
+    entry = _mapping(entry if entry is not None else {}, config, f"checkpoints.{name}")
+    match = _CHECKPOINT_NAME.fullmatch(name)
+    if match is None:
+        raise _fail(config, f"checkpoint '{name}' must be named checkpoint_N")
+    spec = _spec_path(root, name, entry)
+    if not spec.is_file():
+        raise _fail(config, f"checkpoint '{name}' has no spec; write {spec}")
+    timeout = entry.get("timeout")
+    return Checkpoint(
+        name=name,
+        order=int(entry.get("order", match.group(1))),
+        version=int(entry.get("version", 1)),
+        state=str(entry.get("state", "")),
+        spec_path=spec,
+        timeout_s=float(timeout) if timeout is not None else None,
+        include_prior_tests=bool(entry.get("include_prior_tests", True)),
+    )
+
+
+def _checkpoints(root: Path, config: Path, raw: Any) -> tuple[Checkpoint, ...]:
+    if isinstance(raw, list):
+        raw = {str(name): None for name in raw}
+    entries = _mapping(raw, config, "checkpoints")
+    if not entries:
+        raise _fail(config, "'checkpoints' is empty; list checkpoint_1 at least")
+    found = sorted(
+        (_checkpoint(root, config, str(name), entry) for name, entry in entries.items()),
+        key=lambda checkpoint: checkpoint.order,
+    )
+    orders = [checkpoint.order for checkpoint in found]
+    if len(set(orders)) != len(orders):
+        raise _fail(config, f"checkpoint orders repeat: {orders}")
+    return tuple(found)
+
+
+def _assets(root: Path, config: Path, raw: Any) -> dict[str, Path]:
+    assets = {}
+    for name, entry in _mapping(raw or {}, config, "static_assets").items():
+        relative = entry.get("path") if isinstance(entry, dict) else entry
+        path = root / str(relative)
+        if not path.exists():
+            raise _fail(config, f"static asset '{name}' points to missing {path}")
+        assets[str(name)] = path
+    return assets
+
+
+def _markers(config: Path, raw: Any) -> dict[str, str]:
+    markers = {}
+    for name, entry in _mapping(raw or {}, config, "markers").items():
+        group = str(entry.get("group", "FUNCTIONALITY") if isinstance(entry, dict) else entry)
+        if group.upper() not in {"CORE", "FUNCTIONALITY", "ERROR", "REGRESSION"}:
+            raise _fail(config, f"marker '{name}' has unknown group '{group}'")
+        markers[str(name)] = group.upper()
+    return markers
+
+
+def load_problem(root: Path) -> Problem:
+    """Read ``root/config.yaml``; BadInput names the file and field that is wrong."""
+    config = root / "config.yaml"
+    if not config.is_file():
+        raise BadInput(f"{root}: not a problem folder (no config.yaml)")
+    try:
+        raw = yaml.safe_load(config.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise _fail(config, f"not valid YAML ({error})") from None
+    raw = _mapping(raw, config, "config.yaml")
+    for key in ("entry_file", "checkpoints"):
+        if key not in raw:
+            raise _fail(config, f"missing required field '{key}'")
+    if not (root / "tests").is_dir():
+        raise _fail(config, f"the problem has no tests folder ({root / 'tests'})")
+    return Problem(
+        name=str(raw.get("name", root.name)),
+        root=root.resolve(),
+        description=str(raw.get("description", "")).strip(),
+        entry_file=str(raw["entry_file"]),
+        timeout_s=float(raw.get("timeout", DEFAULT_TIMEOUT_S)),
+        checkpoints=_checkpoints(root.resolve(), config, raw["checkpoints"]),
+        test_dependencies=tuple(str(dep) for dep in raw.get("test_dependencies") or ()),
+        static_assets=_assets(root.resolve(), config, raw.get("static_assets")),
+        markers=_markers(config, raw.get("markers")),
+        version=int(raw.get("version", 1)),
+    )
+
+
+def load_problems(folder: Path, names: list[str] | None = None) -> list[Problem]:
+    """Every problem under ``folder`` (each subfolder with a config.yaml), by name."""
+    if (folder / "config.yaml").is_file():
+        found = [load_problem(folder)]
+    elif folder.is_dir():
+        found = [load_problem(sub) for sub in sorted(folder.iterdir()) if (sub / "config.yaml").is_file()]
+    else:
+        raise BadInput(f"{folder}: no such problems folder")
+    if not found:
+        raise BadInput(f"{folder}: no problems here (no subfolder has a config.yaml)")
+    if not names:
+        return found
+    by_name = {problem.name: problem for problem in found}
+    missing = [name for name in names if name not in by_name]
+    if missing:
+        raise BadInput(f"{folder}: no problem named {', '.join(missing)} (there are {', '.join(by_name)})")
+    return [by_name[name] for name in names]
+
+
+#: The bundled original problems.
+BUNDLED = Path(__file__).parent / "problems"

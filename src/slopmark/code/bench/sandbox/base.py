@@ -1,0 +1,126 @@
+"""What every sandbox backend takes and returns, and the registry of backends.
+
+A backend runs one command with the host's root file system visible read-only,
+the given mounts at the same paths, network off unless asked for, and the
+limits of `Limits`. It never raises for what the command did: a timeout or a
+limit hit is reported in `Execution.limit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from slopmark.errors import BadInput, did_you_mean
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one sandboxed command. None means no limit."""
+
+    wall_s: float = 7200.0
+    memory_mb: int | None = 4096
+    max_procs: int | None = 512
+    network: bool = False
+
+
+@dataclass(frozen=True)
+class Mount:
+    """A host path visible inside the sandbox at the same path."""
+
+    path: Path
+    writable: bool = False
+
+
+@dataclass(frozen=True)
+class Execution:
+    """What a sandboxed command did.
+
+    ``returncode`` is None when the command was killed by the harness (timeout).
+    ``limit`` names the limit that stopped it: "timeout", "memory" or
+    "processes"; None when it ended on its own.
+    """
+
+    returncode: int | None
+    stdout: str
+    stderr: str
+    wall_s: float
+    limit: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and self.limit is None
+
+
+class Sandbox(Protocol):
+    name: str
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        workdir: Path,
+        mounts: Sequence[Mount],
+        limits: Limits,
+        env: Mapping[str, str],
+        stdin: str | None = None,
+    ) -> Execution:
+        """Run ``argv`` in ``workdir`` (which must be inside a mount)."""
+        ...
+
+
+#: How to build a backend, and whether it can run on this machine (None = yes,
+#: else the reason it cannot).
+@dataclass(frozen=True)
+class Backend:
+    name: str
+    build: Callable[[], Sandbox]
+    unavailable: Callable[[], str | None]
+    safe: bool = True
+
+
+_BACKENDS: dict[str, Backend] = {}
+
+#: The order `auto` tries backends in.
+AUTO_ORDER = ("bwrap", "docker")
+
+
+def register_backend(backend: Backend) -> Backend:
+    _BACKENDS[backend.name] = backend
+    return backend
+
+
+def backend_names() -> list[str]:
+    _load_builtins()
+    return sorted(_BACKENDS)
+
+
+def choose_sandbox(name: str) -> Sandbox:
+    """The backend ``name`` (or the first available for "auto"); BadInput if it cannot run."""
+    _load_builtins()
+    if name == "auto":
+        reasons = []
+        for candidate in AUTO_ORDER:
+            why = _BACKENDS[candidate].unavailable()
+            if why is None:
+                return _BACKENDS[candidate].build()
+            reasons.append(f"{candidate}: {why}")
+        raise BadInput(
+            "no sandbox is available (" + "; ".join(reasons) + "); install bubblewrap "
+            "(apt-get install bubblewrap) or start Docker, or pass --sandbox none-unsafe "
+            "to run model-written code without isolation"
+        )
+    backend = _BACKENDS.get(name)
+    if backend is None:
+        hint = did_you_mean(name, [*_BACKENDS, "auto"])
+        raise BadInput(f"unknown sandbox '{name}'" + (f"; {hint}" if hint else ""))
+    why = backend.unavailable()
+    if why is not None:
+        raise BadInput(f"sandbox '{name}' cannot run here: {why}")
+    return backend.build()
+
+
+def _load_builtins() -> None:
+    from slopmark.code.bench.sandbox import bwrap, docker, unsafe  # noqa: F401
