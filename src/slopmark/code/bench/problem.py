@@ -210,6 +210,3 @@ def load_problems(folder: Path, names: list[str] | None = None) -> list[Problem]
         raise BadInput(f"{folder}: no problem named {', '.join(missing)} (there are {', '.join(by_name)})")
     return [by_name[name] for name in names]
 
-
-#: The bundled original problems.
-BUNDLED = Path(__file__).parent / "problems"
