@@ -10,6 +10,7 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
+from slopmark.cli.bench import app as bench_app
 from slopmark.cli.code_report import render, to_json
 from slopmark.cli.history_view import history_json, render_history
 from slopmark.cli.output import print_json
@@ -25,6 +26,8 @@ from slopmark.errors import BadInput, CheckFailed
 app = typer.Typer(
     help="Code slop: structural erosion and verbosity of Python trees.", no_args_is_help=True
 )
+
+app.add_typer(bench_app, name="bench")
 
 _GATES = ("erosion", "verbosity")
 

@@ -53,6 +53,9 @@ class Problem:
     #: Custom markers: marker name → group (CORE, FUNCTIONALITY, ERROR, REGRESSION).
     markers: dict[str, str] = field(default_factory=dict)
     version: int = 1
+    #: Where the problem comes from, for the board's source filter: original (ours)
+    #: or community (anyone else's, e.g. SlopCodeBench's own problems).
+    source: str = "community"
 
     @property
     def tests_dir(self) -> Path:
@@ -163,6 +166,12 @@ def _markers(config: Path, raw: Any) -> dict[str, str]:
     return markers
 
 
+def _source(config: Path, value: Any) -> str:
+    if value not in ("original", "community"):
+        raise _fail(config, f"'source' is {value!r}; use original or community")
+    return str(value)
+
+
 def load_problem(root: Path) -> Problem:
     """Read ``root/config.yaml``; BadInput names the file and field that is wrong."""
     config = root / "config.yaml"
@@ -189,6 +198,7 @@ def load_problem(root: Path) -> Problem:
         static_assets=_assets(root.resolve(), config, raw.get("static_assets")),
         markers=_markers(config, raw.get("markers")),
         version=int(raw.get("version", 1)),
+        source=_source(config, raw.get("source", "community")),
     )
 
 
@@ -197,7 +207,9 @@ def load_problems(folder: Path, names: list[str] | None = None) -> list[Problem]
     if (folder / "config.yaml").is_file():
         found = [load_problem(folder)]
     elif folder.is_dir():
-        found = [load_problem(sub) for sub in sorted(folder.iterdir()) if (sub / "config.yaml").is_file()]
+        found = [
+            load_problem(sub) for sub in sorted(folder.iterdir()) if (sub / "config.yaml").is_file()
+        ]
     else:
         raise BadInput(f"{folder}: no such problems folder")
     if not found:
@@ -207,6 +219,7 @@ def load_problems(folder: Path, names: list[str] | None = None) -> list[Problem]
     by_name = {problem.name: problem for problem in found}
     missing = [name for name in names if name not in by_name]
     if missing:
-        raise BadInput(f"{folder}: no problem named {', '.join(missing)} (there are {', '.join(by_name)})")
+        raise BadInput(
+            f"{folder}: no problem named {', '.join(missing)} (there are {', '.join(by_name)})"
+        )
     return [by_name[name] for name in names]
-

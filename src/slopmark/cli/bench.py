@@ -1,0 +1,178 @@
+"""``slopmark code bench``: the iterative checkpoint benchmark for coding agents."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from slopmark.cli.bench_view import (
+    print_problems,
+    print_report,
+    print_result_line,
+    print_validation,
+    report_json,
+    write_plots,
+)
+from slopmark.cli.output import print_json
+from slopmark.errors import BadInput, CheckFailed
+
+app = typer.Typer(
+    help="Iterative checkpoint benchmark: agents extend their own code, checkpoint by checkpoint.",
+    no_args_is_help=True,
+)
+
+_PROBLEMS = typer.Option(..., "--problems", help="Folder of problems (SlopCodeBench layout).")
+_PROBLEM = typer.Option([], "--problem", help="Only this problem (repeatable).")
+_SANDBOX = typer.Option(
+    "auto", "--sandbox", help="auto | bwrap | docker | none-unsafe (no isolation: explicit only)."
+)
+_JOBS = typer.Option(1, "--jobs", min=1, help="Problems run at once.")
+_AGENT_HELP = "An agent (see `slopmark code bench agents`) or a command line with {prompt_file}."
+_OUT_HELP = "Run folder (default: runs/<agent>-<model>-<prompt>-<time>); an existing one resumes."
+_OPTION_HELP = "KEY=VALUE for the agent (repeatable), e.g. base_url=URL or max_steps=30."
+_DB_HELP = "Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)([smh]?)")
+_UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0}
+
+
+def parse_duration(text: str) -> float:
+    """``2h``, ``30m``, ``90s`` or plain seconds → seconds."""
+    match = _DURATION.fullmatch(text.strip())
+    if match is None or float(match.group(1)) <= 0:
+        raise BadInput(f"--timeout {text!r}: give a positive duration like 2h, 30m or 90s")
+    return float(match.group(1)) * _UNITS[match.group(2)]
+
+
+def parse_options(values: list[str]) -> dict[str, str]:
+    options = {}
+    for value in values:
+        key, sep, setting = value.partition("=")
+        if not sep or not key.strip():
+            raise BadInput(f"--agent-option {value!r}: write KEY=VALUE, e.g. max_steps=30")
+        options[key.strip()] = setting
+    return options
+
+
+@app.command("list")
+def list_command(
+    problems: Path = _PROBLEMS,
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """List the problems in a folder with their checkpoints."""
+    from slopmark.code.bench.problem import load_problems
+
+    found = load_problems(problems)
+    if as_json:
+        print_json([
+            {"name": p.name, "version": p.version, "description": p.description,
+             "entry_file": p.entry_script, "checkpoints": [c.name for c in p.checkpoints]}
+            for p in found
+        ])  # fmt: skip
+        return
+    print_problems(Console(), found)
+
+
+@app.command()
+def validate(
+    problems: Path = _PROBLEMS,
+    problem: list[str] = _PROBLEM,
+    sandbox: str = _SANDBOX,
+    jobs: int = _JOBS,
+    keep: Path | None = typer.Option(None, "--keep", help="Keep the run folder here."),
+) -> None:
+    """Replay every reference solution: each checkpoint must be solved strictly (else exit 1)."""
+    from slopmark.code.bench.problem import load_problems
+    from slopmark.code.bench.runner import BenchConfig
+    from slopmark.code.bench.session import execute
+
+    found = load_problems(problems, problem or None)
+    with tempfile.TemporaryDirectory(prefix="slopmark-validate-") as scratch:
+        folder = keep or Path(scratch) / "run"
+        config = BenchConfig(folder, "replay", None, "just-solve", sandbox, jobs=jobs)
+        results, failures = execute(config, found, None)
+    unsolved = print_validation(Console(), results, failures)
+    if unsolved:
+        raise CheckFailed(f"{unsolved} reference checkpoint(s) are not strictly solved")
+
+
+@app.command()
+def run(
+    problems: Path = _PROBLEMS,
+    problem: list[str] = _PROBLEM,
+    agent: str = typer.Option(..., "--agent", help=_AGENT_HELP),
+    model: str | None = typer.Option(None, "--model", help="Model the agent uses."),
+    prompt: str = typer.Option(
+        "just-solve", "--prompt", help="just-solve | anti-slop | plan-first | FILE.jinja"
+    ),
+    sandbox: str = _SANDBOX,
+    timeout: str = typer.Option("2h", "--timeout", help="Agent time per checkpoint (2h, 30m)."),
+    jobs: int = _JOBS,
+    out: Path | None = typer.Option(None, "--out", help=_OUT_HELP),
+    agent_option: list[str] = typer.Option([], "--agent-option", help=_OPTION_HELP),
+    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+) -> None:
+    """Run an agent over the problems; every checkpoint is tested, measured and stored."""
+    from slopmark.code.bench.problem import load_problems
+    from slopmark.code.bench.runner import BenchConfig
+    from slopmark.code.bench.session import execute
+    from slopmark.store import database_url, open_store
+
+    found = load_problems(problems, problem or None)
+    folder = out or Path("runs") / _default_name(agent, model, prompt)
+    config = BenchConfig(
+        folder, agent, model, prompt, sandbox, timeout_s=parse_duration(timeout), jobs=jobs,
+        agent_options=parse_options(agent_option),
+    )  # fmt: skip
+    engine = open_store(database_url(db, os.environ))
+    console = Console()
+    console.print(f"run folder: {folder}")
+    results, failures = execute(config, found, engine, lambda r: print_result_line(console, r))
+    print_report(console, folder, results)
+    for failure in failures:
+        console.print(f"[red]problem {failure.problem} could not run:[/] {failure.error}")
+    if failures:
+        raise typer.Exit(1)
+
+
+@app.command()
+def report(
+    run_dir: Path = typer.Argument(..., help="A run folder written by `bench run`."),
+    as_json: bool = typer.Option(False, "--json", help="Print every number as JSON."),
+    plot: bool = typer.Option(
+        False, "--plot", help="Also write PNG and SVG charts to RUN_DIR/plots."
+    ),
+) -> None:
+    """Print the solve rates, quality by phase and trajectories of a run."""
+    from slopmark.code.bench.runner import load_results
+
+    if not (run_dir / "run.json").is_file():
+        raise BadInput(f"{run_dir}: not a bench run folder (no run.json); pass a `bench run` --out")
+    results = load_results(run_dir)
+    if as_json:
+        print_json(report_json(run_dir, results))
+    else:
+        print_report(Console(), run_dir, results)
+    if plot:
+        for path in write_plots(run_dir, results):
+            print(f"wrote {path}")
+
+
+@app.command()
+def agents() -> None:
+    """List the agents."""
+    from slopmark.code.bench.agents.base import agent_specs
+
+    for name, spec in agent_specs().items():
+        print(f"{name:14} {spec.summary}")
+
+
+def _default_name(agent: str, model: str | None, prompt: str) -> str:
+    label = f"{agent}-{model or 'default'}-{Path(prompt).stem}"
+    label = re.sub(r"[^A-Za-z0-9_.-]+", "-", label)[:60]
+    return f"{label}-{time.strftime('%Y%m%d-%H%M%S')}"

@@ -1,0 +1,201 @@
+"""Tables, JSON and charts of `slopmark code bench`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from slopmark.code.bench.problem import Problem
+from slopmark.code.bench.results import GROUPS, CheckpointResult
+from slopmark.code.bench.runner import ProblemFailure
+from slopmark.code.bench.scoring import PHASES, Rates, Summary, phase, summarize
+
+
+def _num(value: float | None, digits: int = 3) -> str:
+    return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
+def _mark(flag: bool) -> str:
+    return "✓" if flag else "·"
+
+
+def print_problems(console: Console, problems: Sequence[Problem]) -> None:
+    table = Table("problem", "version", "checkpoints", "entry", "description")
+    for problem in problems:
+        names = ", ".join(c.name.removeprefix("checkpoint_") for c in problem.checkpoints)
+        table.add_row(problem.name, str(problem.version), names, problem.entry_script,
+                      problem.description[:70])  # fmt: skip
+    console.print(table)
+
+
+def _tests_cell(result: CheckpointResult, group: str) -> str:
+    tests = result.group(group)
+    return f"{sum(t.passed for t in tests)}/{len(tests)}" if tests else "–"
+
+
+def print_result_line(console: Console, result: CheckpointResult) -> None:
+    """One line per finished checkpoint, as the run goes."""
+    passed = sum(t.passed for t in result.tests)
+    quality = result.quality
+    erosion = _num(quality.erosion if quality else None)
+    console.print(
+        f"{result.problem}/{result.checkpoint}: {result.status}, tests {passed}/{len(result.tests)}"
+        f", strict {_mark(result.strict)}, erosion {erosion}"
+        + (f" ({result.error})" if result.error else "")
+    )
+
+
+def print_validation(
+    console: Console, results: Sequence[CheckpointResult], failures: Sequence[ProblemFailure]
+) -> int:
+    """Print each reference checkpoint's verdict; the number not strictly solved."""
+    unsolved = 0
+    for result in results:
+        if result.strict:
+            console.print(f"ok    {result.problem}/{result.checkpoint} ({len(result.tests)} tests)")
+            continue
+        unsolved += 1
+        failing = [t.nodeid for t in result.tests if not t.passed][:5]
+        why = result.error or "failing: " + ", ".join(failing)
+        console.print(f"[red]FAIL[/]  {result.problem}/{result.checkpoint}: {why}")
+    for failure in failures:
+        unsolved += 1
+        console.print(f"[red]FAIL[/]  {failure.problem}: {failure.error}")
+    return unsolved
+
+
+def _checkpoint_table(results: Sequence[CheckpointResult]) -> Table:
+    table = Table("problem", "ckpt", "phase", "status", *GROUPS, "strict", "iso", "core ok",
+                  "erosion", "verb.", "SLOC", "CC>10", "max CC", "+/-", "cost $", "tokens",
+                  "wall s", title="Checkpoints")  # fmt: skip
+    for r in results:
+        q, a = r.quality, r.agent
+        tokens = (
+            None if a is None or a.input_tokens is None else a.input_tokens + (a.output_tokens or 0)
+        )
+        table.add_row(
+            r.problem, r.checkpoint.removeprefix("checkpoint_"), phase(r.index, r.count), r.status,
+            *(_tests_cell(r, g) for g in GROUPS), _mark(r.strict), _mark(r.isolated), _mark(r.core),
+            _num(q.erosion if q else None), _num(q.verbosity if q else None),
+            str(q.sloc) if q else "–", str(q.complex_callables) if q else "–",
+            str(q.max_cc) if q and q.max_cc is not None else "–",
+            f"+{q.lines_added}/-{q.lines_removed}" if q else "–",
+            _num(a.cost_usd if a else None, 4), str(tokens) if tokens is not None else "–",
+            _num(r.timings.get("total_s"), 1),
+        )  # fmt: skip
+    return table
+
+
+def _rates_row(name: str, rates: Rates) -> list[str]:
+    shares = [_pct(rates.strict), _pct(rates.isolated), _pct(rates.core)]
+    means = [_num(rates.erosion), _num(rates.verbosity)]
+    return [name, str(rates.checkpoints), *shares, *means, str(rates.measured)]
+
+
+def _phase_table(summary: Summary) -> Table:
+    table = Table("phase", "checkpoints", "strict", "isolated", "core", "erosion", "verbosity",
+                  "measured", title="By phase (means)")  # fmt: skip
+    for name in PHASES:
+        if name in summary.phases:
+            table.add_row(*_rates_row(name, summary.phases[name]))
+    table.add_row(*_rates_row("all", summary.overall))
+    return table
+
+
+def _trajectory_table(summary: Summary) -> Table:
+    table = Table("problem", "partial", "erosion slope", "erosion rose", "verbosity slope",
+                  "verbosity rose", title="Trajectories (slope per checkpoint)")  # fmt: skip
+    for t in summary.trajectories:
+        table.add_row(t.problem, _mark(t.partial), _num(t.erosion_slope, 4), _flag(t.erosion_rose),
+                      _num(t.verbosity_slope, 4), _flag(t.verbosity_rose))  # fmt: skip
+    return table
+
+
+def _flag(value: bool | None) -> str:
+    return "–" if value is None else ("yes" if value else "no")
+
+
+def print_report(console: Console, run_dir: Path, results: Sequence[CheckpointResult]) -> None:
+    if not results:
+        console.print(f"{run_dir}: no checkpoint has finished yet")
+        return
+    summary = summarize(results)
+    console.print(_checkpoint_table(results))
+    console.print(_phase_table(summary))
+    console.print(_trajectory_table(summary))
+    cost = _num(summary.cost_usd, 4) + (
+        f" (+{summary.cost_unknown} unknown)" if summary.cost_unknown else ""
+    )
+    console.print(
+        f"{summary.overall.checkpoints} checkpoints: strict {_pct(summary.overall.strict)}, "
+        f"isolated {_pct(summary.overall.isolated)}, core {_pct(summary.overall.core)}; "
+        f"partial {_pct(summary.partial)} of problems; erosion rose in "
+        f"{_pct(summary.erosion_rose_share)}, verbosity in {_pct(summary.verbosity_rose_share)} "
+        f"of trajectories; cost {cost}; agent time {summary.agent_wall_s:.0f} s"
+    )
+
+
+def _result_json(result: CheckpointResult) -> dict[str, Any]:
+    return {**asdict(result), "phase": phase(result.index, result.count), "strict": result.strict,
+            "isolated": result.isolated, "core": result.core,
+            "pass_fraction": result.pass_fraction}  # fmt: skip
+
+
+def report_json(run_dir: Path, results: Sequence[CheckpointResult]) -> dict[str, Any]:
+    manifest = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    summary = summarize(results)
+    return {
+        "run": manifest,
+        "summary": {
+            "overall": asdict(summary.overall),
+            "phases": {name: asdict(rates) for name, rates in summary.phases.items()},
+            "partial": summary.partial,
+            "erosion_rose_share": summary.erosion_rose_share,
+            "verbosity_rose_share": summary.verbosity_rose_share,
+            "cost_usd": summary.cost_usd, "cost_unknown": summary.cost_unknown,
+            "input_tokens": summary.input_tokens, "output_tokens": summary.output_tokens,
+            "agent_wall_s": summary.agent_wall_s,
+        },
+        "trajectories": [
+            {"problem": t.problem, "partial": t.partial, "erosion_slope": t.erosion_slope,
+             "verbosity_slope": t.verbosity_slope, "erosion_rose": t.erosion_rose,
+             "verbosity_rose": t.verbosity_rose}
+            for t in summary.trajectories
+        ],
+        "checkpoints": [_result_json(result) for result in results],
+    }  # fmt: skip
+
+
+def write_plots(run_dir: Path, results: Sequence[CheckpointResult]) -> list[Path]:
+    """Solve rate and quality by phase, as PNG and SVG in RUN_DIR/plots."""
+    from slopmark.plot import bar_chart, line_chart
+
+    summary = summarize(results)
+    phases = [name for name in PHASES if name in summary.phases]
+    rates = [summary.phases[name] for name in phases]
+    folder = run_dir / "plots"
+    folder.mkdir(exist_ok=True)
+    written = []
+    for suffix in (".png", ".svg"):
+        solve = folder / f"solve_rate_by_phase{suffix}"
+        bar_chart(solve, title="Solve rate by phase", categories=phases,
+                  y_label="share of checkpoints",
+                  series={"strict": [r.strict for r in rates],
+                          "isolated": [r.isolated for r in rates],
+                          "core": [r.core for r in rates]})  # fmt: skip
+        quality = folder / f"quality_by_phase{suffix}"
+        line_chart(quality, title="Quality by phase (means)", x_labels=phases, y_label="ratio",
+                   series={"erosion": [r.erosion for r in rates],
+                           "verbosity": [r.verbosity for r in rates]})  # fmt: skip
+        written += [solve, quality]
+    return written

@@ -1,0 +1,130 @@
+"""The two Python environments of a checkpoint's test run.
+
+- The **test environment** holds pytest, the plugins the public problems rely
+  on and the problem's ``test_dependencies``. It lives outside every
+  workspace, is built once per set of requirements and cached.
+- The **workspace environment** holds what the agent's ``requirements.txt``
+  asks for. It is built in a sandbox that may reach the package index, and
+  mounted read-only when the tests run with the network off.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from slopmark.code.bench.sandbox.base import Limits, Mount, Sandbox
+from slopmark.errors import EngineError
+
+#: What every hidden test session may import (the public problems use these).
+BASE_TEST_REQUIREMENTS = ("pytest>=8", "pytest-timeout>=2", "jsonschema>=4", "deepdiff>=6")
+
+INSTALL_LIMITS = Limits(wall_s=900.0, memory_mb=4096, max_procs=256, network=True)
+
+
+def cache_root() -> Path:
+    """``$SLOPMARK_CACHE``, else ``$XDG_CACHE_HOME/slopmark/bench`` (``~/.cache`` by default)."""
+    explicit = os.environ.get("SLOPMARK_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME")
+    return (Path(base) if base else Path.home() / ".cache") / "slopmark" / "bench"
+
+
+def _digest(lines: Sequence[str]) -> str:
+    return hashlib.blake2b("\n".join(lines).encode(), digest_size=8).hexdigest()
+
+
+def _create_venv(path: Path, with_pip: bool) -> None:
+    command = [sys.executable, "-m", "venv", str(path)]
+    if not with_pip:
+        command.insert(3, "--without-pip")
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise EngineError(
+            f"could not create a virtual environment at {path}: {done.stderr.strip()}"
+        )
+
+
+def test_environment(test_dependencies: Sequence[str], root: Path | None = None) -> Path:
+    """A cached virtual environment with pytest and ``test_dependencies``; its folder.
+
+    Built once per set of requirements (under a lock, so parallel runs share it).
+    """
+    requirements = sorted({*BASE_TEST_REQUIREMENTS, *test_dependencies})
+    env = (root or cache_root()) / f"test-env-{_digest(requirements)}"
+    if (env / ".complete").is_file():
+        return env
+    env.parent.mkdir(parents=True, exist_ok=True)
+    with open(env.with_name(env.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (env / ".complete").is_file():
+            _build_test_environment(env, requirements)
+    return env
+
+
+def _build_test_environment(env: Path, requirements: Sequence[str]) -> None:
+    shutil.rmtree(env, ignore_errors=True)
+    _create_venv(env, with_pip=True)
+    done = subprocess.run(
+        [str(env / "bin" / "python"), "-m", "pip", "install", "--quiet",
+         "--disable-pip-version-check", *requirements],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if done.returncode != 0:
+        raise EngineError(
+            f"could not install the test environment ({', '.join(requirements)}): "
+            f"{_last_line(done.stderr)}; check the network or the names in test_dependencies"
+        )
+    (env / ".complete").write_text("\n".join(requirements) + "\n")
+
+
+def requirement_lines(workspace: Path) -> list[str]:
+    """The workspace's requirements.txt without comments and blank lines."""
+    path = workspace / "requirements.txt"
+    if not path.is_file():
+        return []
+    text = path.read_text(encoding="utf-8", errors="replace")
+    lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
+    return [line for line in lines if line]
+
+
+def workspace_environment(workspace: Path, envs: Path, sandbox: Sandbox) -> tuple[Path, str | None]:
+    """The environment of the workspace's requirements (cached in ``envs``) and an error, if any.
+
+    With no requirements this is a bare venv. Installing runs in ``sandbox``
+    with the network on and the workspace read-only; a failed install is the
+    submission's error (its requirements cannot be installed), reported back.
+    """
+    requirements = requirement_lines(workspace)
+    env = envs / f"ws-env-{_digest(requirements)}"
+    if (env / ".complete").is_file():
+        return env, None
+    shutil.rmtree(env, ignore_errors=True)
+    envs.mkdir(parents=True, exist_ok=True)
+    _create_venv(env, with_pip=bool(requirements))
+    if requirements:
+        done = sandbox.run(
+            [str(env / "bin" / "python"), "-m", "pip", "install", "--quiet",
+             "--disable-pip-version-check", "-r", str(workspace / "requirements.txt")],
+            workdir=workspace,
+            mounts=[Mount(workspace), Mount(env, writable=True)],
+            limits=INSTALL_LIMITS,
+            env={"PATH": f"{env / 'bin'}:/usr/bin:/bin", "HOME": str(env), "PIP_NO_CACHE_DIR": "1"},
+        )  # fmt: skip
+        if not done.ok:
+            why = done.limit or _last_line(done.stderr)
+            return env, f"pip could not install requirements.txt: {why}"
+    (env / ".complete").write_text("\n".join(requirements) + "\n")
+    return env, None
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "no output"

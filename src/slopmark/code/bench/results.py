@@ -1,0 +1,120 @@
+"""What one checkpoint of a run produced, as written to ``result.json``."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+#: scored: tests ran. agent_failed: the agent crashed or timed out (correctness 0).
+#: not_run: an earlier checkpoint's agent failed (correctness 0, no workspace).
+#: test_error: the hidden tests produced no report (see ``error``).
+CheckpointStatus = Literal["scored", "agent_failed", "not_run", "test_error"]
+GROUPS = ("core", "functionality", "error", "regression")
+
+
+@dataclass(frozen=True)
+class CaseOutcome:
+    nodeid: str
+    group: str
+    outcome: str
+    duration_s: float = 0.0
+    message: str | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome == "passed"
+
+
+@dataclass(frozen=True)
+class Quality:
+    """The quality numbers of one workspace (from `slopmark code measure`)."""
+
+    erosion: float | None
+    verbosity: float | None
+    sloc: int
+    files: int
+    callables: int
+    complex_callables: int
+    max_cc: int | None
+    lines_added: int
+    lines_removed: int
+
+
+@dataclass(frozen=True)
+class AgentRecord:
+    status: str
+    wall_s: float
+    error: str | None = None
+    cost_usd: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    steps: int | None = None
+
+
+@dataclass(frozen=True)
+class CheckpointResult:
+    problem: str
+    problem_version: int
+    checkpoint: str
+    order: int
+    #: 0-based position of the checkpoint in its problem, and how many it has.
+    index: int
+    count: int
+    status: CheckpointStatus
+    agent: AgentRecord | None
+    tests: tuple[CaseOutcome, ...] = ()
+    quality: Quality | None = None
+    error: str | None = None
+    #: Seconds spent: agent, environment + tests, metrics, and the whole checkpoint.
+    timings: dict[str, float] = field(default_factory=dict)
+    source: str = "community"
+
+    def group(self, name: str) -> tuple[CaseOutcome, ...]:
+        return tuple(test for test in self.tests if test.group == name)
+
+    @property
+    def strict(self) -> bool:
+        """Every test passes, regression included (and there is at least one)."""
+        return self.status == "scored" and bool(self.tests) and all(t.passed for t in self.tests)
+
+    @property
+    def isolated(self) -> bool:
+        """Every test of this checkpoint itself passes (regression tests aside)."""
+        own = [t for t in self.tests if t.group != "regression"]
+        return self.status == "scored" and bool(own) and all(t.passed for t in own)
+
+    @property
+    def core(self) -> bool:
+        """Every core test of this checkpoint passes."""
+        core = self.group("core")
+        return self.status == "scored" and bool(core) and all(t.passed for t in core)
+
+    @property
+    def pass_fraction(self) -> float:
+        """Share of tests passed; 0 when the tests did not run (correctness 0)."""
+        if self.status != "scored" or not self.tests:
+            return 0.0
+        return sum(t.passed for t in self.tests) / len(self.tests)
+
+
+def write_result(path: Path, result: CheckpointResult) -> None:
+    """Write atomically: a half-written result never exists."""
+    temporary = path.with_suffix(".json.tmp")
+    temporary.write_text(json.dumps(asdict(result), indent=1) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def read_result(path: Path) -> CheckpointResult:
+    raw: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    agent = raw.pop("agent")
+    quality = raw.pop("quality")
+    tests = tuple(CaseOutcome(**test) for test in raw.pop("tests"))
+    return CheckpointResult(
+        **raw,
+        agent=AgentRecord(**agent) if agent else None,
+        quality=Quality(**quality) if quality else None,
+        tests=tests,
+    )

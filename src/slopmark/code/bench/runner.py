@@ -1,0 +1,265 @@
+"""Drive a run directory: agent → snapshot → hidden tests → metrics, checkpoint by checkpoint.
+
+```
+RUN_DIR/run.json                        what was asked (agent, model, prompt, sandbox)
+RUN_DIR/envs/                           workspace environments (by requirements)
+RUN_DIR/<problem>/workspace/            the agent's live workspace
+RUN_DIR/<problem>/<checkpoint>/agent/   prompt and the agent's logs
+RUN_DIR/<problem>/<checkpoint>/workspace/  the snapshot that was tested and measured
+RUN_DIR/<problem>/<checkpoint>/eval/    the hidden tests' folder, report and log
+RUN_DIR/<problem>/<checkpoint>/result.json  written last: the checkpoint is done
+```
+A checkpoint with a ``result.json`` is never run or scored again, so running
+the same command on the same RUN_DIR resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from slopmark.code.bench.agents.base import Agent, AgentOutcome, AgentTask
+from slopmark.code.bench.envs import test_environment, workspace_environment
+from slopmark.code.bench.problem import Checkpoint, Problem
+from slopmark.code.bench.prompts import PromptTemplate
+from slopmark.code.bench.quality import has_files, measure_workspace
+from slopmark.code.bench.results import AgentRecord, CheckpointResult, read_result, write_result
+from slopmark.code.bench.sandbox.base import Limits, Sandbox
+from slopmark.code.bench.testrun import NOT_COPIED, run_tests
+from slopmark.errors import BadInput, SlopmarkError
+
+RESULT = "result.json"
+#: What a resumed run must agree on with the run that started the folder.
+IDENTITY = ("agent", "model", "prompt")
+
+OnResult = Callable[[CheckpointResult], None]
+
+
+@dataclass(frozen=True)
+class BenchConfig:
+    run_dir: Path
+    agent: str
+    model: str | None
+    prompt: str
+    sandbox: str
+    timeout_s: float = 7200.0
+    jobs: int = 1
+    agent_options: dict[str, str] = field(default_factory=dict)
+
+    def identity(self) -> dict[str, Any]:
+        return {"agent": self.agent, "model": self.model, "prompt": self.prompt}
+
+
+@dataclass(frozen=True)
+class ProblemFailure:
+    problem: str
+    error: str
+
+
+def open_run_dir(config: BenchConfig, problems: Sequence[Problem]) -> None:
+    """Create RUN_DIR/run.json, or check that an existing one asked for the same run."""
+    config.run_dir.mkdir(parents=True, exist_ok=True)
+    manifest = config.run_dir / "run.json"
+    wanted = {**config.identity(), "sandbox": config.sandbox}
+    if manifest.is_file():
+        before = json.loads(manifest.read_text(encoding="utf-8"))
+        for key in IDENTITY:
+            if before.get(key) != wanted[key]:
+                raise BadInput(
+                    f"{manifest}: this run folder was started with {key}={before.get(key)!r}, "
+                    f"not {wanted[key]!r}; resume with the same options or pass a new --out"
+                )
+    problems_seen = sorted({p.name for p in problems} | set(_problems_of(manifest)))
+    record = {**wanted, "problems": problems_seen, "started": _started(manifest)}
+    manifest.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def _problems_of(manifest: Path) -> list[str]:
+    if not manifest.is_file():
+        return []
+    return list(json.loads(manifest.read_text(encoding="utf-8")).get("problems", []))
+
+
+def _started(manifest: Path) -> float:
+    if manifest.is_file():
+        return float(json.loads(manifest.read_text(encoding="utf-8")).get("started", time.time()))
+    return time.time()
+
+
+def load_results(run_dir: Path) -> list[CheckpointResult]:
+    """Every finished checkpoint in ``run_dir``, by problem and order."""
+    found = [read_result(path) for path in sorted(run_dir.glob(f"*/*/{RESULT}"))]
+    return sorted(found, key=lambda r: (r.problem, r.index))
+
+
+def _copy_tree(source: Path | None, target: Path) -> None:
+    shutil.rmtree(target, ignore_errors=True)
+    if source is None:
+        target.mkdir(parents=True)
+    else:
+        shutil.copytree(source, target, ignore=NOT_COPIED, symlinks=True)
+
+
+class ProblemRun:
+    """One problem's checkpoints, in order, resumable."""
+
+    def __init__(self, bench: BenchRun, problem: Problem) -> None:
+        self.bench = bench
+        self.problem = problem
+        self.folder = bench.config.run_dir / problem.name
+        self.live = self.folder / "workspace"
+
+    def run(self) -> list[CheckpointResult]:
+        results: list[CheckpointResult] = []
+        self.test_env = test_environment(self.problem.test_dependencies)
+        previous: Path | None = None
+        failed = False
+        for index, checkpoint in enumerate(self.problem.checkpoints):
+            result_path = self.folder / checkpoint.name / RESULT
+            if result_path.is_file():
+                result = read_result(result_path)
+            elif failed:
+                result = self._not_run(checkpoint, index)
+                write_result(self._fresh(checkpoint) / RESULT, result)
+            else:
+                result = self._checkpoint(checkpoint, index, previous)
+            self.bench.finished(result)
+            results.append(result)
+            failed = failed or result.status in ("agent_failed", "not_run")
+            snapshot = self.folder / checkpoint.name / "workspace"
+            previous = snapshot if snapshot.is_dir() else previous
+        return results
+
+    def _fresh(self, checkpoint: Checkpoint) -> Path:
+        folder = self.folder / checkpoint.name
+        shutil.rmtree(folder, ignore_errors=True)  # a checkpoint killed half-way
+        folder.mkdir(parents=True)
+        return folder
+
+    def _not_run(self, checkpoint: Checkpoint, index: int) -> CheckpointResult:
+        return CheckpointResult(
+            problem=self.problem.name, problem_version=self.problem.version,
+            checkpoint=checkpoint.name, order=checkpoint.order, index=index,
+            count=len(self.problem.checkpoints), status="not_run", agent=None,
+            error="an earlier checkpoint's agent failed", source=self.problem.source,
+        )  # fmt: skip
+
+    def _restore_live(self, previous: Path | None) -> None:
+        marker = self.folder / "live-after"
+        expected = previous.parent.name if previous is not None else ""
+        if self.live.is_dir() and marker.is_file() and marker.read_text() == expected:
+            return
+        _copy_tree(previous, self.live)
+        marker.write_text(expected)
+
+    def _checkpoint(
+        self, checkpoint: Checkpoint, index: int, previous: Path | None
+    ) -> CheckpointResult:
+        started = time.perf_counter()
+        folder = self._fresh(checkpoint)
+        self._restore_live(previous)
+        (self.folder / "live-after").unlink()
+        outcome = self._agent(checkpoint, index, folder)
+        snapshot = folder / "workspace"
+        _copy_tree(self.live, snapshot)
+        (self.folder / "live-after").write_text(checkpoint.name)
+        timings = {"agent_s": outcome.wall_s}
+        status, tests, error = "agent_failed", (), outcome.error
+        if outcome.status == "ok":
+            status, tests, error = self._tests(checkpoint, snapshot, folder / "eval", timings)
+        quality_started = time.perf_counter()
+        quality = measure_workspace(snapshot, previous) if has_files(snapshot) else None
+        timings["metrics_s"] = time.perf_counter() - quality_started
+        timings["total_s"] = time.perf_counter() - started
+        result = CheckpointResult(
+            problem=self.problem.name, problem_version=self.problem.version,
+            checkpoint=checkpoint.name, order=checkpoint.order, index=index,
+            count=len(self.problem.checkpoints), status=status,  # type: ignore[arg-type]
+            agent=AgentRecord(**asdict(outcome)), tests=tests, quality=quality, error=error,
+            timings=timings, source=self.problem.source,
+        )  # fmt: skip
+        write_result(folder / RESULT, result)
+        return result
+
+    def _agent(self, checkpoint: Checkpoint, index: int, folder: Path) -> AgentOutcome:
+        config = self.bench.config
+        prompt = self.bench.template.render(
+            spec=checkpoint.spec, is_continuation=index > 0, entry_file=self.problem.entry_script
+        )
+        log_dir = folder / "agent"
+        log_dir.mkdir()
+        (log_dir / "prompt.md").write_text(prompt, encoding="utf-8")
+        task = AgentTask(
+            problem=self.problem, checkpoint=checkpoint, prompt=prompt,
+            is_continuation=index > 0, workspace=self.live, log_dir=log_dir, model=config.model,
+            sandbox=self.bench.sandbox,
+            limits=Limits(wall_s=config.timeout_s, memory_mb=None, max_procs=2048, network=False),
+        )  # fmt: skip
+        return self.bench.agent.run(task)
+
+    def _tests(
+        self, checkpoint: Checkpoint, snapshot: Path, folder: Path, timings: dict[str, float]
+    ) -> tuple[str, tuple[Any, ...], str | None]:
+        started = time.perf_counter()
+        envs = self.bench.config.run_dir / "envs"
+        ws_env, install_error = workspace_environment(snapshot, envs, self.bench.sandbox)
+        if install_error is not None:
+            timings["tests_s"] = time.perf_counter() - started
+            return "test_error", (), install_error
+        run = run_tests(
+            self.problem, checkpoint, snapshot, folder,
+            sandbox=self.bench.sandbox, test_env=self.test_env, ws_env=ws_env,
+        )  # fmt: skip
+        timings["tests_s"] = time.perf_counter() - started
+        if run.error is not None:
+            return "test_error", (), run.error
+        return "scored", run.tests, None
+
+
+class BenchRun:
+    """A run over several problems (``jobs`` of them at a time)."""
+
+    def __init__(
+        self,
+        config: BenchConfig,
+        *,
+        sandbox: Sandbox,
+        agent: Agent,
+        template: PromptTemplate,
+        on_result: OnResult | None = None,
+    ) -> None:
+        self.config = config
+        self.sandbox = sandbox
+        self.agent = agent
+        self.template = template
+        self._on_result = on_result
+        self._lock = threading.Lock()
+
+    def finished(self, result: CheckpointResult) -> None:
+        if self._on_result is not None:
+            with self._lock:
+                self._on_result(result)
+
+    def run(
+        self, problems: Sequence[Problem]
+    ) -> tuple[list[CheckpointResult], list[ProblemFailure]]:
+        """Run every problem; a problem that cannot run is reported, the others go on."""
+        open_run_dir(self.config, problems)
+        with ThreadPoolExecutor(max_workers=max(1, self.config.jobs)) as pool:
+            outcomes = list(pool.map(self._one, problems))
+        results = [r for done, _ in outcomes for r in done]
+        failures = [failure for _, failure in outcomes if failure is not None]
+        return results, failures
+
+    def _one(self, problem: Problem) -> tuple[list[CheckpointResult], ProblemFailure | None]:
+        try:
+            return ProblemRun(self, problem).run(), None
+        except SlopmarkError as error:
+            return [], ProblemFailure(problem.name, str(error))

@@ -1,0 +1,16 @@
+"""Sandboxes that run model-written code: bubblewrap, Docker, or (when asked) none.
+
+`choose_sandbox` picks a backend by name ("auto" tries bwrap, then docker);
+every backend implements `Sandbox.run` and reports limits in `Execution`.
+"""
+
+from slopmark.code.bench.sandbox.base import (
+    Execution,
+    Limits,
+    Mount,
+    Sandbox,
+    backend_names,
+    choose_sandbox,
+)
+
+__all__ = ["Execution", "Limits", "Mount", "Sandbox", "backend_names", "choose_sandbox"]

@@ -1,0 +1,151 @@
+"""The bubblewrap backend (Linux): namespaces, a read-only host and no privileges.
+
+Inside the sandbox the host's root file system is visible read-only, with a
+fresh ``/dev``, ``/proc``, ``/tmp`` and ``/run`` (the last hides host sockets
+such as Docker's; ``/run/systemd/resolve`` stays for DNS). The mounts appear
+at their own paths, writable ones with ``--bind``. The command runs as uid and
+gid 65534 in a new user namespace with every capability dropped, in its own
+PID, IPC, UTS (and, unless ``limits.network``, network) namespace. That uid is
+the caller's own uid outside: files it writes in a writable mount belong to
+the caller, and root's files stay readable (so host virtual environments under
+``/root`` work), but the process holds no capability. The flip side: what the
+caller can read (its home, its keys) the command can read too, so give the
+network only to commands that need it.
+
+Environment: exactly ``env``, plus ``PATH`` when it has none and ``PWD``
+(which bwrap always sets to the working folder).
+
+Limits: ``RLIMIT_AS`` is set before bwrap starts; ``RLIMIT_NPROC`` is set by a
+small shim inside the user namespace (so it counts the sandbox's processes
+only). Host root is exempt from ``RLIMIT_NPROC``, so as root each command also
+gets a pids cgroup of ``max_procs`` + 2 (bwrap's own two processes) when one
+can be made (see `pids`); ``process_limit_enforced`` says whether that holds.
+When the command ends, the PID namespace ends and the kernel kills whatever it
+left running.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from slopmark.code.bench.sandbox.base import (
+    Backend,
+    Execution,
+    Limits,
+    Mount,
+    register_backend,
+)
+from slopmark.code.bench.sandbox.layout import check_layout, nested_last
+from slopmark.code.bench.sandbox.limits import command_env, memory_setter, with_nproc
+from slopmark.code.bench.sandbox.pids import PidsCgroup, open_pids_cgroup, pids_root
+from slopmark.code.bench.sandbox.supervise import Launch, supervise
+
+#: The uid and gid the command has inside the sandbox ("nobody").
+SANDBOX_ID = "65534"
+
+#: bwrap's own processes (the outer one and the PID namespace's init) in the pids cgroup.
+_BWRAP_PROCESSES = 2
+
+_NAMESPACES = (
+    "--unshare-user", "--uid", SANDBOX_ID, "--gid", SANDBOX_ID,
+    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+)  # fmt: skip
+
+
+def bwrap_argv(
+    argv: Sequence[str], *, workdir: Path, mounts: Sequence[Mount], limits: Limits, bwrap: str
+) -> list[str]:
+    """The bwrap command line that runs ``argv`` (with the NPROC shim) in the sandbox."""
+    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    if Path("/run").is_dir() and not Path("/run").is_symlink():
+        args += ["--tmpfs", "/run", "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"]
+    args += _NAMESPACES
+    if not limits.network:
+        args.append("--unshare-net")
+    for mount in nested_last(mounts):
+        args += ["--bind" if mount.writable else "--ro-bind", str(mount.path), str(mount.path)]
+    return [*args, "--chdir", str(workdir), "--", *with_nproc(list(argv), limits)]
+
+
+class BwrapSandbox:
+    """Runs commands with bubblewrap (see the module docstring for what it isolates)."""
+
+    name = "bwrap"
+
+    def __init__(self, executable: str) -> None:
+        self.executable = executable
+        #: False when running as root without a pids cgroup: max_procs is then not enforced.
+        self.process_limit_enforced = os.geteuid() != 0 or pids_root() is not None
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        workdir: Path,
+        mounts: Sequence[Mount],
+        limits: Limits,
+        env: Mapping[str, str],
+        stdin: str | None = None,
+    ) -> Execution:
+        """Run ``argv`` in ``workdir`` inside a fresh sandbox."""
+        check_layout(workdir, mounts)
+        command = bwrap_argv(
+            argv, workdir=workdir, mounts=mounts, limits=limits, bwrap=self.executable
+        )
+        max_pids = None if limits.max_procs is None else limits.max_procs + _BWRAP_PROCESSES
+        cgroup = open_pids_cgroup(max_pids)
+        launch = Launch(command, command_env(env), preexec=_preexec(limits, cgroup))
+        try:
+            return supervise(launch, limits, stdin)
+        finally:
+            if cgroup is not None:
+                cgroup.close()
+
+
+def _preexec(limits: Limits, cgroup: PidsCgroup | None) -> Callable[[], None]:
+    set_memory = memory_setter(limits)
+    join = cgroup.joiner() if cgroup is not None else None
+
+    def apply() -> None:
+        if join is not None:
+            join()
+        set_memory()
+
+    return apply
+
+
+@functools.cache
+def unavailable() -> str | None:
+    """Why bwrap cannot run here (not installed, or it fails to start a trivial sandbox)."""
+    executable = shutil.which("bwrap")
+    if executable is None:
+        return "bubblewrap is not installed (apt-get install bubblewrap)"
+    probe = bwrap_argv(
+        ["true"], workdir=Path("/"), mounts=[], limits=Limits(max_procs=None), bwrap=executable
+    )
+    try:
+        done = subprocess.run(
+            probe, capture_output=True, text=True, env=command_env({}), timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bwrap could not start a trivial sandbox: {error}"
+    if done.returncode != 0:
+        why = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
+        return (
+            f"bwrap is installed but cannot start a sandbox here ({why[0]}); user namespaces "
+            "may be disabled (sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone)"
+        )
+    return None
+
+
+def _build() -> BwrapSandbox:
+    return BwrapSandbox(shutil.which("bwrap") or "bwrap")
+
+
+register_backend(Backend(name="bwrap", build=_build, unavailable=unavailable))

@@ -1,0 +1,159 @@
+"""Solve rates, phases and quality trajectories of a run (pure).
+
+Per checkpoint: strict (every test passes, regression included), isolated
+(every test of the checkpoint itself passes), core (every core test passes).
+Per problem: partial (at least one checkpoint strictly solved). Rates use the
+fixed denominator of every checkpoint attempted, so a checkpoint the agent
+never reached counts as unsolved. Quality means are over the checkpoints that
+produced a workspace only: a missing workspace is never imputed.
+
+Phases follow SlopCodeBench's trajectory view: the first checkpoint is Start,
+the last Final, and the interior is split in thirds: Early, Mid, Late.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from statistics import fmean
+
+from slopmark.code.bench.results import CheckpointResult
+from slopmark.code.metrics import rose, slope
+
+PHASES = ("Start", "Early", "Mid", "Late", "Final")
+INTERIOR = ("Early", "Mid", "Late")
+
+
+def phase(index: int, count: int) -> str:
+    """The progress phase of the checkpoint at 0-based ``index`` of ``count``."""
+    if index == 0:
+        return "Start"
+    if index == count - 1:
+        return "Final"
+    return INTERIOR[(index - 1) * 3 // (count - 2)]
+
+
+def rate(flags: Sequence[bool]) -> float | None:
+    return sum(flags) / len(flags) if flags else None
+
+
+def mean(values: Iterable[float | None]) -> float | None:
+    defined = [value for value in values if value is not None]
+    return fmean(defined) if defined else None
+
+
+def _quality(name: str) -> Callable[[CheckpointResult], float | None]:
+    def read(result: CheckpointResult) -> float | None:
+        value = getattr(result.quality, name) if result.quality is not None else None
+        return float(value) if value is not None else None
+
+    return read
+
+
+EROSION = _quality("erosion")
+VERBOSITY = _quality("verbosity")
+
+
+@dataclass(frozen=True)
+class Rates:
+    checkpoints: int
+    strict: float | None
+    isolated: float | None
+    core: float | None
+    mean_pass_fraction: float | None
+    erosion: float | None
+    verbosity: float | None
+    measured: int
+
+    @classmethod
+    def of(cls, results: Sequence[CheckpointResult]) -> Rates:
+        measured = [r for r in results if r.quality is not None]
+        return cls(
+            checkpoints=len(results),
+            strict=rate([r.strict for r in results]),
+            isolated=rate([r.isolated for r in results]),
+            core=rate([r.core for r in results]),
+            mean_pass_fraction=mean(r.pass_fraction for r in results),
+            erosion=mean(EROSION(r) for r in measured),
+            verbosity=mean(VERBOSITY(r) for r in measured),
+            measured=len(measured),
+        )
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """One problem's checkpoints in order, with the slopes of its quality."""
+
+    problem: str
+    results: tuple[CheckpointResult, ...]
+    partial: bool
+    erosion_slope: float | None
+    verbosity_slope: float | None
+    erosion_rose: bool | None
+    verbosity_rose: bool | None
+
+    @classmethod
+    def of(cls, problem: str, results: Sequence[CheckpointResult]) -> Trajectory:
+        ordered = tuple(sorted(results, key=lambda r: r.index))
+        erosion = [EROSION(r) for r in ordered]
+        verbosity = [VERBOSITY(r) for r in ordered]
+        return cls(
+            problem=problem,
+            results=ordered,
+            partial=any(r.strict for r in ordered),
+            erosion_slope=slope(erosion),
+            verbosity_slope=slope(verbosity),
+            erosion_rose=rose(erosion),
+            verbosity_rose=rose(verbosity),
+        )
+
+
+@dataclass(frozen=True)
+class Summary:
+    overall: Rates
+    phases: dict[str, Rates]
+    trajectories: tuple[Trajectory, ...]
+    partial: float | None
+    erosion_rose_share: float | None
+    verbosity_rose_share: float | None
+    cost_usd: float | None
+    cost_unknown: int
+    input_tokens: int | None
+    output_tokens: int | None
+    agent_wall_s: float
+
+
+def _share(flags: Iterable[bool | None]) -> float | None:
+    return rate([flag for flag in flags if flag is not None])
+
+
+def _known_sum(values: Sequence[float | int | None]) -> float | None:
+    known = [value for value in values if value is not None]
+    return sum(known) if known else None
+
+
+def summarize(results: Sequence[CheckpointResult]) -> Summary:
+    """Every number of the report, from the checkpoint results of one run."""
+    by_problem: dict[str, list[CheckpointResult]] = {}
+    for result in results:
+        by_problem.setdefault(result.problem, []).append(result)
+    trajectories = tuple(Trajectory.of(name, rs) for name, rs in sorted(by_problem.items()))
+    phases = {
+        name: Rates.of([r for r in results if phase(r.index, r.count) == name]) for name in PHASES
+    }
+    agents = [r.agent for r in results if r.agent is not None]
+    tokens_in = _known_sum([a.input_tokens for a in agents])
+    tokens_out = _known_sum([a.output_tokens for a in agents])
+    return Summary(
+        overall=Rates.of(results),
+        phases={name: rates for name, rates in phases.items() if rates.checkpoints},
+        trajectories=trajectories,
+        partial=rate([t.partial for t in trajectories]),
+        erosion_rose_share=_share(t.erosion_rose for t in trajectories),
+        verbosity_rose_share=_share(t.verbosity_rose for t in trajectories),
+        cost_usd=_known_sum([a.cost_usd for a in agents]),
+        cost_unknown=sum(a.cost_usd is None for a in agents),
+        input_tokens=int(tokens_in) if tokens_in is not None else None,
+        output_tokens=int(tokens_out) if tokens_out is not None else None,
+        agent_wall_s=sum(a.wall_s for a in agents),
+    )

@@ -1,0 +1,143 @@
+"""The whole benchmark through the real CLI, in the real bubblewrap sandbox.
+
+validate → run (replay agent) → store → report, a resume after a kill, and
+a broken reference that validate must catch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from clirun import run_cli
+from slopmark.store import open_store
+from slopmark.store.runs import list_runs
+
+DATA = Path(__file__).parent / "data"
+SANDBOX = "bwrap"
+
+pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+
+
+def results_of(run_dir: Path) -> list[dict[str, object]]:
+    paths = sorted(run_dir.glob("wordcount/checkpoint_*/result.json"))
+    return [json.loads(path.read_text()) for path in paths]
+
+
+def test_validate_passes_on_the_reference_solutions() -> None:
+    done = run_cli("code", "bench", "validate", "--problems", str(DATA), "--sandbox", SANDBOX)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ok    wordcount/checkpoint_3 (9 tests)" in done.stdout
+
+
+def test_validate_catches_a_broken_reference(tmp_path: Path) -> None:
+    shutil.copytree(DATA / "wordcount", tmp_path / "wordcount")
+    broken = tmp_path / "wordcount" / "solutions" / "checkpoint_2" / "main.py"
+    broken.write_text(broken.read_text().replace("splitlines()", "split('\\n')"))
+    done = run_cli("code", "bench", "validate", "--problems", str(tmp_path), "--sandbox", SANDBOX)
+    assert done.returncode == 1
+    assert "FAIL  wordcount/checkpoint_2" in done.stdout
+    assert "test_counts_lines" in done.stdout
+    assert "ok    wordcount/checkpoint_1" in done.stdout
+
+
+def test_run_with_replay_agent_end_to_end(tmp_path: Path) -> None:
+    run_dir, db = tmp_path / "run", f"sqlite:///{tmp_path / 'store.db'}"
+    done = run_cli(
+        "code", "bench", "run", "--problems", str(DATA), "--agent", "replay",
+        "--sandbox", SANDBOX, "--out", str(run_dir), "--db", db,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = results_of(run_dir)
+    assert [r["status"] for r in results] == ["scored"] * 3
+    assert [len(r["tests"]) for r in results] == [4, 7, 9]  # type: ignore[arg-type]
+    groups = {t["group"] for t in results[2]["tests"]}  # type: ignore[attr-defined]
+    assert groups == {"core", "regression"}
+    stored = list_runs(open_store(db), domain="code_iterative")
+    assert sorted(r.task_id for r in stored) == [f"wordcount.v1/checkpoint_{n}" for n in (1, 2, 3)]
+    assert all(r.passed and r.model == "replay" and r.template_id == "wordcount" for r in stored)
+    assert all(r.details["quality"]["sloc"] > 0 for r in stored)
+    report = json.loads(run_cli("code", "bench", "report", str(run_dir), "--json").stdout)
+    assert report["summary"]["overall"]["strict"] == 1.0
+    assert report["summary"]["partial"] == 1.0
+    assert [c["phase"] for c in report["checkpoints"]] == ["Start", "Early", "Final"]
+    second = report["checkpoints"][1]["quality"]
+    assert second["lines_added"] > 0 and second["lines_removed"] > 0
+
+
+def test_report_writes_charts(tmp_path: Path) -> None:
+    run_dir = tmp_path / "run"
+    done = run_cli(
+        "code", "bench", "run", "--problems", str(DATA), "--agent", "replay",
+        "--sandbox", SANDBOX, "--out", str(run_dir), "--db", f"sqlite:///{tmp_path / 's.db'}",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    plotted = run_cli("code", "bench", "report", str(run_dir), "--plot")
+    assert plotted.returncode == 0, plotted.stderr
+    svg = (run_dir / "plots" / "solve_rate_by_phase.svg").read_text()
+    assert "<svg" in svg and "strict" in svg
+    png = (run_dir / "plots" / "quality_by_phase.png").read_bytes()
+    assert png.startswith(b"\x89PNG")
+
+
+AGENT = """\
+import re, shutil, sys, time
+from pathlib import Path
+prompt, workspace, solutions, gate = sys.argv[1:5]
+number = re.search(r"checkpoint (\\d)", Path(prompt).read_text()).group(1)
+if number == "2" and not Path(gate).exists():
+    time.sleep(120)
+for item in Path(workspace).iterdir():
+    shutil.rmtree(item) if item.is_dir() else item.unlink()
+shutil.copytree(Path(solutions) / f"checkpoint_{number}", workspace, dirs_exist_ok=True)
+"""
+
+
+def test_killed_run_resumes_without_scoring_twice(tmp_path: Path) -> None:
+    script, gate = tmp_path / "agent.py", tmp_path / "gate"
+    script.write_text(AGENT)
+    solutions = DATA / "wordcount" / "solutions"
+    agent = f"{sys.executable} {script} {{prompt_file}} {{workspace}} {solutions} {gate}"
+    run_dir, db = tmp_path / "run", f"sqlite:///{tmp_path / 'store.db'}"
+    argv = [
+        sys.executable, "-m", "slopmark", "code", "bench", "run", "--problems", str(DATA),
+        "--agent", agent, "--sandbox", SANDBOX, "--out", str(run_dir), "--db", db,
+    ]  # fmt: skip
+    first = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
+    waiting = run_dir / "wordcount" / "checkpoint_2" / "agent" / "prompt.md"
+    deadline = time.monotonic() + 120
+    while not waiting.exists() and time.monotonic() < deadline and first.poll() is None:
+        time.sleep(0.2)
+    assert waiting.exists(), first.stderr.read().decode() if first.stderr else ""
+    os.killpg(first.pid, signal.SIGKILL)
+    first.wait()
+    first_result = (run_dir / "wordcount" / "checkpoint_1" / "result.json").read_text()
+    assert not (run_dir / "wordcount" / "checkpoint_2" / "result.json").exists()
+    gate.write_text("go")
+    second = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert (run_dir / "wordcount" / "checkpoint_1" / "result.json").read_text() == first_result
+    results = results_of(run_dir)
+    assert [r["status"] for r in results] == ["scored"] * 3
+    stored = list_runs(open_store(db), domain="code_iterative")
+    assert sorted(r.task_id for r in stored) == [f"wordcount.v1/checkpoint_{n}" for n in (1, 2, 3)]
+    assert all(r.passed for r in stored)
+
+
+def test_resume_with_other_options_is_refused(tmp_path: Path) -> None:
+    run_dir, db = tmp_path / "run", f"sqlite:///{tmp_path / 'store.db'}"
+    common = ["code", "bench", "run", "--problems", str(DATA), "--sandbox", SANDBOX, "--db", db]
+    assert run_cli(*common, "--agent", "replay", "--out", str(run_dir)).returncode == 0
+    again = run_cli(*common, "--agent", "replay", "--prompt", "anti-slop", "--out", str(run_dir))
+    assert again.returncode == 2
+    assert "started with prompt='just-solve'" in again.stderr

@@ -1,0 +1,107 @@
+"""Reading the SlopCodeBench problem layout, and its errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from slopmark.code.bench.problem import load_problem, load_problems
+from slopmark.errors import BadInput
+
+CONFIG = """\
+name: tiny
+version: 3
+description: A tiny problem.
+entry_file: main
+timeout: 12
+test_dependencies: [pyyaml]
+markers:
+  slow: {description: slow ones, group: FUNCTIONALITY}
+checkpoints:
+  checkpoint_2: {order: 2, version: 1, state: Core Tests, include_prior_tests: true}
+  checkpoint_1: {order: 1, version: 1, state: Core Tests}
+"""
+
+
+def make_problem(root: Path, config: str = CONFIG) -> Path:
+    folder = root / "tiny"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "config.yaml").write_text(config)
+    for n in (1, 2):
+        (folder / f"checkpoint_{n}.md").write_text(f"# Checkpoint {n}\n")
+        (folder / "tests" / f"test_checkpoint_{n}.py").write_text("def test_x():\n    pass\n")
+    (folder / "solutions" / "checkpoint_1").mkdir(parents=True)
+    return folder
+
+
+def test_reads_every_field(tmp_path: Path) -> None:
+    problem = load_problem(make_problem(tmp_path))
+    assert problem.name == "tiny"
+    assert problem.version == 3
+    assert problem.entry_script == "main.py"
+    assert problem.timeout_s == 12.0
+    assert problem.test_dependencies == ("pyyaml",)
+    assert problem.markers == {"slow": "FUNCTIONALITY"}
+    assert [c.name for c in problem.checkpoints] == ["checkpoint_1", "checkpoint_2"]
+    assert problem.checkpoints[1].spec == "# Checkpoint 2\n"
+
+
+def test_test_files_include_earlier_checkpoints(tmp_path: Path) -> None:
+    problem = load_problem(make_problem(tmp_path))
+    second = problem.checkpoint("checkpoint_2")
+    assert [p.name for p in problem.test_files(second)] == [
+        "test_checkpoint_2.py",
+        "test_checkpoint_1.py",
+    ]
+    assert [p.name for p in problem.test_files(problem.checkpoints[0])] == ["test_checkpoint_1.py"]
+
+
+def test_solution_dirs(tmp_path: Path) -> None:
+    problem = load_problem(make_problem(tmp_path))
+    assert problem.solution_dir(problem.checkpoints[0]) == problem.root / "solutions/checkpoint_1"
+    assert problem.solution_dir(problem.checkpoints[1]) is None
+    (problem.root / "solution").mkdir()
+    assert problem.solution_dir(problem.checkpoints[1]) == problem.root / "solution"
+
+
+def test_older_layout_spec_in_checkpoint_folder(tmp_path: Path) -> None:
+    folder = make_problem(tmp_path)
+    (folder / "checkpoint_1.md").unlink()
+    (folder / "checkpoint_1").mkdir()
+    (folder / "checkpoint_1" / "spec.md").write_text("old layout\n")
+    assert load_problem(folder).checkpoints[0].spec == "old layout\n"
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("name: x\ncheckpoints: {checkpoint_1: {}}\n", "missing required field 'entry_file'"),
+        ("entry_file: main\ncheckpoints: {}\n", "'checkpoints' is empty"),
+        ("entry_file: main\ncheckpoints: {first: {}}\n", "must be named checkpoint_N"),
+        ("entry_file: main\ncheckpoints: {checkpoint_9: {}}\n", "has no spec"),
+        ("entry_file: [\n", "not valid YAML"),
+        ("- a\n- b\n", "must be a mapping"),
+        (
+            "entry_file: main\nmarkers: {m: {group: NOPE}}\ncheckpoints: {checkpoint_1: {}}\n",
+            "unknown group 'NOPE'",
+        ),
+    ],
+)
+def test_bad_config_names_file_and_field(tmp_path: Path, config: str, message: str) -> None:
+    folder = make_problem(tmp_path, config)
+    with pytest.raises(BadInput) as caught:
+        load_problem(folder)
+    assert message in str(caught.value)
+    assert str(folder / "config.yaml") in str(caught.value)
+
+
+def test_load_problems_by_name(tmp_path: Path) -> None:
+    make_problem(tmp_path)
+    assert [p.name for p in load_problems(tmp_path)] == ["tiny"]
+    with pytest.raises(BadInput, match="no problem named nope"):
+        load_problems(tmp_path, ["nope"])
+    with pytest.raises(BadInput, match="no problems here"):
+        load_problems(tmp_path / "tiny" / "tests")
+    with pytest.raises(BadInput, match="no such problems folder"):
+        load_problems(tmp_path / "missing")
