@@ -60,7 +60,7 @@ def test_run_with_replay_agent_end_to_end(tmp_path: Path) -> None:
     assert [r["status"] for r in results] == ["scored"] * 3
     assert [len(r["tests"]) for r in results] == [4, 7, 9]  # type: ignore[arg-type]
     groups = {t["group"] for t in results[2]["tests"]}  # type: ignore[attr-defined]
-    assert groups == {"core", "regression"}
+    assert groups == {"core", "error", "regression"}  # the error marker wins over regression
     stored = list_runs(open_store(db), domain="code_iterative")
     assert sorted(r.task_id for r in stored) == [f"wordcount.v1/checkpoint_{n}" for n in (1, 2, 3)]
     assert all(r.passed and r.model == "replay" and r.template_id == "wordcount" for r in stored)
@@ -120,7 +120,7 @@ def test_killed_run_resumes_without_scoring_twice(tmp_path: Path) -> None:
         time.sleep(0.2)
     assert waiting.exists(), first.stderr.read().decode() if first.stderr else ""
     os.killpg(first.pid, signal.SIGKILL)
-    first.wait()
+    first.communicate()
     first_result = (run_dir / "wordcount" / "checkpoint_1" / "result.json").read_text()
     assert not (run_dir / "wordcount" / "checkpoint_2" / "result.json").exists()
     gate.write_text("go")

@@ -26,7 +26,7 @@ from slopmark.code.bench.sandbox import (
     backend_names,
     choose_sandbox,
 )
-from slopmark.code.bench.sandbox.base import _BACKENDS
+from slopmark.code.bench.sandbox.base import backend, unavailable_reason
 from slopmark.code.bench.sandbox.docker import docker_argv
 from slopmark.code.bench.sandbox.supervise import OUTPUT_CAP
 from slopmark.errors import BadInput
@@ -36,7 +36,7 @@ FAST = Limits(wall_s=30.0, memory_mb=1024, max_procs=64)
 
 
 def _sandbox(name: str) -> Sandbox:
-    why = _BACKENDS[name].unavailable() if name in backend_names() else "not registered"
+    why = unavailable_reason(name) if name in backend_names() else "not registered"
     if why is not None:
         pytest.skip(f"sandbox '{name}' cannot run here: {why}")
     return choose_sandbox(name)
@@ -247,8 +247,8 @@ def test_registry_names_and_errors() -> None:
     assert {"bwrap", "docker", "none-unsafe"} <= set(backend_names())
     with pytest.raises(BadInput, match="did you mean 'bwrap'"):
         choose_sandbox("bwarp")
-    assert _BACKENDS["none-unsafe"].safe is False
-    assert _BACKENDS["bwrap"].safe and _BACKENDS["docker"].safe
+    assert backend("none-unsafe").safe is False
+    assert backend("bwrap").safe and backend("docker").safe
 
 
 def test_auto_prefers_bwrap(bwrap: Sandbox) -> None:
@@ -300,7 +300,7 @@ def test_docker_network_on_and_no_limits() -> None:
 
 
 def test_unavailable_docker_says_why() -> None:
-    why = _BACKENDS["docker"].unavailable()
+    why = unavailable_reason("docker")
     if why is None:
         pytest.skip("a Docker daemon answers here")
     assert why == "docker is not installed" or why.startswith("no Docker daemon answers")

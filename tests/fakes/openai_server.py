@@ -26,15 +26,23 @@ trigger client timeouts), pace stream chunks (``chunk_delay_s``), add
 ``usage.cost`` (``cost=0.0012``), leave usage out of streams
 (``stream_usage=False``, as llama-cpp-python's server does), a top-level ``provider`` field
 (``provider="Groq"``), set ``finish_reason`` (e.g. ``"length"``), and cut the
-connection in the middle of a stream (``drop_after_chunks=2``).
+connection in the middle of a stream (``drop_after_chunks=2``). It can also script
+the assistant's turn itself: ``text="..."`` replaces ``server.answer`` for that
+request, and ``tool_calls=(ToolCall("write_file", {"path": "a.py"}), ...)`` answers
+with native function calls (``message.tool_calls`` in a whole answer; in a stream,
+one delta naming each call, then its arguments in pieces). With tool calls and no
+``text`` the message's ``content`` is null, and ``finish_reason`` ``"stop"`` becomes
+``"tool_calls"``, as OpenAI sends. Arguments given as a string are sent verbatim
+(e.g. broken JSON); ids are ``call_0``, ``call_1``, … per answer.
 
 Only ``POST /v1/chat/completions`` exists. With ``"stream": true`` the answer is
 sent as SSE chunks (one per word), a last choice chunk carrying
 ``finish_reason``, a usage chunk with empty ``choices`` when
 ``stream_options.include_usage`` is set, then ``data: [DONE]``. Otherwise one
 ``chat.completion`` JSON with ``usage``. Token counts are deterministic:
-``prompt_tokens`` = whitespace-separated words of all messages + 3 per
-message, ``completion_tokens`` = words of the answer.
+``prompt_tokens`` = whitespace-separated words of all messages' content + 3 per
+message, ``completion_tokens`` = words of the answer plus words of each tool call's
+JSON arguments.
 """
 
 from __future__ import annotations
@@ -54,6 +62,22 @@ Answer = Callable[[list[dict[str, Any]]], str]
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    """One native function call the scripted assistant makes."""
+
+    name: str
+    arguments: dict[str, Any] | str = field(default_factory=dict)
+
+    @property
+    def arguments_json(self) -> str:
+        return self.arguments if isinstance(self.arguments, str) else json.dumps(self.arguments)
+
+    def wire(self, index: int) -> dict[str, Any]:
+        function = {"name": self.name, "arguments": self.arguments_json}
+        return {"id": f"call_{index}", "type": "function", "function": function}
+
+
+@dataclass(frozen=True)
 class Behaviour:
     """How the server answers one request (defaults: a plain, instant 200)."""
 
@@ -68,6 +92,14 @@ class Behaviour:
     drop_after_chunks: int | None = None
     extra_usage: dict[str, Any] = field(default_factory=dict)
     stream_usage: bool = True  # False: ignore stream_options.include_usage, as llama.cpp does
+    text: str | None = None  # the assistant's text for this request instead of server.answer
+    tool_calls: tuple[ToolCall, ...] = ()
+
+    @property
+    def finish(self) -> str:
+        """The finish_reason sent: "tool_calls" for a plain answer carrying tool calls."""
+        scripted_stop = self.tool_calls and self.finish_reason == "stop"
+        return "tool_calls" if scripted_stop else self.finish_reason
 
 
 def echo_last_user(messages: list[dict[str, Any]]) -> str:
@@ -81,11 +113,12 @@ def _words(text: str) -> int:
 
 
 def _usage(messages: list[dict[str, Any]], answer: str, step: Behaviour) -> dict[str, Any]:
-    prompt = sum(_words(str(m.get("content", ""))) + 3 for m in messages)
+    prompt = sum(_words(str(m.get("content") or "")) + 3 for m in messages)
+    completion = _words(answer) + sum(_words(call.arguments_json) for call in step.tool_calls)
     usage: dict[str, Any] = {
         "prompt_tokens": prompt,
-        "completion_tokens": _words(answer),
-        "total_tokens": prompt + _words(answer),
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
     }
     if step.cost is not None:
         usage["cost"] = step.cost
@@ -175,7 +208,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_error(step)
             return
         messages = list(body.get("messages", []))
-        answer = fake.answer(messages)
+        scripted = step.text is not None or bool(step.tool_calls)
+        answer = (step.text or "") if scripted else fake.answer(messages)
         if body.get("stream"):
             self._stream(body, messages, answer, step)
         else:
@@ -226,8 +260,11 @@ def _envelope(body: dict[str, Any], step: Behaviour, kind: str) -> dict[str, Any
 def _completion(
     body: dict[str, Any], messages: list[dict[str, Any]], answer: str, step: Behaviour
 ) -> dict[str, Any]:
-    message = {"role": "assistant", "content": answer}
-    choice = {"index": 0, "message": message, "finish_reason": step.finish_reason}
+    message: dict[str, Any] = {"role": "assistant", "content": answer}
+    if step.tool_calls:
+        message["content"] = step.text
+        message["tool_calls"] = [call.wire(index) for index, call in enumerate(step.tool_calls)]
+    choice = {"index": 0, "message": message, "finish_reason": step.finish}
     usage = _usage(messages, answer, step)
     return _envelope(body, step, "chat.completion") | {"choices": [choice], "usage": usage}
 
@@ -236,16 +273,36 @@ def _events(
     body: dict[str, Any], messages: list[dict[str, Any]], answer: str, step: Behaviour
 ) -> Iterator[str]:
     head = _envelope(body, step, "chat.completion.chunk")
-    pieces = answer.split(" ")
-    for index, piece in enumerate(pieces):
-        text = piece if index == len(pieces) - 1 else piece + " "
-        delta = {"role": "assistant", "content": text} if index == 0 else {"content": text}
+    deltas = list(_text_deltas(answer, step)) + list(_tool_call_deltas(step))
+    deltas[0] = {"role": "assistant"} | deltas[0]
+    for delta in deltas:
         yield json.dumps(head | {"choices": [{"index": 0, "delta": delta, "finish_reason": None}]})
-    last = {"index": 0, "delta": {}, "finish_reason": step.finish_reason}
+    last = {"index": 0, "delta": {}, "finish_reason": step.finish}
     yield json.dumps(head | {"choices": [last]})
     if step.stream_usage and (body.get("stream_options") or {}).get("include_usage"):
         yield json.dumps(head | {"choices": [], "usage": _usage(messages, answer, step)})
     yield "[DONE]"
+
+
+def _text_deltas(answer: str, step: Behaviour) -> Iterator[dict[str, Any]]:
+    """One delta per word; none when tool calls come without text."""
+    if step.tool_calls and not answer:
+        return
+    pieces = answer.split(" ")
+    for index, piece in enumerate(pieces):
+        yield {"content": piece if index == len(pieces) - 1 else piece + " "}
+
+
+def _tool_call_deltas(step: Behaviour) -> Iterator[dict[str, Any]]:
+    """Per call: a delta with its id and name, then its arguments in 8-character pieces."""
+    for index, call in enumerate(step.tool_calls):
+        opening = call.wire(index)
+        opening["function"] = {"name": call.name, "arguments": ""}
+        yield {"tool_calls": [{"index": index} | opening]}
+        text = call.arguments_json
+        for start in range(0, len(text), 8):
+            piece = {"index": index, "function": {"arguments": text[start : start + 8]}}
+            yield {"tool_calls": [piece]}
 
 
 @pytest.fixture

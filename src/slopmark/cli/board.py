@@ -7,8 +7,10 @@ The store (SQLAlchemy, Alembic) is imported only when a command runs, so
 from __future__ import annotations
 
 import os
+import re
 import sys
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
@@ -18,7 +20,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from slopmark.board.gate import GateRequest
 from slopmark.board.leaderboard import MARGIN, board_json
 from slopmark.cli.output import print_json
 from slopmark.errors import BadInput, CheckFailed
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from slopmark.board.compare import Comparison
-    from slopmark.board.gate import GateResult
+    from slopmark.board.gate import GateRequest, GateResult
     from slopmark.board.leaderboard import Adequacy, Board, Row
     from slopmark.board.query import RunFilter
     from slopmark.board.stats import Interval
@@ -156,12 +157,11 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Print the boards as JSON."),
 ) -> None:
     """One leaderboard per domain, harness version, task-set version and mode."""
-    from slopmark.board.leaderboard import stream_boards
-    from slopmark.board.query import stream_outcomes
+    from slopmark.board.leaderboard import boards as make_boards
+    from slopmark.board.query import stream_group_runs
 
     where = _filter(domain, source, harness_version, task_set_version, mode)
-    outcomes = stream_outcomes(_open(db), where, by_group=True)
-    boards = stream_boards(outcomes, tasks.value, tuple(model))
+    boards = make_boards(stream_group_runs(_open(db), where), tasks.value, tuple(model))
     if as_json:
         print_json({"filter": where.label(), "boards": [board_json(b) for b in boards]})
         return
@@ -265,17 +265,111 @@ def export(
 ) -> None:
     """Stream every matching run as JSON, or the leaderboard aggregates as CSV."""
     from slopmark.board.export import csv_lines, json_chunks
-    from slopmark.board.leaderboard import stream_boards
-    from slopmark.board.query import stream_outcomes, stream_records
+    from slopmark.board.leaderboard import boards
+    from slopmark.board.query import stream_group_runs, stream_records
 
     where = _filter(domain, source, harness_version, task_set_version, mode)
     engine = _open(db)
     if fmt is ExportFormat.json:
         chunks = json_chunks(stream_records(engine, where), {"filter": where.label()})
     else:
-        outcomes = stream_outcomes(engine, where, by_group=True)
-        chunks = csv_lines(stream_boards(outcomes, tasks.value))
+        chunks = csv_lines(boards(stream_group_runs(engine, where), tasks.value))
     _write(chunks, out)
+
+
+_PLOT_OUT = typer.Option(
+    None,
+    "--out",
+    help="The chart file, .png or .svg (default: cost-capability.svg, or reliability.svg "
+    "with --reliability). With several boards, one file each, the board added to the name.",
+)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._]+", "_", text)
+
+
+def _chart_paths(boards: Sequence[Board], out: Path) -> list[Path]:
+    """``out`` for one board; else one file per board: ``out`` with the domain added to its
+    name (and the harness, task set and mode, for a domain with several boards)."""
+    if len(boards) == 1:
+        return [out]
+    per_domain = Counter(board.group.domain for board in boards)
+    names = []
+    for board in boards:
+        group = board.group
+        parts = [group.domain]
+        if per_domain[group.domain] > 1:
+            parts += [group.harness_version, group.task_set_version, group.mode]
+        names.append(out.with_name(f"{out.stem}-{'-'.join(map(_slug, parts))}{out.suffix}"))
+    return names
+
+
+def _draw_cost_capability(board: Board, path: Path) -> str:
+    from slopmark.board.costcap import cost_capability
+    from slopmark.plot import cost_capability_chart
+
+    view = cost_capability(board)
+    cost_capability_chart(path, view)
+    unknown = f"; cost unknown, not plotted: {', '.join(view.unknown_cost)}"
+    return f"{len(view.points)} models plotted" + (unknown if view.unknown_cost else "")
+
+
+def _draw_reliability(board: Board, path: Path) -> str:
+    from slopmark.board.reliability import reliability
+    from slopmark.plot import reliability_chart
+
+    view = reliability(board)
+    reliability_chart(path, view)
+    unstated = f"; no stated confidence: {', '.join(view.unstated)}"
+    return f"{len(view.curves)} models drawn" + (unstated if view.unstated else "")
+
+
+@app.command()
+def plot(
+    domain: str | None = typer.Option(
+        None, "--domain", help="Only this domain (default: every domain, a file each)."
+    ),
+    reliability: bool = typer.Option(
+        False, "--reliability", help="The calibration domain's reliability diagrams instead."
+    ),
+    out: Path | None = _PLOT_OUT,
+    source: str | None = _SOURCE,
+    tasks: TaskSet = _TASKS,
+    model: list[str] = typer.Option([], "--model", help="Plot only these models (repeatable)."),
+    harness_version: str | None = _HARNESS,
+    task_set_version: str | None = _TASK_SET,
+    mode: str | None = _MODE,
+    db: str | None = _DB,
+) -> None:
+    """Chart each leaderboard as PNG or SVG: the cost–capability view, or reliability diagrams.
+
+    Cost–capability: x = average cost per run (log scale), y = pass rate with
+    its 95% interval, a labelled point per model, the Pareto frontier drawn;
+    models with unknown cost are listed under the chart, not plotted. The
+    numbers are those of `board show`. Each board (domain, harness version,
+    task set, mode) is its own chart and domains are never averaged: with
+    several boards each gets a file named after --out plus its domain, e.g.
+    cost-capability-math.svg. --reliability draws, per model of the
+    calibration domain, mean stated confidence against accuracy in 10 bins
+    with their counts and the diagonal. Needs matplotlib: the plot extra of slopmark.
+    """
+    from slopmark.board.leaderboard import boards as make_boards
+    from slopmark.board.query import stream_group_runs
+    from slopmark.plot import chart_format
+
+    if reliability and domain not in (None, "calibration"):
+        raise BadInput(f"--reliability: only the calibration domain has one, not {domain!r}")
+    out = out or Path("reliability.svg" if reliability else "cost-capability.svg")
+    chart_format(out)
+    where = _filter("calibration" if reliability else domain, source, harness_version,
+                    task_set_version, mode)  # fmt: skip
+    found = list(make_boards(stream_group_runs(_open(db), where), tasks.value, tuple(model)))
+    if not found:
+        raise BadInput(f"nothing to plot: no runs match {where.label()}")
+    draw = _draw_reliability if reliability else _draw_cost_capability
+    for board, path in zip(found, _chart_paths(found, out), strict=True):
+        print(f"{path}: {board.group.label()}: {draw(board, path)}")
 
 
 def _gate_result(engine: Engine, where: RunFilter, request: GateRequest) -> GateResult:
@@ -326,6 +420,8 @@ def gate_command(
     Runs on the group (harness version, task-set version, mode) of the model's
     most recent run; narrow it with --harness-version, --task-set-version, --mode.
     """
+    from slopmark.board.gate import GateRequest
+
     where = _filter(domain, source, harness_version, task_set_version, mode)
     request = GateRequest(model, min_pass_rate, baseline, use_lower_bound)
     result = _gate_result(_open(db), where, request)

@@ -52,6 +52,9 @@ class BenchConfig:
     timeout_s: float = 7200.0
     jobs: int = 1
     agent_options: dict[str, str] = field(default_factory=dict)
+    #: The agent's memory (address space) and process limits in its sandbox.
+    agent_memory_mb: int | None = 8192
+    agent_max_procs: int | None = 512
 
     def identity(self) -> dict[str, Any]:
         return {"agent": self.agent, "model": self.model, "prompt": self.prompt}
@@ -200,7 +203,12 @@ class ProblemRun:
             problem=self.problem, checkpoint=checkpoint, prompt=prompt,
             is_continuation=index > 0, workspace=self.live, log_dir=log_dir, model=config.model,
             sandbox=self.bench.sandbox,
-            limits=Limits(wall_s=config.timeout_s, memory_mb=None, max_procs=2048, network=False),
+            limits=Limits(
+                wall_s=config.timeout_s,
+                memory_mb=config.agent_memory_mb,
+                max_procs=config.agent_max_procs,
+                network=False,
+            ),
         )  # fmt: skip
         return self.bench.agent.run(task)
 

@@ -81,7 +81,7 @@ def agent_specs() -> dict[str, AgentSpec]:
 
 
 def make_agent(name: str, options: Mapping[str, str]) -> Agent:
-    """The agent ``name``, or a `command` agent when ``name`` is a command line with ``{prompt_file}``."""
+    """The agent ``name``; a command line with ``{prompt_file}`` becomes a `command` agent."""
     specs = agent_specs()
     if name in specs:
         return specs[name].build(options)
@@ -89,7 +89,8 @@ def make_agent(name: str, options: Mapping[str, str]) -> Agent:
         return specs["command"].build({**options, "template": name})
     hint = did_you_mean(name, specs)
     raise BadInput(
-        f"unknown agent '{name}'" + (f"; {hint}" if hint else "")
+        f"unknown agent '{name}'"
+        + (f"; {hint}" if hint else "")
         + f" (agents: {', '.join(specs)}; or give a command line containing {{prompt_file}})"
     )
 

@@ -25,8 +25,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _message(report: pytest.TestReport | pytest.CollectReport) -> str | None:
+    """The failure's own message (``AssertionError: ...``), else the report's last line."""
     if report.passed:
         return None
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None and getattr(crash, "message", None):
+        return str(crash.message)[:500]
     text = str(report.longrepr or "").strip().splitlines()
     return text[-1][:500] if text else None
 

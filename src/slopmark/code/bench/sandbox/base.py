@@ -97,6 +97,19 @@ def backend_names() -> list[str]:
     return sorted(_BACKENDS)
 
 
+def backend(name: str) -> Backend:
+    """The registered backend ``name``; BadInput for unknown names."""
+    _load_builtins()
+    if name not in _BACKENDS:
+        raise BadInput(f"unknown sandbox '{name}'")
+    return _BACKENDS[name]
+
+
+def unavailable_reason(name: str) -> str | None:
+    """Why backend ``name`` cannot run here (None when it can)."""
+    return backend(name).unavailable()
+
+
 def choose_sandbox(name: str) -> Sandbox:
     """The backend ``name`` (or the first available for "auto"); BadInput if it cannot run."""
     _load_builtins()

@@ -1,0 +1,1 @@
+"""logq: query structured log files from the command line."""

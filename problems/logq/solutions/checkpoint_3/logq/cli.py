@@ -1,0 +1,105 @@
+"""Command-line interface: parse arguments, run the query, map errors to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Sequence
+from contextlib import ExitStack
+from typing import NoReturn, TextIO
+
+from logq.aggregate import Plan, aggregate, build_plan, parse_group_by
+from logq.errors import UsageError
+from logq.filters import AllOf, Condition, parse_where
+from logq.logfmt import parse_logfmt
+from logq.query_parser import parse_query
+from logq.reader import Diagnostics, read_records
+from logq.records import Record
+from logq.render import RENDERERS
+from logq.sources import open_sources
+
+EXIT_OK = 0
+EXIT_MALFORMED = 1
+EXIT_USAGE = 2
+DEFAULT_FORMAT = "table"
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """An argument parser that raises :class:`UsageError` instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Describe logq's command line."""
+    parser = _ArgumentParser(prog="logq", description="Query and aggregate logfmt log lines.")
+    parser.add_argument(
+        "--where", action="append", default=[], metavar="KEY=VALUE",
+        help="keep lines whose field KEY equals VALUE exactly (repeatable, all must hold)",
+    )
+    parser.add_argument(
+        "-q", "--query", action="append", default=[], metavar="EXPR",
+        help="keep lines for which EXPR is true (repeatable, all must hold)",
+    )
+    parser.add_argument(
+        "--group-by", action="append", default=[], metavar="FIELD[,FIELD...]",
+        help="aggregate: one row per distinct combination of these fields",
+    )
+    parser.add_argument(
+        "--agg", action="append", default=[], metavar="SPEC",
+        help="aggregate column: count or sum|avg|min|max|p50|p95:FIELD (repeatable)",
+    )
+    parser.add_argument(
+        "--format", choices=sorted(RENDERERS), default=None,
+        help=f"output format of aggregates (default: {DEFAULT_FORMAT})",
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin)")
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run logq with ``argv`` and return the exit status."""
+    try:
+        return _run(build_parser().parse_args(argv), sys.stdout, sys.stderr)
+    except UsageError as error:
+        sys.stderr.write(f"logq: error: {error}\n")
+        return EXIT_USAGE
+
+
+def _run(options: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    condition = _build_condition(options)
+    plan = _build_plan(options)
+    diagnostics = Diagnostics(err)
+    with ExitStack() as stack:
+        sources = open_sources(options.files, stack)
+        matching = _matching(read_records(sources, parse_logfmt, diagnostics), condition)
+        if plan is None:
+            _write_lines(matching, out)
+        else:
+            out.write(RENDERERS[options.format or DEFAULT_FORMAT](aggregate(matching, plan)))
+    return EXIT_MALFORMED if diagnostics.malformed_count else EXIT_OK
+
+
+def _build_condition(options: argparse.Namespace) -> Condition:
+    wheres: list[Condition] = [parse_where(argument) for argument in options.where]
+    queries = [parse_query(expression) for expression in options.query]
+    return AllOf(wheres + queries)
+
+
+def _build_plan(options: argparse.Namespace) -> Plan | None:
+    """The aggregation plan, or None when the matching lines are printed as they are."""
+    if not options.group_by and not options.agg:
+        if options.format is not None:
+            raise UsageError("--format needs --group-by or --agg")
+        return None
+    return build_plan(parse_group_by(options.group_by), options.agg)
+
+
+def _matching(records: Iterable[Record], condition: Condition) -> Iterable[Record]:
+    return (record for record in records if condition.matches(record.fields))
+
+
+def _write_lines(records: Iterable[Record], out: TextIO) -> None:
+    for record in records:
+        out.write(record.text + "\n")

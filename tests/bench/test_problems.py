@@ -1,0 +1,70 @@
+"""The shipped original problems: well formed, solved by their references, failed by naive code."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from clirun import run_cli
+from slopmark.code.bench.envs import test_environment, workspace_environment
+from slopmark.code.bench.problem import Problem, load_problems
+from slopmark.code.bench.sandbox import choose_sandbox
+from slopmark.code.bench.testrun import run_tests
+
+ROOT = Path(__file__).parents[2]
+PROBLEMS = ROOT / "problems"
+NAIVE = Path(__file__).parent / "naive"
+SHIPPED = load_problems(PROBLEMS)
+
+needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+
+
+def test_at_least_four_original_problems_of_four_checkpoints() -> None:
+    assert len(SHIPPED) >= 4
+    for problem in SHIPPED:
+        assert len(problem.checkpoints) >= 4, problem.name
+        assert problem.source == "original", problem.name
+        for checkpoint in problem.checkpoints:
+            assert problem.solution_dir(checkpoint) is not None, (problem.name, checkpoint.name)
+            assert (problem.tests_dir / f"test_{checkpoint.name}.py").is_file()
+            assert len(checkpoint.spec) > 500, (problem.name, checkpoint.name)
+
+
+@needs_bwrap
+def test_every_reference_checkpoint_is_strictly_solved() -> None:
+    done = run_cli(
+        "code", "bench", "validate", "--problems", str(PROBLEMS), "--sandbox", "bwrap",
+        "--jobs", "2",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    solved = [line for line in done.stdout.splitlines() if line.startswith("ok ")]
+    assert len(solved) == sum(len(p.checkpoints) for p in SHIPPED)
+
+
+@needs_bwrap
+@pytest.mark.parametrize("problem", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_naive_solution_fails_somewhere_with_every_test_group(
+    problem: Problem, tmp_path: Path
+) -> None:
+    """Checkpoint by checkpoint until naive code fails: it must, and every group must exist."""
+    sandbox = choose_sandbox("bwrap")
+    test_env = test_environment(problem.test_dependencies)
+    failures, groups = 0, set[str]()
+    for checkpoint in problem.checkpoints:
+        workspace = NAIVE / problem.name / checkpoint.name
+        ws_env, error = workspace_environment(workspace, tmp_path / "envs", sandbox)
+        assert error is None
+        run = run_tests(
+            problem, checkpoint, workspace, tmp_path / checkpoint.name,
+            sandbox=sandbox, test_env=test_env, ws_env=ws_env,
+        )  # fmt: skip
+        assert run.error is None, run.error
+        groups |= {t.group for t in run.tests}
+        failures += sum(not t.passed for t in run.tests)
+        assert any(t.passed for t in run.tests if t.group == "core"), "naive, not broken"
+        if failures and checkpoint.order > 1:
+            break
+    assert failures > 0
+    assert groups == {"core", "functionality", "error", "regression"}
