@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from slopmark.code.bench.envs import test_environment
+from slopmark.code.bench.envs import hidden_test_environment
 from slopmark.code.bench.problem import Problem, load_problems
 
 HERE = Path(__file__).resolve().parent
@@ -91,7 +91,7 @@ def main() -> None:
     checkpoints = sum(len(p.checkpoints) for p in problems)
     per_part: dict[str, list[float]] = {part: [] for part in PARTS}
     bare: list[float] = []
-    test_env = test_environment(())
+    test_env = hidden_test_environment(())
     with tempfile.TemporaryDirectory(prefix="slopmark-bench-overhead-") as scratch:
         for index in range(args.runs):
             results = harness_run(args.problems, names, Path(scratch) / f"run{index}")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from clirun import run_cli
-from slopmark.code.bench.envs import test_environment, workspace_environment
+from slopmark.code.bench.envs import hidden_test_environment, workspace_environment
 from slopmark.code.bench.problem import Problem, load_problems
 from slopmark.code.bench.sandbox import choose_sandbox
 from slopmark.code.bench.testrun import run_tests
@@ -50,7 +50,7 @@ def test_naive_solution_fails_somewhere_with_every_test_group(
 ) -> None:
     """Checkpoint by checkpoint until naive code fails: it must, and every group must exist."""
     sandbox = choose_sandbox("bwrap")
-    test_env = test_environment(problem.test_dependencies)
+    test_env = hidden_test_environment(problem.test_dependencies)
     failures, groups = 0, set[str]()
     for checkpoint in problem.checkpoints:
         workspace = NAIVE / problem.name / checkpoint.name

@@ -10,10 +10,18 @@ merged: a comparison is made in each group where both models have runs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from slopmark.board.leaderboard import Group, Outcome, clusters, collect, passes, scores
+from slopmark.board.counted import (
+    Columns,
+    CountedRow,
+    Group,
+    Outcome,
+    collect,
+    columns,
+    truthy,
+)
 from slopmark.board.stats import PairedComparison, paired
 
 
@@ -42,24 +50,32 @@ def compare(outcomes: Iterable[Outcome], model_a: str, model_b: str) -> tuple[Co
     )
 
 
-def _rate(items: Sequence[Outcome]) -> float | None:
-    return sum(passes(items)) / len(items) if items else None
+def _rate(runs: Columns) -> float | None:
+    return sum(truthy(runs.passed)) / len(runs.passed) if runs.passed else None
 
 
-def _paired(a_runs: Sequence[Outcome], b_runs: Sequence[Outcome]) -> PairedComparison:
+def _paired(a_runs: Columns, b_runs: Columns) -> PairedComparison:
     """`paired` on the tasks where both runs have a score (row i: one task for both)."""
-    kept = [(x, y) for x, y in zip(a_runs, b_runs, strict=True) if None not in (x.score, y.score)]
-    a_scored, b_scored = [x for x, _ in kept], [y for _, y in kept]
-    return paired(
-        scores(a_scored), scores(b_scored), clusters(a_scored), passes(a_scored), passes(b_scored)
-    )
+    kept = [
+        i for i, scores in enumerate(zip(a_runs.score, b_runs.score, strict=True))
+        if None not in scores
+    ]  # fmt: skip
+    a_scores = [float(a_runs.score[i] or 0.0) for i in kept]
+    b_scores = [float(b_runs.score[i] or 0.0) for i in kept]
+    a_passed = truthy(a_runs.passed[i] for i in kept)
+    b_passed = truthy(b_runs.passed[i] for i in kept)
+    return paired(a_scores, b_scores, [a_runs.cluster[i] for i in kept], a_passed, b_passed)
 
 
 def _compare(
-    group: Group, a: Mapping[str, Outcome], b: Mapping[str, Outcome], name_a: str, name_b: str
+    group: Group,
+    a: Mapping[str, CountedRow],
+    b: Mapping[str, CountedRow],
+    name_a: str,
+    name_b: str,
 ) -> Comparison:
     common = sorted(a.keys() & b.keys())
-    a_runs, b_runs = [a[t] for t in common], [b[t] for t in common]
+    a_runs, b_runs = columns([a[t] for t in common]), columns([b[t] for t in common])
     return Comparison(
         group=group,
         model_a=name_a,
@@ -67,7 +83,7 @@ def _compare(
         tasks_a=len(a),
         tasks_b=len(b),
         common=len(common),
-        templates=len(set(clusters(a_runs))),
+        templates=len(set(a_runs.cluster)),
         pass_rate_a=_rate(a_runs),
         pass_rate_b=_rate(b_runs),
         paired=_paired(a_runs, b_runs),

@@ -33,99 +33,65 @@ The rules (slopmark metrics spec, issue 4), per model on one board:
 
 from __future__ import annotations
 
-import gc
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
 from itertools import groupby, pairwise
-from operator import itemgetter
 from statistics import fmean
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from slopmark.board.calibration import CalibrationReport, calibration
+from slopmark.board.counted import (
+    CALIBRATION_DOMAIN,
+    Columns,
+    CountedRow,
+    Group,
+    GroupRuns,
+    Outcome,
+    collect,
+    columns,
+    gc_paused,
+    group_key,
+    group_of,
+    outcome,
+    truthy,
+)
 from slopmark.board.sample_size import n_for_margin
-from slopmark.board.stats import Interval, clustered_mean, paired, pass_rate_interval
+from slopmark.board.stats import Interval, clustered_mean, pass_rate_interval
 from slopmark.board.stats import ties_contain_zero as _tied
 from slopmark.errors import BadInput
 
-if TYPE_CHECKING:
-    from slopmark.store.runs import Run
+__all__ = [
+    "CALIBRATION_DOMAIN",
+    "MARGIN",
+    "MIN_DISPLAY",
+    "MIN_RANK",
+    "TASK_SETS",
+    "Adequacy",
+    "Board",
+    "Coverage",
+    "Group",
+    "GroupRuns",
+    "Hidden",
+    "Outcome",
+    "Row",
+    "adequacy",
+    "board_json",
+    "boards",
+    "collect",
+    "group_of",
+    "leaderboard",
+    "outcome",
+    "rank_bands",
+    "required_tasks",
+    "stream_boards",
+]
 
 MIN_DISPLAY = 5
 MIN_RANK = 10
 TASK_SETS = ("common", "all")
-CALIBRATION_DOMAIN = "calibration"
 #: the margin of error `adequacy` asks of a pool (±3 points at 95%)
 MARGIN = 0.03
-
-
-class Outcome(NamedTuple):
-    """The fields of one run the board reads (``order`` is the store id)."""
-
-    domain: str
-    harness_version: str
-    task_set_version: str
-    mode: str
-    model: str
-    task_id: str
-    template_id: str | None
-    source: str
-    status: str
-    passed: bool | None
-    score: float | None
-    latency_ms: float | None
-    cost_usd: float | None
-    paste: bool
-    order: int
-    confidence: float | None = None
-    correct: bool | None = None
-
-    @property
-    def cluster(self) -> str:
-        return self.template_id or f"task:{self.task_id}"
-
-
-def outcome(run: Run) -> Outcome:
-    """The board's view of a stored run; the run must carry its store id.
-
-    Confidence and correctness are read from the details of calibration runs only.
-    """
-    if run.id is None:
-        raise ValueError(f"run of task {run.task_id!r} has no store id; insert it first")
-    details = run.details if run.domain == CALIBRATION_DOMAIN else {}
-    confidence, correct = details.get("confidence"), details.get("correct")
-    return Outcome(
-        run.domain, run.harness_version, run.task_set_version, run.mode, run.model,
-        run.task_id, run.template_id, run.source, run.status, run.passed, run.score,
-        run.latency_ms, run.cost_usd, run.paste, run.id,
-        None if confidence is None else float(confidence),
-        None if correct is None else bool(correct),
-    )  # fmt: skip
-
-
-@dataclass(frozen=True, order=True)
-class Group:
-    """Runs that may share one ranking: never merged across these four."""
-
-    domain: str
-    harness_version: str
-    task_set_version: str
-    mode: str
-
-    def label(self) -> str:
-        return (
-            f"{self.domain} · harness {self.harness_version} · "
-            f"task set {self.task_set_version} · mode {self.mode}"
-        )
-
-
-def group_of(item: Outcome) -> Group:
-    return Group(*_group_key(item))
-
-
-#: an outcome's four group fields as a plain tuple (a cheap key for big inputs)
-_group_key = itemgetter(0, 1, 2, 3)
 
 
 @dataclass(frozen=True)
@@ -188,49 +154,9 @@ def board_json(board: Board) -> dict[str, Any]:
     return asdict(board) | {"label": board.group.label(), "tasks_dropped": board.tasks_dropped}
 
 
-@dataclass
-class GroupRuns:
-    """One group's counted (latest ok) outcome per model and task, and errored runs per model."""
-
-    latest: dict[str, dict[str, Outcome]] = field(default_factory=lambda: defaultdict(dict))
-    errors: Counter[str] = field(default_factory=Counter)
-    models: set[str] = field(default_factory=set)
-
-    def add(self, item: Outcome) -> None:
-        self.models.add(item.model)
-        if item.status != "ok":
-            self.errors[item.model] += 1
-            return
-        mine = self.latest[item.model]
-        held = mine.get(item.task_id)
-        if held is None or item.order > held.order:
-            mine[item.task_id] = item
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused (and resumed if it ran before).
-
-    Collecting keeps every counted outcome, an acyclic tuple; with the collector
-    on, each of its full passes walks them all again, which took about 40% of a
-    125,000-run board. Nothing is lost: cycles made meanwhile are found later.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
-def collect(outcomes: Iterable[Outcome]) -> dict[Group, GroupRuns]:
-    """Each group's runs: the latest ok run per (model, task) and errored-run counts."""
-    groups: dict[tuple[str, ...], GroupRuns] = defaultdict(GroupRuns)
-    with _gc_paused():
-        for item in outcomes:
-            groups[_group_key(item)].add(item)
-    return {Group(*key): runs for key, runs in groups.items()}
+def _check_tasks(tasks: str) -> None:
+    if tasks not in TASK_SETS:
+        raise BadInput(f"tasks {tasks!r}: must be one of {', '.join(TASK_SETS)}")
 
 
 def leaderboard(
@@ -238,19 +164,39 @@ def leaderboard(
 ) -> tuple[Board, ...]:
     """One board per group in ``outcomes``, in group order; ``models`` limits who is listed
     (a group where none of them ran gives no board)."""
-    if tasks not in TASK_SETS:
-        raise BadInput(f"tasks {tasks!r}: must be one of {', '.join(TASK_SETS)}")
+    _check_tasks(tasks)
     groups = collect(outcomes)
-    boards = (_board(group, groups[group], tasks, models) for group in sorted(groups))
-    return tuple(board for board in boards if board.rows or board.hidden)
+    return tuple(boards(sorted(groups.items()), tasks, models))
 
 
 def stream_boards(
     outcomes: Iterable[Outcome], tasks: str = "common", models: Sequence[str] = ()
 ) -> Iterator[Board]:
     """Boards of outcomes sorted by group, one group in memory at a time."""
-    for _, items in groupby(outcomes, key=_group_key):
+    for _, items in groupby(outcomes, key=group_key):
         yield from leaderboard(items, tasks, models)
+
+
+def boards(
+    groups: Iterable[tuple[Group, GroupRuns]], tasks: str = "common", models: Sequence[str] = ()
+) -> Iterator[Board]:
+    """The board of each group's counted runs, in the order given (groups with nobody
+    listed give none); `slopmark.board.query.stream_group_runs` reads them from a store."""
+    _check_tasks(tasks)
+    pending = iter(groups)
+    while (board := _next_board(pending, tasks, models)) is not None:
+        if board.rows or board.hidden:
+            yield board
+
+
+def _next_board(
+    groups: Iterator[tuple[Group, GroupRuns]], tasks: str, models: Sequence[str]
+) -> Board | None:
+    """The next group's board, read and computed with the garbage collector paused
+    (see `gc_paused`); its counted runs are freed before the collector resumes."""
+    with gc_paused():
+        found = next(groups, None)
+        return None if found is None else _board(*found, tasks, models)
 
 
 def _board(group: Group, runs: GroupRuns, tasks: str, models: Sequence[str]) -> Board:
@@ -259,35 +205,45 @@ def _board(group: Group, runs: GroupRuns, tasks: str, models: Sequence[str]) -> 
     listed = {m: done for m, done in own.items() if len(done) >= MIN_DISPLAY}
     seen = set().union(*own.values())
     used = sorted(_common(listed.values()) if tasks == "common" else seen)
-    rows, hidden = _rows(listed, used, len(seen), runs.errors)
+    rows, hidden, chosen = _rows(group, listed, used, len(seen), runs.errors)
     hidden += [Hidden(m, len(done), runs.errors[m]) for m, done in own.items() if m not in listed]
     comparable = tasks == "common"
     if comparable:
-        rows = _ranked(rows, listed, used)
+        rows = _ranked(rows, chosen)
     hidden.sort(key=lambda item: item.model)
     return Board(group, tasks, comparable, len(seen), len(used), tuple(rows), tuple(hidden))
 
 
+def _chosen(done: Mapping[str, CountedRow], used: Sequence[str]) -> list[CountedRow]:
+    return [done[t] for t in used if t in done]
+
+
 def _rows(
-    listed: Mapping[str, Mapping[str, Outcome]],
+    group: Group,
+    listed: Mapping[str, Mapping[str, CountedRow]],
     used: Sequence[str],
     seen: int,
     errors: Counter[str],
-) -> tuple[list[Row], list[Hidden]]:
-    """Rows of the models with 5 or more counted runs on ``used``, sorted; the others hidden."""
+) -> tuple[list[Row], list[Hidden], dict[str, Columns]]:
+    """Rows of the models with 5 or more counted runs on ``used``, sorted, and the runs
+    each row counts (row i of each model's columns: its i-th task of ``used``);
+    the other models hidden."""
     rows: list[Row] = []
     hidden: list[Hidden] = []
+    counted: dict[str, Columns] = {}
+    calibrated = group.domain == CALIBRATION_DOMAIN
     for model, done in listed.items():
-        chosen = [done[t] for t in used if t in done]
+        chosen = _chosen(done, used)
         if len(chosen) < MIN_DISPLAY:
             hidden.append(Hidden(model, len(chosen), errors[model]))
             continue
         coverage = Coverage(len(done), seen, len(done) - len(chosen))
-        rows.append(_row(model, chosen, coverage, errors[model]))
-    return sorted(rows, key=_order), hidden
+        counted[model] = columns(chosen)
+        rows.append(_row(model, counted[model], coverage, errors[model], calibrated))
+    return sorted(rows, key=_order), hidden, counted
 
 
-def _common(task_sets: Iterable[Mapping[str, Outcome]]) -> set[str]:
+def _common(task_sets: Iterable[Mapping[str, CountedRow]]) -> set[str]:
     sets = [set(done) for done in task_sets]
     return set.intersection(*sets) if sets else set()
 
@@ -300,20 +256,6 @@ def _order(row: Row) -> tuple[float, float, str]:
         -(score if score is not None else float("-inf")),
         row.model,
     )
-
-
-def passes(items: Iterable[Outcome]) -> list[bool]:
-    """Whether each run passed (an ok run never stores None here; None counts as not)."""
-    return [item.passed is True for item in items]
-
-
-def scores(items: Iterable[Outcome]) -> list[float]:
-    """The scores of runs known to have one (filter with ``score is not None`` first)."""
-    return [float(item.score or 0.0) for item in items]
-
-
-def clusters(items: Iterable[Outcome]) -> list[str]:
-    return [item.cluster for item in items]
 
 
 class _Usage(NamedTuple):
@@ -329,80 +271,75 @@ def _mean_known(values: Iterable[float | None]) -> tuple[float | None, int]:
     return (fmean(known) if known else None), len(known)
 
 
-def _usage(chosen: Sequence[Outcome]) -> _Usage:
+def _usage(runs: Columns) -> _Usage:
     """Latency and cost over non-paste runs whose value is known (module doc)."""
-    priced = [item for item in chosen if not item.paste]
-    latency, latency_known = _mean_known(item.latency_ms for item in priced)
-    cost, cost_known = _mean_known(item.cost_usd for item in priced)
+    priced = [i for i, paste in enumerate(runs.paste) if not paste]
+    latency, latency_known = _mean_known(runs.latency_ms[i] for i in priced)
+    cost, cost_known = _mean_known(runs.cost_usd[i] for i in priced)
     return _Usage(latency, latency_known, cost, cost_known, len(priced))
 
 
-def _row(model: str, chosen: Sequence[Outcome], coverage: Coverage, errors: int) -> Row:
-    passed, cluster_ids = passes(chosen), clusters(chosen)
-    usage = _usage(chosen)
+def _row(model: str, runs: Columns, coverage: Coverage, errors: int, calibrated: bool) -> Row:
+    passed, cluster_ids = truthy(runs.passed), list(runs.cluster)
+    usage = _usage(runs)
     return Row(
         model=model,
-        n=len(chosen),
+        n=len(passed),
         templates=len(set(cluster_ids)),
         passed=sum(passed),
         pass_rate=pass_rate_interval(passed, cluster_ids),
-        avg_score=_score(chosen, cluster_ids),
+        avg_score=_score(runs),
         avg_latency_ms=usage.latency,
         latency_known=usage.latency_known,
         avg_cost_usd=usage.cost,
         cost_known=usage.cost_known,
         priced_runs=usage.priced,
-        paste_runs=len(chosen) - usage.priced,
+        paste_runs=len(passed) - usage.priced,
         errors=errors,
         coverage=coverage,
-        sources=tuple(sorted({item.source for item in chosen})),
-        provisional=len(chosen) < MIN_RANK,
-        calibration=_calibration(chosen),
+        sources=tuple(sorted(set(runs.source))),
+        provisional=len(passed) < MIN_RANK,
+        calibration=_calibration(runs) if calibrated else None,
     )
 
 
-def _score(chosen: Sequence[Outcome], cluster_ids: list[str]) -> Interval:
+def _score(runs: Columns) -> Interval:
     """The mean score, clustered, over the runs that have a score.
 
     Scores live in [0, 1], so the t interval is clipped to that range (a
     symmetric interval on bounded data can otherwise promise impossible values).
     """
-    scored = [item for item in chosen if item.score is not None]
-    if len(scored) < len(chosen):
-        cluster_ids = clusters(scored)
-    interval = clustered_mean(scores(scored), cluster_ids)
+    scored = [(s, c) for s, c in zip(runs.score, runs.cluster, strict=True) if s is not None]
+    interval = clustered_mean([float(s) for s, _ in scored], [c for _, c in scored])
     if interval.low is None or interval.high is None:
         return interval
     return replace(interval, low=max(0.0, interval.low), high=min(1.0, interval.high))
 
 
-def _calibration(chosen: Sequence[Outcome]) -> CalibrationReport | None:
+def _calibration(runs: Columns) -> CalibrationReport:
     """Calibration of the runs that stated a confidence (calibration domain only)."""
-    if not chosen or chosen[0].domain != CALIBRATION_DOMAIN:
-        return None
-    stated = [item for item in chosen if item.confidence is not None]
-    confidences = [float(item.confidence or 0.0) for item in stated]
-    return calibration(confidences, [item.correct is True for item in stated])
+    stated = [(c, ok) for c, ok in zip(runs.confidence, runs.correct, strict=True) if c is not None]
+    return calibration([float(c) for c, _ in stated], truthy(ok for _, ok in stated))
 
 
-def _ranked(
-    rows: Sequence[Row], listed: Mapping[str, Mapping[str, Outcome]], used: Sequence[str]
-) -> list[Row]:
-    """Rows with their rank bands (see the module doc); provisional rows keep none."""
+def _ranked(rows: Sequence[Row], counted: Mapping[str, Columns]) -> list[Row]:
+    """Rows with their rank bands (see the module doc); provisional rows keep none.
+
+    On a comparable board every row counts the same tasks, in the same order."""
     ranked = [row for row in rows if not row.provisional]
     if not ranked:
         return list(rows)
-    ties = [_tie(listed[a.model], listed[b.model], used) for a, b in pairwise(ranked)]
+    ties = [_tie(counted[a.model], counted[b.model]) for a, b in pairwise(ranked)]
     bands = {row.model: band for row, band in zip(ranked, rank_bands(ties), strict=True)}
     return [_with_rank(row, bands.get(row.model)) for row in rows]
 
 
-def _tie(a: Mapping[str, Outcome], b: Mapping[str, Outcome], used: Sequence[str]) -> bool:
-    """Whether the paired pass/fail difference of A and B on ``used`` has a CI holding 0."""
-    a_runs, b_runs = [a[t] for t in used], [b[t] for t in used]
-    a_pass, b_pass = passes(a_runs), passes(b_runs)
-    as_numbers = [float(x) for x in a_pass], [float(x) for x in b_pass]
-    return _tied(paired(*as_numbers, clusters(a_runs), a_pass, b_pass))
+def _tie(a: Columns, b: Columns) -> bool:
+    """Whether the paired pass/fail difference of A and B on the same tasks has a CI
+    holding 0: the interval `slopmark.board.stats.paired` gives, without its extras."""
+    passes = zip(truthy(a.passed), truthy(b.passed), strict=True)
+    differences = [float(x) - float(y) for x, y in passes]
+    return _tied(clustered_mean(differences, a.cluster))
 
 
 def rank_bands(ties: Sequence[bool]) -> list[str]:

@@ -115,16 +115,19 @@ def _check_finite(name: str, values: Sequence[float]) -> None:
 
 
 def _moments(values: Sequence[float], clusters: Sequence[str]) -> _Moments:
-    n, count = len(values), len(set(clusters))
+    n = len(values)
     if n == 0:
         return _Moments(0, 0, None, None, None)
     mean = math.fsum(values) / n
-    residuals: defaultdict[str, list[float]] = defaultdict(list)
+    members: defaultdict[str, list[float]] = defaultdict(list)
     for value, cluster in zip(values, clusters, strict=True):
-        residuals[cluster].append(value - mean)
-    between = math.fsum(math.fsum(group) ** 2 for group in residuals.values())
+        members[cluster].append(value)
+    residual = mean.__rsub__  # value − mean, the same float operation, mapped in C
+    residuals = [list(map(residual, group)) for group in members.values()]
+    count = len(residuals)
+    between = math.fsum([math.fsum(group) ** 2 for group in residuals])
     se = math.sqrt(count / (count - 1) * between) / n if count >= 2 else None
-    within = math.fsum(e * e for group in residuals.values() for e in group)
+    within = math.fsum([e * e for group in residuals for e in group])
     iid_se = math.sqrt(within / (n * (n - 1))) if n >= 2 else None
     return _Moments(n, count, mean, se, iid_se)
 
@@ -271,8 +274,11 @@ def paired(
     )
 
 
-def ties_contain_zero(comparison: PairedComparison) -> bool:
-    """True when the difference's interval contains 0, or is undefined (no claim of a gap)."""
+def ties_contain_zero(comparison: PairedComparison | Interval) -> bool:
+    """True when the difference's interval contains 0, or is undefined (no claim of a gap).
+
+    Takes a `paired` comparison, or the `clustered_mean` of per-task differences
+    (the same interval, without the correlation and McNemar's test)."""
     if comparison.low is None or comparison.high is None:
         return True
     return comparison.low <= 0.0 <= comparison.high

@@ -1,4 +1,4 @@
-"""The cost–capability chart of one board, as geometry for an inline SVG (pure).
+"""Charts of one board as geometry for inline SVG (pure): cost–capability and reliability.
 
 x is the average cost per run (non-paste runs with a known cost, see
 `slopmark.board.leaderboard`) on a log scale; y is the pass rate with its
@@ -6,9 +6,15 @@ x is the average cost per run (non-paste runs with a known cost, see
 not placed but listed, and a cost of exactly $0 (a local model) sits in a
 separate "$0" lane left of the log axis, which cannot show 0.
 
-The Pareto frontier holds the models no other model beats on both axes: none
-is at most as costly with a higher pass rate, or cheaper with the same. It is
-drawn as a staircase: the best pass rate reachable for a budget up to x.
+The points, the unknown costs and the Pareto frontier come from
+`slopmark.board.costcap` (shared with the PNG/SVG charts of `slopmark.plot`);
+the frontier is drawn as a staircase: the best pass rate reachable for a
+budget up to x.
+
+A calibration board also gets reliability diagrams (`reliability_panels`):
+per model a square with confidence on x and accuracy on y, both 0 to 1, the
+diagonal, and a dot per non-empty bin of `slopmark.board.reliability`
+(area growing with the bin's count) joined in bin order.
 """
 
 from __future__ import annotations
@@ -16,25 +22,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from math import floor, log10
+from math import floor, log10, sqrt
 
-from slopmark.board.leaderboard import Board, Row
+from slopmark.board.costcap import Point, cost_capability, pareto, point
+from slopmark.board.leaderboard import Board
+from slopmark.board.reliability import BinPoint, Curve, reliability
+
+__all__ = [
+    "BinMark",
+    "Chart",
+    "Placed",
+    "Point",
+    "ReliabilityPanel",
+    "Tick",
+    "chart",
+    "pareto",
+    "point",
+    "reliability_panels",
+]
 
 WIDTH, HEIGHT = 760, 440
 LEFT, RIGHT, TOP, BOTTOM = 64, 150, 20, 52
 ZERO_LANE = 90
-
-
-@dataclass(frozen=True)
-class Point:
-    model: str
-    cost: float
-    rate: float
-    low: float | None
-    high: float | None
-    n: int
-    rank: str | None
-    provisional: bool
 
 
 @dataclass(frozen=True)
@@ -68,28 +77,6 @@ class Chart:
     top: int = TOP
     bottom: float = HEIGHT - BOTTOM
     right: float = WIDTH - RIGHT
-
-
-def point(row: Row) -> Point | None:
-    """The row as a chart point; None when its cost or pass rate is unknown."""
-    rate = row.pass_rate
-    if row.avg_cost_usd is None or rate.estimate is None:
-        return None
-    return Point(
-        row.model, row.avg_cost_usd, rate.estimate, rate.low, rate.high,
-        row.n, row.rank, row.provisional,
-    )  # fmt: skip
-
-
-def pareto(points: Sequence[Point]) -> set[str]:
-    """The models on the frontier: walking by cost (cheapest, then best first), each new best."""
-    best = -1.0
-    frontier: set[str] = set()
-    for item in sorted(points, key=lambda p: (p.cost, -p.rate, p.model)):
-        if item.rate > best:
-            frontier.add(item.model)
-            best = item.rate
-    return frontier
 
 
 def _decades(costs: Sequence[float]) -> tuple[int, int]:
@@ -146,14 +133,75 @@ def _ticks(scale: tuple[float, int, int]) -> tuple[tuple[Tick, ...], tuple[Tick,
 
 def chart(board: Board) -> Chart:
     """The chart of ``board``'s shown rows (ranked and provisional)."""
-    points = [p for p in map(point, board.rows) if p is not None]
-    unplaced = tuple(row.model for row in board.rows if point(row) is None)
-    zero = any(p.cost <= 0 for p in points)
-    scale = _x_scale([p.cost for p in points], zero)
-    frontier = pareto(points)
-    placed = tuple(_placed(p, scale, frontier) for p in points)
+    view = cost_capability(board)
+    zero = any(p.cost <= 0 for p in view.points)
+    scale = _x_scale([p.cost for p in view.points], zero)
+    frontier = {p.model for p in view.frontier}
+    placed = tuple(_placed(p, scale, frontier) for p in view.points)
     x_ticks, y_ticks = _ticks(scale)
     return Chart(
-        board.group.label(), placed, unplaced, _staircase(placed), x_ticks, y_ticks,
+        view.title, placed, view.unknown_cost, _staircase(placed), x_ticks, y_ticks,
         LEFT + ZERO_LANE / 2 if zero else None,
     )  # fmt: skip
+
+
+# --- reliability diagrams (calibration domain) ---------------------------------------
+
+PANEL = 230
+PANEL_LEFT, PANEL_TOP, PANEL_SIDE = 40, 12, 170
+#: the radius of a bin's dot: MIN_R, up to MIN_R + SPAN_R for the model's fullest bin
+MIN_R, SPAN_R = 2.5, 5.0
+
+
+@dataclass(frozen=True)
+class BinMark:
+    point: BinPoint
+    x: float
+    y: float
+    r: float
+
+
+@dataclass(frozen=True)
+class ReliabilityPanel:
+    """One model's reliability diagram: its bins placed in a square, confidence → x."""
+
+    model: str
+    n: int
+    ece: float | None
+    brier: float | None
+    marks: tuple[BinMark, ...]
+    line: str
+    ticks: tuple[Tick, ...]
+    size: int = PANEL
+    left: int = PANEL_LEFT
+    top: int = PANEL_TOP
+    right: int = PANEL_LEFT + PANEL_SIDE
+    bottom: int = PANEL_TOP + PANEL_SIDE
+
+
+def _panel_x(confidence: float) -> float:
+    return PANEL_LEFT + PANEL_SIDE * confidence
+
+
+def _panel_y(accuracy: float) -> float:
+    return PANEL_TOP + PANEL_SIDE * (1.0 - accuracy)
+
+
+def _mark(item: BinPoint, fullest: int) -> BinMark:
+    radius = MIN_R + SPAN_R * sqrt(item.count / fullest)
+    return BinMark(item, _panel_x(item.confidence), _panel_y(item.accuracy), radius)
+
+
+def _reliability_panel(curve: Curve) -> ReliabilityPanel:
+    points = curve.points
+    fullest = max((p.count for p in points), default=1)
+    marks = tuple(_mark(p, fullest) for p in points)
+    line = " ".join(f"{m.x:.1f},{m.y:.1f}" for m in marks)
+    ticks = tuple(Tick(_panel_x(v), f"{v:g}") for v in (0.0, 0.5, 1.0))
+    report = curve.report
+    return ReliabilityPanel(curve.model, report.n, report.ece, report.brier, marks, line, ticks)
+
+
+def reliability_panels(board: Board) -> tuple[ReliabilityPanel, ...]:
+    """A reliability panel per model of a calibration board that stated confidences."""
+    return tuple(_reliability_panel(curve) for curve in reliability(board).curves)

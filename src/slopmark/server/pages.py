@@ -1,5 +1,8 @@
 """The web pages: leaderboard, cost–capability chart, bench console and run page.
 
+A calibration leaderboard also shows each board's reliability diagrams as
+inline SVG (`slopmark.server.chart.reliability_panels`).
+
 Rendered on the server from Jinja2 templates; a small script
 (``static/slopmark.js``) adds the chart's details on hover and the console's
 submit. Nothing is loaded from outside the server.
@@ -15,11 +18,11 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from slopmark.board.leaderboard import MIN_DISPLAY, MIN_RANK
+from slopmark.board.leaderboard import CALIBRATION_DOMAIN, MIN_DISPLAY, MIN_RANK
 from slopmark.board.stats import Interval
 from slopmark.evals.task import DOMAINS
 from slopmark.server import reads
-from slopmark.server.chart import chart
+from slopmark.server.chart import chart, reliability_panels
 from slopmark.server.state import ServerState, get_state
 from slopmark.store import get_run
 
@@ -80,9 +83,15 @@ def leaderboard_page(
     tabs, chosen = _domains(state, domain)
     where = reads.run_filter(state.engine, chosen, source or None)
     boards = reads.boards(state.engine, where, tasks)
+    reliability = {
+        board.group: reliability_panels(board)
+        for board in boards
+        if board.group.domain == CALIBRATION_DOMAIN
+    }
     return render(
         request, "leaderboard.html", nav="board", tabs=tabs, domain=chosen, source=source or "",
         tasks=tasks, boards=boards, min_display=MIN_DISPLAY, min_rank=MIN_RANK,
+        reliability=reliability,
     )  # fmt: skip
 
 

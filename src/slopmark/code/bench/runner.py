@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from slopmark.code.bench.agents.base import Agent, AgentOutcome, AgentTask
-from slopmark.code.bench.envs import test_environment, workspace_environment
+from slopmark.code.bench.envs import hidden_test_environment, workspace_environment
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.prompts import PromptTemplate
 from slopmark.code.bench.quality import has_files, measure_workspace
@@ -121,7 +121,7 @@ class ProblemRun:
 
     def run(self) -> list[CheckpointResult]:
         results: list[CheckpointResult] = []
-        self.test_env = test_environment(self.problem.test_dependencies)
+        self.test_env = hidden_test_environment(self.problem.test_dependencies)
         previous: Path | None = None
         failed = False
         for index, checkpoint in enumerate(self.problem.checkpoints):

@@ -1,0 +1,107 @@
+"""Generic charts: named series over labelled x positions, as lines or grouped bars.
+
+Made for reports such as the coding benchmark's "solve rate and quality by
+phase" (x labels Start, Early, Mid, Late, Final). A value of None is a gap:
+the line breaks there and the bar is left out, never drawn as 0. Every
+series must have one value per x label. In SVG, series i (counting from 0
+in the order given) is the group ``series-<i>`` of a line chart, and its bar
+for category k the group ``series-<i>-<k>`` of a bar chart.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from slopmark.errors import BadInput
+from slopmark.plot.figure import chart_file
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+__all__ = ["bar_chart", "line_chart"]
+
+WIDTH, HEIGHT = 800, 480
+#: the share of each x slot the bars of all series fill together
+BAR_SPAN = 0.8
+
+Series = Mapping[str, Sequence[float | None]]
+
+
+def _check(series: Series, size: int, what: str) -> None:
+    if size == 0:
+        raise BadInput(f"chart: no {what} given; pass at least one")
+    for name, values in series.items():
+        if len(values) != size:
+            raise BadInput(
+                f"chart series {name!r}: {len(values)} values for {size} {what}; "
+                "pass one value (or None for a gap) per label"
+            )
+        bad = [v for v in values if v is not None and not math.isfinite(v)]
+        if bad:
+            raise BadInput(f"chart series {name!r}: value {bad[0]!r} is not a finite number")
+
+
+def _check_range(y_range: tuple[float, float] | None) -> None:
+    if y_range is not None and not y_range[0] < y_range[1]:
+        raise BadInput(f"chart y_range {y_range!r}: the low end must be below the high end")
+
+
+def _finish(axes: Axes, title: str, labels: Sequence[str], y_label: str, legend: bool) -> None:
+    axes.set_xticks(range(len(labels)), list(labels))
+    axes.set_title(title)
+    axes.set_ylabel(y_label)
+    axes.grid(axis="y", alpha=0.3)
+    if legend:
+        axes.legend()
+
+
+def line_chart(
+    path: Path,
+    *,
+    title: str,
+    x_labels: Sequence[str],
+    series: Series,
+    y_label: str,
+    y_range: tuple[float, float] | None = None,
+) -> None:
+    """One line (with markers) per series over ``x_labels``; None values are gaps.
+
+    ``y_range`` fixes the y axis (e.g. ``(0, 1)`` for rates); None fits the data.
+    """
+    _check(series, len(x_labels), "x labels")
+    _check_range(y_range)
+    with chart_file(Path(path), WIDTH, HEIGHT) as figure:
+        axes = figure.add_subplot()
+        for index, (name, values) in enumerate(series.items()):
+            points = [math.nan if v is None else v for v in values]
+            axes.plot(range(len(points)), points, marker="o", label=name, gid=f"series-{index}")
+        if y_range is not None:
+            axes.set_ylim(*y_range)
+        _finish(axes, title, x_labels, y_label, bool(series))
+
+
+def bar_chart(
+    path: Path,
+    *,
+    title: str,
+    categories: Sequence[str],
+    series: Series,
+    y_label: str,
+) -> None:
+    """Grouped bars: per category, one bar per series side by side; None leaves a gap."""
+    _check(series, len(categories), "categories")
+    width = BAR_SPAN / max(len(series), 1)
+    with chart_file(Path(path), WIDTH, HEIGHT) as figure:
+        axes = figure.add_subplot()
+        for index, (name, values) in enumerate(series.items()):
+            offset = -BAR_SPAN / 2 + width * (index + 0.5)
+            known = [(slot, v) for slot, v in enumerate(values) if v is not None]
+            bars = axes.bar([slot + offset for slot, _ in known], [v for _, v in known], width,
+                            label=name)  # fmt: skip
+            for (slot, _), patch in zip(known, bars.patches, strict=True):
+                patch.set_gid(f"series-{index}-{slot}")
+        axes.axhline(0, color="black", linewidth=0.8)
+        _finish(axes, title, categories, y_label, bool(series))
