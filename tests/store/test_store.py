@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import Engine, inspect
 
+import slopmark.store as store_package
 from slopmark.errors import BadInput
 from slopmark.store import (
     DEFAULT_URL,
@@ -242,3 +243,15 @@ def test_a_bad_url_is_bad_input(url: str, message: str) -> None:
     with pytest.raises(BadInput, match=message):
         open_store(url)
 
+
+
+def test_head_revision_constant_is_alembics_head() -> None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    from slopmark.store.db import HEAD_REVISION
+
+    here = Path(store_package.__file__).parent
+    config = Config(str(here / "alembic.ini"))
+    config.set_main_option("script_location", str(here / "migrations"))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD_REVISION

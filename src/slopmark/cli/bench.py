@@ -11,14 +11,6 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from slopmark.cli.bench_view import (
-    print_problems,
-    print_report,
-    print_result_line,
-    print_validation,
-    report_json,
-    write_plots,
-)
 from slopmark.cli.output import print_json
 from slopmark.errors import BadInput, CheckFailed
 
@@ -65,6 +57,7 @@ def list_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """List the problems in a folder with their checkpoints."""
+    from slopmark.cli.bench_view import print_problems
     from slopmark.code.bench.problem import load_problems
 
     found = load_problems(problems)
@@ -87,6 +80,7 @@ def validate(
     keep: Path | None = typer.Option(None, "--keep", help="Keep the run folder here."),
 ) -> None:
     """Replay every reference solution: each checkpoint must be solved strictly (else exit 1)."""
+    from slopmark.cli.bench_view import print_validation
     from slopmark.code.bench.problem import load_problems
     from slopmark.code.bench.runner import BenchConfig
     from slopmark.code.bench.session import execute
@@ -115,9 +109,13 @@ def run(
     jobs: int = _JOBS,
     out: Path | None = typer.Option(None, "--out", help=_OUT_HELP),
     agent_option: list[str] = typer.Option([], "--agent-option", help=_OPTION_HELP),
+    agent_memory: int = typer.Option(
+        16384, "--agent-memory", min=0, help="Agent address-space limit in MiB (0: none)."
+    ),
     db: str | None = typer.Option(None, "--db", help=_DB_HELP),
 ) -> None:
     """Run an agent over the problems; every checkpoint is tested, measured and stored."""
+    from slopmark.cli.bench_view import print_report, print_result_line
     from slopmark.code.bench.problem import load_problems
     from slopmark.code.bench.runner import BenchConfig
     from slopmark.code.bench.session import execute
@@ -127,7 +125,7 @@ def run(
     folder = out or Path("runs") / _default_name(agent, model, prompt)
     config = BenchConfig(
         folder, agent, model, prompt, sandbox, timeout_s=parse_duration(timeout), jobs=jobs,
-        agent_options=parse_options(agent_option),
+        agent_options=parse_options(agent_option), agent_memory_mb=agent_memory or None,
     )  # fmt: skip
     engine = open_store(database_url(db, os.environ))
     console = Console()
@@ -149,6 +147,7 @@ def report(
     ),
 ) -> None:
     """Print the solve rates, quality by phase and trajectories of a run."""
+    from slopmark.cli.bench_view import print_report, report_json, write_plots
     from slopmark.code.bench.runner import load_results
 
     if not (run_dir / "run.json").is_file():

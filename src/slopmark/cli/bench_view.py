@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.code.bench.problem import Problem
-from slopmark.code.bench.results import GROUPS, CheckpointResult
+from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult, Quality
 from slopmark.code.bench.runner import ProblemFailure
 from slopmark.code.bench.scoring import PHASES, Rates, Summary, phase, summarize
 
@@ -74,25 +74,37 @@ def print_validation(
     return unsolved
 
 
+def _quality_cells(q: Quality | None) -> list[str]:
+    if q is None:
+        return ["–"] * 6
+    max_cc = "–" if q.max_cc is None else str(q.max_cc)
+    churn = f"+{q.lines_added}/-{q.lines_removed}"
+    sizes = [str(q.sloc), str(q.complex_callables), max_cc]
+    return [_num(q.erosion), _num(q.verbosity), *sizes, churn]
+
+
+def _agent_cells(a: AgentRecord | None) -> list[str]:
+    if a is None:
+        return ["–", "–"]
+    known = a.input_tokens is not None
+    tokens = str((a.input_tokens or 0) + (a.output_tokens or 0)) if known else "–"
+    return [_num(a.cost_usd, 4), tokens]
+
+
+def _checkpoint_row(r: CheckpointResult) -> list[str]:
+    return [
+        r.problem, r.checkpoint.removeprefix("checkpoint_"), phase(r.index, r.count), r.status,
+        *(_tests_cell(r, g) for g in GROUPS), _mark(r.strict), _mark(r.isolated), _mark(r.core),
+        *_quality_cells(r.quality), *_agent_cells(r.agent), _num(r.timings.get("total_s"), 1),
+    ]  # fmt: skip
+
+
 def _checkpoint_table(results: Sequence[CheckpointResult]) -> Table:
     table = Table("problem", "ckpt", "phase", "status", *GROUPS, "strict", "iso", "core ok",
                   "erosion", "verb.", "SLOC", "CC>10", "max CC", "+/-", "cost $", "tokens",
                   "wall s", title="Checkpoints")  # fmt: skip
-    for r in results:
-        q, a = r.quality, r.agent
-        tokens = (
-            None if a is None or a.input_tokens is None else a.input_tokens + (a.output_tokens or 0)
-        )
-        table.add_row(
-            r.problem, r.checkpoint.removeprefix("checkpoint_"), phase(r.index, r.count), r.status,
-            *(_tests_cell(r, g) for g in GROUPS), _mark(r.strict), _mark(r.isolated), _mark(r.core),
-            _num(q.erosion if q else None), _num(q.verbosity if q else None),
-            str(q.sloc) if q else "–", str(q.complex_callables) if q else "–",
-            str(q.max_cc) if q and q.max_cc is not None else "–",
-            f"+{q.lines_added}/-{q.lines_removed}" if q else "–",
-            _num(a.cost_usd if a else None, 4), str(tokens) if tokens is not None else "–",
-            _num(r.timings.get("total_s"), 1),
-        )  # fmt: skip
+    for result in results:
+        table.add_row(*_checkpoint_row(result))
     return table
 
 

@@ -12,11 +12,9 @@ from rich.console import Console
 
 from slopmark.cli.bench import app as bench_app
 from slopmark.cli.code_report import render, to_json
-from slopmark.cli.history_view import history_json, render_history
 from slopmark.cli.output import print_json
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.sarif import to_sarif
-from slopmark.code.history import Selection, measure_history
 from slopmark.code.measure import MeasureOptions, measure_tree
 from slopmark.code.metrics import SIZE_TERMS, Settings
 from slopmark.code.report import TreeReport
@@ -145,6 +143,9 @@ def history(
     jobs: int = typer.Option(0, "--jobs", min=0, help="Worker processes (0: one per core)."),
 ) -> None:
     """Erosion and verbosity across the commits of a repository, read straight from git."""
+    from slopmark.cli.history_view import history_json, render_history
+    from slopmark.code.history import Selection, measure_history
+
     if commits is None and sample is None and ".." not in rev:
         sample = 30  # the paper samples up to 30 commits per repository
     selection = Selection(last=commits, sample=sample, seed=seed)

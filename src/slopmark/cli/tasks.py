@@ -15,10 +15,7 @@ from rich.table import Table
 
 from slopmark.cli.output import print_json
 from slopmark.errors import BadInput
-from slopmark.evals.generators import generate as generate_tasks
-from slopmark.evals.pool import check_domain, load_pool, pool_files
 from slopmark.evals.task import SOURCES, Task
-from slopmark.evals.taskfile import load_tasks
 
 app = typer.Typer(help="Eval tasks: list the pool, validate task files, generate tasks.")
 
@@ -58,6 +55,8 @@ def list_tasks(
     """Approved tasks and their counts per domain and template (verifiers stay hidden)."""
     if source is not None and source not in SOURCES:
         raise BadInput(f"--source {source!r}: must be one of {', '.join(SOURCES)}")
+    from slopmark.evals.pool import load_pool
+
     tasks = [t for t in load_pool(domain, paths) if source in (None, t.source)]
     if as_json:
         counts = [asdict(row) for row in _counts(tasks)]
@@ -81,6 +80,9 @@ def validate(
     paths: list[Path] = typer.Argument(None, help="Task files or folders (default: the pool)."),
 ) -> None:
     """Check task files; print every problem as file:line: task: field: what is wrong."""
+    from slopmark.evals.pool import pool_files
+    from slopmark.evals.taskfile import load_tasks
+
     files = paths or pool_files()
     tasks, problems = load_tasks(files)
     for problem in problems:
@@ -99,6 +101,9 @@ def generate(
     out: Path | None = typer.Option(None, "--out", help="Write JSONL here instead of stdout."),
 ) -> None:
     """Generate tasks from a domain's templates as JSONL (source: original)."""
+    from slopmark.evals.generators import generate as generate_tasks
+    from slopmark.evals.pool import check_domain
+
     tasks = generate_tasks(check_domain(domain), templates, variants, seed)
     lines = "".join(json.dumps(_record(t), ensure_ascii=False) + "\n" for t in tasks)
     if out is None:

@@ -6,11 +6,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
 from slopmark.errors import BadInput
 
@@ -18,6 +16,9 @@ DEFAULT_URL = "sqlite:///./slopmark.db"
 ENV_VAR = "SLOPMARK_DB"
 BUSY_TIMEOUT_MS = 30_000
 _HERE = Path(__file__).parent
+#: The newest migration in ``migrations/versions`` (a test keeps it in step with
+#: Alembic's head): a store already there opens without loading Alembic.
+HEAD_REVISION = "0002"
 
 #: Pragmas set on every SQLite connection. WAL lets readers (the board, a
 #: second `eval run`) work while a suite writes; ``synchronous=NORMAL`` in WAL
@@ -60,8 +61,22 @@ def _engine(url: str) -> Engine:
     return engine
 
 
+def current_revision(engine: Engine) -> str | None:
+    """The store's migration revision; None for a new (or not yet migrated) store."""
+    try:
+        with engine.connect() as connection:
+            return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+    except DBAPIError:
+        return None
+
+
 def migrate(engine: Engine) -> None:
     """Apply every migration the store has not seen yet (run on every open)."""
+    if current_revision(engine) == HEAD_REVISION:
+        return
+    from alembic import command
+    from alembic.config import Config
+
     config = Config(str(_HERE / "alembic.ini"))
     config.set_main_option("script_location", str(_HERE / "migrations"))
     with engine.begin() as connection:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import Engine
 
-from slopmark.code.bench.results import CheckpointResult
+from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult
 from slopmark.store.runs import Run, insert_run
 
 DOMAIN = "code_iterative"
@@ -38,12 +39,10 @@ def _harness_fault(result: CheckpointResult) -> bool:
     return result.status == "test_error" and error.startswith("pytest wrote no report")
 
 
-def to_run(result: CheckpointResult, agent: str, model: str | None, prompt: str) -> Run:
-    errored = _harness_fault(result)
+def _details(result: CheckpointResult) -> dict[str, Any]:
     record = result.agent
-    tests = {group: [t.passed for t in result.tests if t.group == group]
-             for group in ("core", "functionality", "error", "regression")}  # fmt: skip
-    details = {
+    tests = {g: [t.passed for t in result.tests if t.group == g] for g in GROUPS}
+    return {
         "checkpoint_status": result.status,
         "strict": result.strict, "isolated": result.isolated, "core": result.core,
         "tests": {g: {"passed": sum(flags), "total": len(flags)} for g, flags in tests.items()},
@@ -53,19 +52,31 @@ def to_run(result: CheckpointResult, agent: str, model: str | None, prompt: str)
         "timings": result.timings,
         "error": result.error,
     }  # fmt: skip
+
+
+def _usage(record: AgentRecord | None) -> dict[str, Any]:
+    """What the agent spent (all unknown when no agent ran)."""
+    if record is None:
+        return {}
+    return {
+        "latency_ms": record.wall_s * 1000, "input_tokens": record.input_tokens,
+        "output_tokens": record.output_tokens, "cost_usd": record.cost_usd,
+    }  # fmt: skip
+
+
+def _verdict(result: CheckpointResult) -> dict[str, Any]:
+    if _harness_fault(result):
+        return {"status": "error", "passed": None, "score": None, "error": result.error}
+    return {"status": "ok", "passed": result.strict, "score": result.pass_fraction}
+
+
+def to_run(result: CheckpointResult, agent: str, model: str | None, prompt: str) -> Run:
     return Run(
         task_id=f"{result.problem}.v{result.problem_version}/{result.checkpoint}",
         domain=DOMAIN, model=subject(agent, model), provider=agent,
         harness_version=harness_version(prompt), mode="agent",
         task_set_version=TASK_SET_VERSION, source=result.source, template_id=result.problem,
-        status="error" if errored else "ok",
-        passed=None if errored else result.strict,
-        score=None if errored else result.pass_fraction,
-        details=details, error=result.error if errored else None,
-        latency_ms=record.wall_s * 1000 if record else None,
-        input_tokens=record.input_tokens if record else None,
-        output_tokens=record.output_tokens if record else None,
-        cost_usd=record.cost_usd if record else None,
+        details=_details(result), **_verdict(result), **_usage(result.agent),
     )  # fmt: skip
 
 

@@ -202,18 +202,21 @@ def load_problem(root: Path) -> Problem:
     )
 
 
-def load_problems(folder: Path, names: list[str] | None = None) -> list[Problem]:
-    """Every problem under ``folder`` (each subfolder with a config.yaml), by name."""
+def _discover(folder: Path) -> list[Problem]:
     if (folder / "config.yaml").is_file():
-        found = [load_problem(folder)]
-    elif folder.is_dir():
-        found = [
-            load_problem(sub) for sub in sorted(folder.iterdir()) if (sub / "config.yaml").is_file()
-        ]
-    else:
+        return [load_problem(folder)]
+    if not folder.is_dir():
         raise BadInput(f"{folder}: no such problems folder")
+    folders = [sub for sub in sorted(folder.iterdir()) if (sub / "config.yaml").is_file()]
+    found = [load_problem(sub) for sub in folders]
     if not found:
         raise BadInput(f"{folder}: no problems here (no subfolder has a config.yaml)")
+    return found
+
+
+def load_problems(folder: Path, names: list[str] | None = None) -> list[Problem]:
+    """Every problem under ``folder`` (each subfolder with a config.yaml), by name."""
+    found = _discover(folder)
     if not names:
         return found
     by_name = {problem.name: problem for problem in found}

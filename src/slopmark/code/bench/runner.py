@@ -53,7 +53,7 @@ class BenchConfig:
     jobs: int = 1
     agent_options: dict[str, str] = field(default_factory=dict)
     #: The agent's memory (address space) and process limits in its sandbox.
-    agent_memory_mb: int | None = 8192
+    agent_memory_mb: int | None = 16384
     agent_max_procs: int | None = 512
 
     def identity(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
+from typing import Any
 
 from slopmark.code.bench.results import CheckpointResult
 from slopmark.code.metrics import rose, slope
@@ -132,28 +133,46 @@ def _known_sum(values: Sequence[float | int | None]) -> float | None:
     return sum(known) if known else None
 
 
-def summarize(results: Sequence[CheckpointResult]) -> Summary:
-    """Every number of the report, from the checkpoint results of one run."""
+def _trajectories(results: Sequence[CheckpointResult]) -> tuple[Trajectory, ...]:
     by_problem: dict[str, list[CheckpointResult]] = {}
     for result in results:
         by_problem.setdefault(result.problem, []).append(result)
-    trajectories = tuple(Trajectory.of(name, rs) for name, rs in sorted(by_problem.items()))
-    phases = {
-        name: Rates.of([r for r in results if phase(r.index, r.count) == name]) for name in PHASES
-    }
+    return tuple(Trajectory.of(name, rs) for name, rs in sorted(by_problem.items()))
+
+
+def _phases(results: Sequence[CheckpointResult]) -> dict[str, Rates]:
+    grouped: dict[str, list[CheckpointResult]] = {}
+    for result in results:
+        grouped.setdefault(phase(result.index, result.count), []).append(result)
+    return {name: Rates.of(grouped[name]) for name in PHASES if name in grouped}
+
+
+def _tokens(values: Sequence[int | None]) -> int | None:
+    total = _known_sum(values)
+    return None if total is None else int(total)
+
+
+def _spend(results: Sequence[CheckpointResult]) -> dict[str, Any]:
+    """What the agents spent: known costs and tokens summed, unknown costs counted."""
     agents = [r.agent for r in results if r.agent is not None]
-    tokens_in = _known_sum([a.input_tokens for a in agents])
-    tokens_out = _known_sum([a.output_tokens for a in agents])
+    return {
+        "cost_usd": _known_sum([a.cost_usd for a in agents]),
+        "cost_unknown": sum(a.cost_usd is None for a in agents),
+        "input_tokens": _tokens([a.input_tokens for a in agents]),
+        "output_tokens": _tokens([a.output_tokens for a in agents]),
+        "agent_wall_s": sum(a.wall_s for a in agents),
+    }
+
+
+def summarize(results: Sequence[CheckpointResult]) -> Summary:
+    """Every number of the report, from the checkpoint results of one run."""
+    trajectories = _trajectories(results)
     return Summary(
         overall=Rates.of(results),
-        phases={name: rates for name, rates in phases.items() if rates.checkpoints},
+        phases=_phases(results),
         trajectories=trajectories,
         partial=rate([t.partial for t in trajectories]),
         erosion_rose_share=_share(t.erosion_rose for t in trajectories),
         verbosity_rose_share=_share(t.verbosity_rose for t in trajectories),
-        cost_usd=_known_sum([a.cost_usd for a in agents]),
-        cost_unknown=sum(a.cost_usd is None for a in agents),
-        input_tokens=int(tokens_in) if tokens_in is not None else None,
-        output_tokens=int(tokens_out) if tokens_out is not None else None,
-        agent_wall_s=sum(a.wall_s for a in agents),
+        **_spend(results),
     )
