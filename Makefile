@@ -38,6 +38,8 @@ e2e: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/code_measure.py
 	$(PY) benchmarks/evals_overhead.py
+	$(PY) benchmarks/board_scale.py
+	$(PY) benchmarks/bench_overhead.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,137 @@
+"""What every paper measure returns, and the registry of measures.
+
+A measure reads a `Document` (and, for the model-based ones, a `ModelSet`)
+and returns a `MeasureResult`: the share of its units that show the pattern
+(Eq. 1 of "Science or Slop?"), the units and flagged counts behind it, and
+every flagged instance located in the source. It never prints and never
+raises for what the paper contains: a measure that cannot apply says so
+(status ``not_applicable``), a model-based measure without a model says
+``not_run``. Never a silent zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from slopmark.errors import BadInput, did_you_mean
+from slopmark.paper.document import Document, Span
+
+if TYPE_CHECKING:
+    from slopmark.paper.models import ModelSet
+
+Plane = Literal["STRUCTURE", "ARGUMENT", "ARTIFACTS"]
+PLANES: tuple[Plane, ...] = ("STRUCTURE", "ARGUMENT", "ARTIFACTS")
+Status = Literal["ok", "not_applicable", "not_run"]
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One located occurrence of a pattern (what `SLOP_FINDINGS.md` lists)."""
+
+    measure: str
+    at: Span
+    #: The section title holding it ("4 Experiments"), for people.
+    section: str
+    #: The offending sentence, object ("Table 2: ..."), or citation, as written.
+    text: str
+    #: What a repair would connect (e.g. "point to Table 2 from Section 5 where it is discussed").
+    repair: str
+
+
+@dataclass(frozen=True)
+class MeasureResult:
+    measure: str
+    plane: Plane
+    status: Status
+    #: flagged / units; None unless status is "ok".
+    score: float | None
+    flagged: int
+    units: int
+    #: What a unit is, plural ("sentences", "objects", "citing sentences", "papers", ...).
+    unit_name: str
+    instances: tuple[Instance, ...] = ()
+    weak: bool = False
+    #: Why the result is weak, not applicable or not run.
+    reason: str | None = None
+    #: Measure-specific extras (roadmap pointers, appendix pointers, acknowledged gap, ...).
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(
+        cls, measure: str, plane: Plane, flagged: int, units: int, unit_name: str, **rest: Any
+    ) -> MeasureResult:
+        """An "ok" result with score = flagged / units (not applicable when there are no units)."""
+        if units == 0:
+            reason = rest.pop("reason", None) or f"no {unit_name} to measure"
+            status: Status = "not_applicable"
+            return cls(measure, plane, status, None, 0, 0, unit_name, reason=reason, **rest)
+        return cls(measure, plane, "ok", flagged / units, flagged, units, unit_name, **rest)
+
+
+class Measure(Protocol):
+    name: str
+    plane: Plane
+    needs_model: bool
+
+    def measure(self, document: Document, models: ModelSet | None) -> MeasureResult: ...
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    name: str
+    plane: Plane
+    needs_model: bool
+    summary: str
+    build: Callable[[], Measure]
+
+
+_MEASURES: dict[str, MeasureSpec] = {}
+
+#: The order measures are reported in (the paper's Table 1).
+ORDER = (
+    "macro_redundancy", "cross_section_references", "citation_isolation", "evidence_gap",
+    "argument_graph", "figure_exposition",
+)  # fmt: skip
+
+
+def register_measure(spec: MeasureSpec) -> MeasureSpec:
+    _MEASURES[spec.name] = spec
+    return spec
+
+
+def measure_specs() -> dict[str, MeasureSpec]:
+    _load_builtins()
+    known = [name for name in ORDER if name in _MEASURES] + sorted(set(_MEASURES) - set(ORDER))
+    return {name: _MEASURES[name] for name in known}
+
+
+def choose_measures(selection: str) -> list[MeasureSpec]:
+    """``all``, ``deterministic`` or a comma list of names → the specs, in report order."""
+    specs = measure_specs()
+    if selection == "all":
+        return list(specs.values())
+    if selection == "deterministic":
+        return [spec for spec in specs.values() if not spec.needs_model]
+    chosen = []
+    for name in (part.strip() for part in selection.split(",") if part.strip()):
+        if name not in specs:
+            hint = did_you_mean(name, specs)
+            raise BadInput(
+                f"--measures: unknown measure '{name}'" + (f"; {hint}" if hint else "")
+                + f" (measures: {', '.join(specs)}, or all / deterministic)"
+            )
+        chosen.append(specs[name])
+    return chosen
+
+
+def _load_builtins() -> None:
+    from slopmark.paper.measures import (  # noqa: F401
+        argument_graph,
+        citation_isolation,
+        cross_section_references,
+        evidence_gap,
+        figure_exposition,
+        macro_redundancy,
+    )
