@@ -35,7 +35,24 @@ one delta naming each call, then its arguments in pieces). With tool calls and n
 ``"tool_calls"``, as OpenAI sends. Arguments given as a string are sent verbatim
 (e.g. broken JSON); ids are ``call_0``, ``call_1``, … per answer.
 
-Only ``POST /v1/chat/completions`` exists. With ``"stream": true`` the answer is
+Legacy completions (``POST /v1/completions``) serve prompt log-probabilities the
+way llama.cpp's server and vLLM do for ``echo=True, logprobs=N``: ``server.logprobs``
+is a function ``(prompt: str) -> list[(token, logprob)]`` whose tokens, joined, are
+the prompt (the default, `word_logprobs`, cuts the prompt into words with their
+leading whitespace: -4.0 for a word new in the prompt, -0.5 for a repeated one, a
+crude stand-in for a language model that copies what it has seen). The answer's
+``choices[0].logprobs`` carries ``tokens``, ``token_logprobs`` (None for the first
+token, as OpenAI sends) and ``text_offset``; with ``max_tokens`` ≥ 1 one generated token
+(``server.generated_token``, at -0.5) follows the prompt, in ``text`` too. Without
+``echo`` only the generated token is returned.
+
+Chat answers can depend on the request's content: ``server.answer_matching({"needle":
+"answer"})`` answers with the first entry whose needle occurs in the last user
+message's text (text parts of a multi-part message are joined; `message_text`), and
+echoes otherwise. ``server.image_requests`` counts chat requests carrying an
+``image_url`` part.
+
+Only these two routes exist. With ``"stream": true`` the answer is
 sent as SSE chunks (one per word), a last choice chunk carrying
 ``finish_reason``, a usage chunk with empty ``choices`` when
 ``stream_options.include_usage`` is set, then ``data: [DONE]``. Otherwise one
@@ -48,6 +65,7 @@ JSON arguments.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import deque
@@ -59,6 +77,8 @@ from typing import Any
 import pytest
 
 Answer = Callable[[list[dict[str, Any]]], str]
+#: ``prompt -> [(token, logprob), ...]``; the tokens joined must give the prompt back.
+Logprobs = Callable[[str], list[tuple[str, float]]]
 
 
 @dataclass(frozen=True)
@@ -108,6 +128,39 @@ def echo_last_user(messages: list[dict[str, Any]]) -> str:
     return str(users[-1].get("content", "")) if users else ""
 
 
+def message_text(message: dict[str, Any]) -> str:
+    """A message's text: its string content, or its text parts joined by newlines."""
+    content = message.get("content")
+    if isinstance(content, list):
+        texts = [str(part.get("text", "")) for part in content if part.get("type") == "text"]
+        return "\n".join(texts)
+    return str(content or "")
+
+
+def last_user_text(messages: list[dict[str, Any]]) -> str:
+    users = [m for m in messages if m.get("role") == "user"]
+    return message_text(users[-1]) if users else ""
+
+
+def has_image(body: dict[str, Any]) -> bool:
+    """Does any message carry an ``image_url`` content part?"""
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, list) and any(p.get("type") == "image_url" for p in content):
+            return True
+    return False
+
+
+def word_logprobs(prompt: str) -> list[tuple[str, float]]:
+    """The default scorer: words with their leading whitespace; repeated words are likelier."""
+    seen: set[str] = set()
+    scored = []
+    for token in re.findall(r"\s*\S+|\s+$", prompt):
+        scored.append((token, -0.5 if token.strip() in seen else -4.0))
+        seen.add(token.strip())
+    return scored
+
+
 def _words(text: str) -> int:
     return len(text.split())
 
@@ -130,6 +183,8 @@ class FakeOpenAIServer:
 
     def __init__(self) -> None:
         self.answer: Answer = echo_last_user
+        self.logprobs: Logprobs = word_logprobs
+        self.generated_token = " the"
         self.default = Behaviour()
         self.requests: list[dict[str, Any]] = []
         self._queue: deque[Behaviour] = deque()
@@ -153,6 +208,21 @@ class FakeOpenAIServer:
     def answer_from(self, table: dict[str, str]) -> None:
         """Answer by the last user message from ``table``; echo what it lacks."""
         self.answer = lambda messages: table.get(echo_last_user(messages), echo_last_user(messages))
+
+    def answer_matching(self, table: dict[str, str]) -> None:
+        """Answer with the first entry whose key occurs in the last user message's text."""
+
+        def answer(messages: list[dict[str, Any]]) -> str:
+            text = last_user_text(messages)
+            found = (reply for needle, reply in table.items() if needle in text)
+            return next(found, echo_last_user(messages))
+
+        self.answer = answer
+
+    @property
+    def image_requests(self) -> int:
+        with self._lock:
+            return sum(has_image(body) for body in self.requests)
 
     def enqueue(self, *steps: Behaviour) -> None:
         with self._lock:
@@ -191,7 +261,8 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")
-        if self.path.rstrip("/") != "/v1/chat/completions":
+        route = self.path.rstrip("/")
+        if route not in ("/v1/chat/completions", "/v1/completions"):
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
             return
         fake = self.server.fake
@@ -199,9 +270,18 @@ class _Handler(BaseHTTPRequestHandler):
         if step.delay_s and fake.stopping.wait(step.delay_s):
             return
         try:
-            self._serve(fake, body, step)
+            if route == "/v1/completions":
+                self._serve_legacy(fake, body, step)
+            else:
+                self._serve(fake, body, step)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True  # the client gave up (e.g. timed out)
+
+    def _serve_legacy(self, fake: FakeOpenAIServer, body: dict[str, Any], step: Behaviour) -> None:
+        if step.status != 200:
+            self._send_error(step)
+        else:
+            self._send_json(200, _legacy_completion(fake, body, step))
 
     def _serve(self, fake: FakeOpenAIServer, body: dict[str, Any], step: Behaviour) -> None:
         if step.status != 200:
@@ -267,6 +347,34 @@ def _completion(
     choice = {"index": 0, "message": message, "finish_reason": step.finish}
     usage = _usage(messages, answer, step)
     return _envelope(body, step, "chat.completion") | {"choices": [choice], "usage": usage}
+
+
+def _legacy_completion(
+    fake: FakeOpenAIServer, body: dict[str, Any], step: Behaviour
+) -> dict[str, Any]:
+    """A ``text_completion`` with ``logprobs`` for the echoed prompt and one generated token."""
+    prompt = body.get("prompt", "")
+    prompt = prompt[0] if isinstance(prompt, list) else str(prompt)
+    echoed = fake.logprobs(prompt) if body.get("echo") else []
+    generated = [(fake.generated_token, -0.5)] if (body.get("max_tokens") or 0) >= 1 else []
+    pairs = echoed + generated
+    offsets = [0 if body.get("echo") else len(prompt)]
+    for token, _ in pairs[:-1]:
+        offsets.append(offsets[-1] + len(token))
+    values: list[float | None] = [value for _, value in pairs]
+    if body.get("echo") and values:
+        values[0] = None
+    logprobs = {
+        "tokens": [token for token, _ in pairs],
+        "token_logprobs": values,
+        "text_offset": offsets[: len(pairs)],
+        "top_logprobs": None,
+    }
+    text = "".join(token for token, _ in pairs)
+    choice = {"text": text, "index": 0, "logprobs": logprobs, "finish_reason": "length"}
+    usage = {"prompt_tokens": len(echoed), "completion_tokens": len(generated)}
+    usage["total_tokens"] = len(echoed) + len(generated)
+    return _envelope(body, step, "text_completion") | {"choices": [choice], "usage": usage}
 
 
 def _events(

@@ -10,6 +10,7 @@ from slopmark import __version__
 from slopmark.cli.board import app as board_app
 from slopmark.cli.code import app as code_app
 from slopmark.cli.evals import app as eval_app
+from slopmark.cli.paper import app as paper_app
 from slopmark.cli.serve import serve
 from slopmark.cli.stats import app as stats_app
 from slopmark.cli.tasks import app as tasks_app
@@ -25,6 +26,7 @@ app = typer.Typer(
 app.add_typer(code_app, name="code")
 app.add_typer(tasks_app, name="tasks")
 app.add_typer(eval_app, name="eval")
+app.add_typer(paper_app, name="paper")
 app.add_typer(stats_app, name="stats")
 app.add_typer(board_app, name="board")
 app.command()(serve)

@@ -1,0 +1,108 @@
+"""``slopmark paper``: scientific-slop measures of a paper, findings, and the pair benchmark."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+from rich.console import Console
+
+from slopmark.cli.output import print_json
+from slopmark.errors import BadInput
+
+if TYPE_CHECKING:
+    from slopmark.paper.models import ModelSet
+
+app = typer.Typer(
+    help="Scientific slop: six measures of broken reasoning in a paper's LaTeX (or PDF).",
+    no_args_is_help=True,
+)
+
+_MEASURES_HELP = "all | deterministic | a comma list of measure names."
+_PAIRS_HELP = 'PAIRS.jsonl: one {"ai": PATH, "human": PATH} object per line.'
+_MODEL_HELP = "YAML naming the labeller, scorer and vision models (model-based measures)."
+
+
+def _models(path: Path | None) -> ModelSet | None:
+    if path is None:
+        return None
+    from slopmark.paper.models import load_model_config
+
+    return load_model_config(path)
+
+
+@app.command()
+def measure(
+    path: Path = typer.Argument(..., help="A paper folder, its main .tex file, or a .pdf."),
+    main: str | None = typer.Option(None, "--main", help="The main .tex file inside a folder."),
+    as_json: bool = typer.Option(False, "--json", help="Print every score and finding as JSON."),
+    findings: Path | None = typer.Option(
+        None, "--findings", help="Write SLOP_FINDINGS.md here (a .json name writes JSON)."
+    ),
+    measures: str = typer.Option("all", "--measures", help=_MEASURES_HELP),
+    model_config: Path | None = typer.Option(None, "--model-config", help=_MODEL_HELP),
+) -> None:
+    """Score a paper on the six measures and locate every instance."""
+    from slopmark.cli.paper_view import print_score, write_findings
+    from slopmark.paper.findings import findings_json
+    from slopmark.paper.load import load_paper
+    from slopmark.paper.measures.base import choose_measures
+    from slopmark.paper.score import score_paper
+
+    specs = choose_measures(measures)
+    document = load_paper(path, main)
+    score = score_paper(document, specs, _models(model_config))
+    if findings is not None:
+        write_findings(findings, str(path), score)
+    if as_json:
+        notes = [note.message for note in document.notes]
+        print_json({**findings_json(str(path), score), "notes": notes})
+        return
+    print_score(Console(), str(path), document, score)
+
+
+@app.command()
+def bench(
+    pairs: Path = typer.Argument(..., help=_PAIRS_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    measures: str = typer.Option("all", "--measures", help=_MEASURES_HELP),
+    model_config: Path | None = typer.Option(None, "--model-config", help=_MODEL_HELP),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap intervals."),
+) -> None:
+    """PairAcc, AUROC and TPR at 5% FPR per measure and for the aggregate, with bootstrap CIs."""
+    from slopmark.cli.paper_view import bench_json, print_bench
+    from slopmark.cli.progress import progress_bar
+    from slopmark.paper.bench import read_pairs, run_bench
+    from slopmark.paper.measures.base import choose_measures
+
+    if not pairs.is_file():
+        raise BadInput(f"{pairs}: no such file; pass a PAIRS.jsonl")
+    lines, problems = read_pairs(pairs)
+    specs = choose_measures(measures)
+    with progress_bar("scoring pairs") as advance:
+        result = run_bench(lines, specs, _models(model_config), advance, seed)
+    if as_json:
+        print_json(bench_json(result, problems))
+    else:
+        print_bench(Console(), result, problems)
+    if problems or result.problems:
+        raise typer.Exit(2)
+
+
+@app.command()
+def views(
+    path: Path = typer.Argument(..., help="A paper folder, its main .tex file, or a .pdf."),
+    main: str | None = typer.Option(None, "--main", help="The main .tex file inside a folder."),
+    prose: bool = typer.Option(False, "--prose", help="Only the prose view."),
+    structure: bool = typer.Option(False, "--structure", help="Only the structure view."),
+) -> None:
+    """Print what the measures read: the structure view and the prose view."""
+    from slopmark.paper.load import load_paper
+
+    document = load_paper(path, main)
+    both = prose == structure
+    if structure or both:
+        print(document.structure_view)
+    if prose or both:
+        print(document.prose_view)

@@ -1,0 +1,74 @@
+"""Tables and files of `slopmark paper`."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from slopmark.paper.bench import BenchResult
+from slopmark.paper.document import Document
+from slopmark.paper.findings import counts, findings_json, findings_markdown, title
+from slopmark.paper.pairs import Estimate
+from slopmark.paper.score import PaperScore
+
+
+def _num(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def print_score(console: Console, paper: str, document: Document, score: PaperScore) -> None:
+    table = Table("measure", "plane", "score", "units", title=f"Scientific slop: {paper}")
+    for result in score.results:
+        table.add_row(title(result.measure), result.plane, _num(result.score), counts(result))
+    console.print(table)
+    planes = ", ".join(f"{plane} {_num(value)}" for plane, value in score.planes.items())
+    covered = ", ".join(score.covered) or "none"
+    console.print(f"aggregate S(p) {_num(score.aggregate)} (planes covered: {covered}; {planes})")
+    for note in document.notes:
+        where = f" ({note.at.file}:{note.at.line})" if note.at else ""
+        console.print(f"[yellow]note:[/] {note.message}{where}")
+
+
+def write_findings(path: Path, paper: str, score: PaperScore) -> None:
+    if path.suffix.lower() == ".json":
+        path.write_text(json.dumps(findings_json(paper, score), indent=1) + "\n", encoding="utf-8")
+    else:
+        path.write_text(findings_markdown(paper, score), encoding="utf-8")
+
+
+def _estimate(estimate: Estimate) -> str:
+    if estimate.value is None:
+        return "–"
+    if estimate.low is None or estimate.high is None:
+        return f"{estimate.value:.3f}"
+    return f"{estimate.value:.3f} [{estimate.low:.3f}, {estimate.high:.3f}]"
+
+
+def print_bench(console: Console, result: BenchResult, problems: list[tuple[str, str]]) -> None:
+    heading = f"Pair benchmark ({result.pairs} usable pairs; higher = more AI-like)"
+    table = Table("measure", "pairs", "PairAcc [95% CI]", "AUROC [95% CI]", "TPR@5%FPR [95% CI]",
+                  title=heading)  # fmt: skip
+    for report in result.reports:
+        table.add_row(
+            title(report.measure), str(report.pairs), _estimate(report.pair_accuracy),
+            _estimate(report.auroc), _estimate(report.tpr_at_5_fpr),
+        )  # fmt: skip
+    console.print(table)
+    for where, what in [*problems, *result.problems]:
+        console.print(f"[red]left out[/] {where}: {what}")
+
+
+def bench_json(result: BenchResult, problems: list[tuple[str, str]]) -> dict[str, Any]:
+    return {
+        "pairs": result.pairs,
+        "reports": [asdict(report) for report in result.reports],
+        "papers": {path: {"aggregate": s.aggregate, "planes": s.planes,
+                          "scores": {r.measure: r.score for r in s.results}}
+                   for path, s in result.scores.items()},
+        "problems": [{"where": w, "error": e} for w, e in [*problems, *result.problems]],
+    }  # fmt: skip

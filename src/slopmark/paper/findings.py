@@ -1,0 +1,73 @@
+"""`SLOP_FINDINGS.md` and its JSON twin: the located instances of every pattern.
+
+Per measure: its score with the unit counts behind it, weak flags, and up to
+`SHOWN` instances (file, line, section, the offending text, what a repair
+would connect) plus the count of the rest. The revision loop feeds this file
+to its editor, so it names places and connections, never a score target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from slopmark.paper.measures.base import MeasureResult
+from slopmark.paper.score import PaperScore
+
+SHOWN = 8
+
+TITLES = {
+    "macro_redundancy": "Macro redundancy",
+    "cross_section_references": "Cross-section references",
+    "citation_isolation": "Citation isolation",
+    "evidence_gap": "Evidence gap",
+    "argument_graph": "Argument graph",
+    "figure_exposition": "Figure exposition",
+}
+
+
+def title(measure: str) -> str:
+    return TITLES.get(measure, measure.replace("_", " ").capitalize())
+
+
+def counts(result: MeasureResult) -> str:
+    """``7 / 23 objects flagged``, or why there is no score."""
+    if result.status != "ok":
+        return f"{result.status.replace('_', ' ')}: {result.reason or 'no reason given'}"
+    text = f"{result.flagged} / {result.units} {result.unit_name} flagged"
+    return text + (f" (weak: {result.reason})" if result.weak else "")
+
+
+def _instance_lines(result: MeasureResult) -> list[str]:
+    lines = []
+    for item in result.instances[:SHOWN]:
+        where = f"{item.at.file}:{item.at.line}"
+        text = " ".join(item.text.split())
+        lines += [f"- `{where}` ({item.section}): {text}", f"  - repair: {item.repair}"]
+    rest = len(result.instances) - SHOWN
+    if rest > 0:
+        lines.append(f"- … and {rest} more")
+    return lines
+
+
+def findings_markdown(paper: str, score: PaperScore, extra: str = "") -> str:
+    """The whole findings file for one paper (``extra`` is appended as its own section)."""
+    lines = [f"# Scientific slop findings: {paper}", ""]
+    for result in score.results:
+        lines += [f"## {title(result.measure)} ({result.plane})", "", counts(result), ""]
+        lines += _instance_lines(result)
+        lines.append("")
+    if extra:
+        lines += [extra.rstrip(), ""]
+    return "\n".join(lines)
+
+
+def findings_json(paper: str, score: PaperScore) -> dict[str, Any]:
+    return {
+        "paper": paper,
+        "aggregate": score.aggregate,
+        "planes": score.planes,
+        "measures": [
+            {**asdict(r), "instances": [asdict(i) for i in r.instances]} for r in score.results
+        ],
+    }

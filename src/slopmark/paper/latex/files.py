@@ -1,0 +1,99 @@
+"""Reading paper files from disk: the main-file search and text decoding (the IO edge).
+
+Everything else in `slopmark.paper.latex` is pure: it reads text through a
+`FileReader` (a relative name in, the decoded text or None out), so tests can
+parse in-memory sources and the CLI reads a folder.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from slopmark.errors import BadInput
+
+#: A name as written in ``\\input`` → (the file name found, its text), or None when missing.
+FileReader = Callable[[str], "tuple[str, str] | None"]
+
+_DOCUMENTCLASS = re.compile(r"^[^%\n]*\\documentclass", re.M)
+_BEGIN_DOCUMENT = re.compile(r"^[^%\n]*\\begin\s*\{document\}", re.M)
+_INPUTS = re.compile(r"^[^%\n]*\\(?:input|include|subfile)(?![A-Za-z@])", re.M)
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z@]{2,}")
+#: Control characters that never occur in a text file (tab, newlines and form feed excepted).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
+_MAX_BYTES = 20_000_000
+
+
+def decode(data: bytes, name: str) -> str:
+    """The text of a file, or `BadInput` naming the file when it is empty or not text."""
+    if not data.strip():
+        raise BadInput(f"{name}: the file is empty; pass a LaTeX source")
+    if b"\x00" in data[:65536]:
+        raise BadInput(f"{name}: not text (binary content); pass a LaTeX source")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    if len(_CONTROL.findall(text[:65536])) > max(8, len(text[:65536]) // 100):
+        raise BadInput(f"{name}: not text (control characters); pass a LaTeX source")
+    return text.lstrip("\ufeff")
+
+
+def require_latex(text: str, name: str) -> None:
+    """`BadInput` when the text holds no LaTeX command at all."""
+    if not _LATEX_COMMAND.search(text):
+        raise BadInput(f"{name}: no LaTeX found (no \\commands); pass a LaTeX source")
+
+
+def read_file(path: Path) -> str:
+    """The decoded text of ``path`` (`BadInput` when unreadable, empty or not text)."""
+    try:
+        if path.stat().st_size > _MAX_BYTES:
+            raise BadInput(f"{path}: larger than {_MAX_BYTES} bytes; not a paper source")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BadInput(f"{path}: cannot be read ({exc.strerror or exc})") from exc
+    return decode(data, str(path))
+
+
+def folder_reader(root: Path) -> FileReader:
+    """A `FileReader` resolving names relative to ``root`` (with and without ``.tex``)."""
+
+    def read(name: str) -> tuple[str, str] | None:
+        for found in (name, f"{name}.tex"):
+            candidate = root / found
+            if candidate.is_file():
+                try:
+                    return found, read_file(candidate)
+                except BadInput:
+                    return None
+        return None
+
+    return read
+
+
+def _rank(path: Path) -> tuple[bool, int, int] | None:
+    try:
+        text = read_file(path)
+    except BadInput:
+        return None
+    if not _DOCUMENTCLASS.search(text):
+        return None
+    return (bool(_BEGIN_DOCUMENT.search(text)), len(_INPUTS.findall(text)), len(text))
+
+
+def find_main_file(folder: Path) -> Path:
+    """The main ``.tex`` of a folder: one with ``\\documentclass``, preferring one with
+    ``\\begin{document}``, then more ``\\input``s, then the longer one."""
+    if not folder.is_dir():
+        raise BadInput(f"{folder}: not a folder")
+    candidates = sorted(folder.glob("*.tex")) or sorted(folder.rglob("*.tex"))
+    if not candidates:
+        raise BadInput(f"{folder}: no .tex file found; pass a LaTeX source folder or file")
+    ranked = [(rank, path) for path in candidates if (rank := _rank(path)) is not None]
+    if not ranked:
+        raise BadInput(
+            f"{folder}: no .tex file has \\documentclass; pass the main file with --main"
+        )
+    return max(ranked, key=lambda item: item[0])[1]

@@ -1,0 +1,180 @@
+r"""One flat LaTeX text from a tree of files, with a map back to (file, line).
+
+Comments are stripped line by line before ``\input``/``\include``/``\subfile``
+expansion: a ``%`` ends the line unless escaped (``\%``) or inside
+``\verb``, ``verbatim``, ``lstlisting``, ``minted`` and similar environments;
+a line holding only a comment disappears (as LaTeX joins around it); the
+``comment`` environment and ``\iffalse ... \fi`` blocks are dropped. Included
+files resolve relative to the main file's folder, with and without ``.tex``.
+A missing file, a cycle or nesting deeper than `MAX_DEPTH` leaves a `Note`
+and the rest is read.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+from slopmark.paper.document import Note, Span
+from slopmark.paper.latex.files import FileReader
+
+MAX_DEPTH = 4
+VERBATIM_ENVS = frozenset(
+    {"verbatim", "verbatim*", "Verbatim", "Verbatim*", "BVerbatim", "lstlisting", "minted",
+     "alltt", "filecontents", "filecontents*", "comment", "spverbatim", "pyverbatim"}
+)  # fmt: skip
+_VERB_BEGIN = re.compile(r"\\begin\s*\{([A-Za-z]+\*?)\}")
+_COMMENT = re.compile(r"\\verb\*?([^A-Za-z\s*]).*?\1|\\.|%")
+_INPUT = re.compile(r"\\(?:input|include|subfile)(?![A-Za-z@])\s*(?:\{([^{}]*)\}|([^\s{}\\%]+))")
+_IFFALSE = re.compile(r"\\iffalse(?![A-Za-z@])")
+_IF_OR_FI = re.compile(r"\\(?:if[A-Za-z@]*|fi)(?![A-Za-z@])")
+
+
+def cut_comment(line: str) -> str:
+    """The line up to its first unescaped ``%``."""
+    if "%" not in line:
+        return line
+    for match in _COMMENT.finditer(line):
+        if match.group(0) == "%":
+            return line[: match.start()]
+    return line
+
+
+@dataclass(frozen=True)
+class Flat:
+    """The flattened text and, for each of its lines, where that line came from."""
+
+    text: str
+    origins: tuple[tuple[str, int], ...]
+    line_starts: tuple[int, ...]
+    files: tuple[str, ...]
+    notes: tuple[Note, ...]
+
+    def span(self, pos: int) -> Span:
+        """The (file, line) of a position in `text`."""
+        index = max(0, bisect.bisect_right(self.line_starts, pos) - 1)
+        if not self.origins:
+            return Span(self.files[0] if self.files else "", 1)
+        file, line = self.origins[min(index, len(self.origins) - 1)]
+        return Span(file, line)
+
+
+class _Flattener:
+    def __init__(self, reader: FileReader) -> None:
+        self.reader = reader
+        self.lines: list[str] = []
+        self.origins: list[tuple[str, int]] = []
+        self.files: list[str] = []
+        self.notes: list[Note] = []
+
+    def add_file(self, name: str, text: str, stack: tuple[str, ...]) -> None:
+        self.files.append(name)
+        for number, line, verbatim in _stripped_lines(text):
+            if verbatim or "\\in" not in line and "\\subfile" not in line:
+                self._emit(line, name, number)
+            else:
+                self._expand_line(line, name, number, stack)
+
+    def _emit(self, line: str, name: str, number: int) -> None:
+        self.lines.append(line)
+        self.origins.append((name, number))
+
+    def _expand_line(self, line: str, name: str, number: int, stack: tuple[str, ...]) -> None:
+        pos = 0
+        for match in _INPUT.finditer(line):
+            if line[pos : match.start()].strip():
+                self._emit(line[pos : match.start()], name, number)
+            target = (match.group(1) or match.group(2) or "").strip()
+            self._include(target, Span(name, number), stack)
+            pos = match.end()
+        if pos == 0 or line[pos:].strip():
+            self._emit(line[pos:], name, number)
+
+    def _include(self, target: str, at: Span, stack: tuple[str, ...]) -> None:
+        if not target:
+            return
+        key = target[:-4] if target.endswith(".tex") else target
+        if key in stack:
+            self.notes.append(Note(f"\\input cycle: '{target}' includes itself; not expanded", at))
+            return
+        if len(stack) > MAX_DEPTH:
+            self.notes.append(
+                Note(f"\\input deeper than {MAX_DEPTH} levels: '{target}' skipped", at)
+            )
+            return
+        found = self.reader(target)
+        if found is None:
+            self.notes.append(Note(f"missing \\input file '{target}' (also tried .tex)", at))
+            return
+        self.add_file(found[0], found[1], (*stack, key))
+
+    def result(self) -> Flat:
+        starts: list[int] = []
+        offset = 0
+        for line in self.lines:
+            starts.append(offset)
+            offset += len(line) + 1
+        text = "\n".join(self.lines)
+        return Flat(text, tuple(self.origins), tuple(starts), tuple(self.files), tuple(self.notes))
+
+
+def _stripped_lines(text: str) -> list[tuple[int, str, bool]]:
+    """(line number, text without comment, inside a verbatim environment) per kept line."""
+    kept: list[tuple[int, str, bool]] = []
+    verbatim: str | None = None
+    skipping = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if verbatim is not None:
+            end = raw.find(f"\\end{{{verbatim}}}")
+            if end < 0:
+                if verbatim != "comment":
+                    kept.append((number, raw, True))
+                continue
+            verbatim = None
+            kept.append((number, raw[:end] + cut_comment(raw[end:]), False))
+            continue
+        line = cut_comment(raw)
+        line, skipping = _skip_iffalse(line, skipping)
+        if line.strip() or not raw.strip():
+            kept.append((number, line, False))
+        verbatim = _opens_verbatim(line)
+    return kept
+
+
+def _opens_verbatim(line: str) -> str | None:
+    """The verbatim environment a line opens and does not close, if any."""
+    if "\\begin" not in line:
+        return None
+    for match in _VERB_BEGIN.finditer(line):
+        name = match.group(1)
+        if name in VERBATIM_ENVS and f"\\end{{{name}}}" not in line[match.end() :]:
+            return name
+    return None
+
+
+def _skip_iffalse(line: str, depth: int) -> tuple[str, int]:
+    r"""Drop text inside ``\iffalse ... \fi`` (nested ``\if``s counted); the new depth."""
+    if depth == 0 and "\\iffalse" not in line:
+        return line, 0
+    kept: list[str] = []
+    pos = 0
+    if depth == 0:
+        match = _IFFALSE.search(line)
+        assert match is not None
+        kept.append(line[: match.start()])
+        pos, depth = match.end(), 1
+    for match in _IF_OR_FI.finditer(line, pos):
+        depth += -1 if match.group(0) == "\\fi" else 1
+        if depth == 0:
+            rest, depth = _skip_iffalse(line[match.end() :], 0)
+            return "".join(kept) + rest, depth
+    return "".join(kept), depth
+
+
+def flatten(main_name: str, main_text: str, reader: FileReader) -> Flat:
+    """The main file with its inputs expanded, comments stripped, and its line map."""
+    flattener = _Flattener(reader)
+    key = main_name[:-4] if main_name.endswith(".tex") else main_name
+    flattener.add_file(main_name, main_text, (key,))
+    return flattener.result()

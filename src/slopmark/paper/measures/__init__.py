@@ -1,0 +1,36 @@
+"""The six scientific-slop measures, one module each, and what they share.
+
+Each measure module registers itself with `register_measure`; `measure_specs`
+loads the built-in ones and lists them in the paper's order (Table 1), and
+`choose_measures` turns a ``--measures`` selection into specs.
+"""
+
+from __future__ import annotations
+
+from slopmark.paper.measures.base import (
+    ORDER,
+    PLANES,
+    Instance,
+    Measure,
+    MeasureResult,
+    MeasureSpec,
+    Plane,
+    Status,
+    choose_measures,
+    measure_specs,
+    register_measure,
+)
+
+__all__ = [
+    "ORDER",
+    "PLANES",
+    "Instance",
+    "Measure",
+    "MeasureResult",
+    "MeasureSpec",
+    "Plane",
+    "Status",
+    "choose_measures",
+    "measure_specs",
+    "register_measure",
+]

@@ -1,0 +1,80 @@
+"""The reference list of a PDF → ``\\bibitem`` entries whose keys match the rebuilt citations.
+
+Entries are split where a row starts with ``[N]`` or ``N.`` (a numbered list), else where a
+row starts at the left edge while the rows before it hang indented (author–year lists),
+else at paragraph breaks. A numbered entry gets the key ``refN``; an author–year entry gets
+`citation_key` of its first author's surname and its first year (``smith2020``), the key
+the text's ``(Smith et al., 2020)`` is rebuilt to.
+
+The first author's surname: the text before the first comma, ``and``, ``&`` or ``(``; of
+its words of two letters or more not ending in a period, the last one (``Smith, J.`` →
+Smith; ``Jacob Devlin, Ming-Wei Chang`` → Devlin).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from slopmark.paper.pdf.blocks import Paragraph
+from slopmark.paper.pdf.inline import YEAR, citation_key
+
+NUMBERED = re.compile(r"^(?:\[(?P<bracket>\d+)\]|(?P<dot>\d+)\.)\s+(?P<text>.*)$")
+
+
+@dataclass(frozen=True)
+class Entry:
+    key: str
+    text: str
+
+
+def numbered(paragraphs: list[Paragraph]) -> bool:
+    """Does the list number its entries (``[1] ...`` or ``1. ...``)?"""
+    return bool(paragraphs) and NUMBERED.match(paragraphs[0].text) is not None
+
+
+def entries(paragraphs: list[Paragraph]) -> tuple[Entry, ...]:
+    """The bibliography entries held in the paragraphs after a References heading."""
+    texts = [text for paragraph in paragraphs for text in _split(paragraph)]
+    if numbered(paragraphs):
+        return tuple(_numbered_entry(text) for text in texts if NUMBERED.match(text))
+    return tuple(Entry(_author_year_key(text), text) for text in texts)
+
+
+def _split(paragraph: Paragraph) -> list[str]:
+    lines = paragraph.lines or (paragraph.text,)
+    starts = paragraph.starts or (0.0,) * len(lines)
+    left = min(starts)
+    hanging = any(start > left + 3 for start in starts)
+    texts: list[str] = []
+    for line, start in zip(lines, starts, strict=True):
+        new = NUMBERED.match(line) is not None or (hanging and start <= left + 1)
+        if new or not texts:
+            texts.append(line)
+        else:
+            texts[-1] = _join(texts[-1], line)
+    return texts
+
+
+def _join(text: str, line: str) -> str:
+    if re.search(r"[a-z]-$", text) and line[:1].islower():
+        return text[:-1] + line
+    return f"{text} {line}"
+
+
+def _numbered_entry(text: str) -> Entry:
+    match = NUMBERED.match(text)
+    assert match is not None
+    number = match.group("bracket") or match.group("dot")
+    return Entry(f"ref{number}", match.group("text"))
+
+
+def first_surname(text: str) -> str:
+    head = re.split(r",|\s+and\s+|\s+&\s+|\(", text, maxsplit=1)[0]
+    words = [w for w in re.findall(r"[^\W\d_][\w'’\-.]*", head) if len(w) > 1 and w[-1] != "."]
+    return words[-1] if words else head
+
+
+def _author_year_key(text: str) -> str:
+    year = re.search(YEAR, text)
+    return citation_key(first_surname(text), year.group(0) if year else "")

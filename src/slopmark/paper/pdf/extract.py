@@ -1,0 +1,318 @@
+"""Text rows of a PDF with their fonts and positions (pdfminer.six, imported lazily).
+
+pdfminer groups characters into horizontal text lines; this module cuts them
+into words, gathers the words sharing a baseline, and joins those into
+*chunks*, cutting wherever two words are further apart than `GAP_EM` times the
+font size and `STRETCH` times the line's median word gap (a table's column gap,
+an equation number, but not a justified line's stretched spaces). A baseline's
+chunks form a `Row`. Text inside embedded
+figures (form XObjects such as an included plot) is left out.
+
+Reading order: a page whose text leaves an empty vertical strip near its
+middle, crossed by less than `CROSSING_SHARE` of the lines reaching across
+it, is read as two columns. Rows that cross the strip (a title, a wide caption) cut the page
+into bands; each band is read left column first, then right.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from slopmark.errors import BadInput
+
+if TYPE_CHECKING:
+    from pdfminer.layout import LTChar, LTPage
+
+INSTALL_HINT = "reading PDFs needs: pip install 'slopmark[pdf]'"
+#: Two characters further apart than this many font sizes start a new word.
+WORD_GAP_EM = 0.15
+#: Two words further apart than this many font sizes start a new chunk ...
+GAP_EM = 0.8
+#: ... when that is also this many times the line's median word gap.
+STRETCH = 2.5
+#: A page is two-column when less than this share of the lines spanning its gutter cross it.
+CROSSING_SHARE = 0.15
+#: Font-name parts that mark a bold face (CMBX = Computer Modern bold, Medi = Times bold).
+BOLD_MARKS = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "sfbx")
+LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st"})
+#: Glyphs a font left without Unicode come out as ``(cid:N)``; the ligature slots of TeX's
+#: T1 (27-31) and OT1 (11-15) encodings are restored, other ones are kept as they are.
+UNMAPPED = re.compile(r"\(cid:(\d+)\)")
+CID_LIGATURES = {27: "ff", 28: "fi", 29: "fl", 30: "ffi", 31: "ffl",
+                 11: "ff", 12: "fi", 13: "fl", 14: "ffi", 15: "ffl"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A run of characters with no wide gap, on one line."""
+
+    text: str
+    x0: float
+    x1: float
+    #: Distances from the top of the page.
+    top: float
+    bottom: float
+    #: The most common font size of its characters (points, rounded to 0.1).
+    size: float
+    #: Share of its letters set in a bold face.
+    bold: float
+
+
+@dataclass(frozen=True)
+class Row:
+    """Chunks sharing a baseline within one column of one page (1-based page)."""
+
+    page: int
+    chunks: tuple[Chunk, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join(chunk.text for chunk in self.chunks)
+
+    @property
+    def top(self) -> float:
+        return min(chunk.top for chunk in self.chunks)
+
+    @property
+    def bottom(self) -> float:
+        return max(chunk.bottom for chunk in self.chunks)
+
+    @property
+    def x0(self) -> float:
+        return self.chunks[0].x0
+
+    @property
+    def x1(self) -> float:
+        return self.chunks[-1].x1
+
+    @property
+    def size(self) -> float:
+        """The font size carrying most of the row's characters."""
+        sizes: Counter[float] = Counter()
+        for chunk in self.chunks:
+            sizes[chunk.size] += len(chunk.text)
+        return sizes.most_common(1)[0][0]
+
+    @property
+    def bold(self) -> bool:
+        letters = sum(len(chunk.text) for chunk in self.chunks)
+        weight = sum(chunk.bold * len(chunk.text) for chunk in self.chunks)
+        return letters > 0 and weight / letters >= 0.9
+
+
+def read_rows(pdf: Path) -> tuple[Row, ...]:
+    """Every text row of ``pdf`` in reading order; BadInput for a file that is no readable PDF."""
+    try:
+        from pdfminer.high_level import extract_pages
+        from pdfminer.psparser import PSException
+    except ImportError as error:
+        raise BadInput(f"{pdf}: {INSTALL_HINT}") from error
+    rows: list[Row] = []
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", module=r"pdfminer(\.|$)")
+            for number, page in enumerate(extract_pages(pdf), start=1):
+                rows.extend(_page_rows(number, page))
+    except PSException as error:
+        raise BadInput(f"{pdf}: not a readable PDF ({_reason(error)})") from error
+    except OSError as error:
+        raise BadInput(f"{pdf}: cannot read the file ({error.strerror or error})") from error
+    if not rows:
+        raise BadInput(f"{pdf}: the PDF has no text layer (a scan?); run OCR on it first")
+    return tuple(rows)
+
+
+def _reason(error: Exception) -> str:
+    name = type(error).__name__
+    if "Password" in name or "Encryption" in name:
+        return "it is encrypted; decrypt it first"
+    return f"{name}: {error}" if str(error) else name
+
+
+def _page_rows(number: int, page: LTPage) -> list[Row]:
+    lines = _baselines(_page_words(page))
+    gutter = _gutter(lines)
+    if gutter is None:
+        return [Row(number, tuple(_chunks(line))) for line in lines]
+    return _two_columns(number, lines, gutter)
+
+
+def _page_words(page: LTPage) -> Iterator[Chunk]:
+    from pdfminer.layout import LTChar, LTTextBox, LTTextLineHorizontal
+
+    for box in page:
+        if not isinstance(box, LTTextBox):
+            continue
+        for line in box:
+            if isinstance(line, LTTextLineHorizontal):
+                chars = [item for item in line if isinstance(item, LTChar)]
+                yield from _words(chars, page.height)
+
+
+def _words(chars: list[LTChar], height: float) -> Iterator[Chunk]:
+    """Runs of characters split at spaces and at gaps over `WORD_GAP_EM` of the font size."""
+    run: list[LTChar] = []
+    for char in chars:
+        space = char.get_text().isspace()
+        if run and (space or char.x0 - run[-1].x1 > WORD_GAP_EM * char.size):
+            yield from _word(run, height)
+            run = []
+        if not space:
+            run.append(char)
+    yield from _word(run, height)
+
+
+def _word(chars: list[LTChar], height: float) -> Iterator[Chunk]:
+    text = _text(chars)
+    if not text:
+        return
+    sizes = Counter(round(char.size, 1) for char in chars)
+    letters = [char for char in chars if char.get_text().isalnum()] or chars
+    bold = sum(_is_bold(char.fontname) for char in letters) / len(letters)
+    top = height - max(char.y1 for char in chars)
+    bottom = height - min(char.y0 for char in chars)
+    size = sizes.most_common(1)[0][0]
+    yield Chunk(text, chars[0].x0, chars[-1].x1, top, bottom, size, bold)
+
+
+def _text(chars: list[LTChar]) -> str:
+    text = "".join(char.get_text() for char in chars)
+    return UNMAPPED.sub(lambda m: CID_LIGATURES.get(int(m.group(1)), m.group(0)), text).translate(
+        LIGATURES
+    )
+
+
+def _chunks(words: list[Chunk]) -> list[Chunk]:
+    """The words of one baseline joined into chunks, cut at gaps wider than `_cut_gap`."""
+    cut = _cut_gap(words)
+    runs: list[list[Chunk]] = []
+    for word in words:
+        if runs and word.x0 - runs[-1][-1].x1 <= cut:
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+    return [_merge(run) for run in runs]
+
+
+def _cut_gap(words: list[Chunk]) -> float:
+    """`GAP_EM` font sizes, or `STRETCH` times the line's median word gap if that is wider
+    (a justified line stretches its spaces, and LaTeX stretches a sentence's end more)."""
+    size = Counter(word.size for word in words).most_common(1)[0][0]
+    gaps = sorted(
+        b.x0 - a.x1 for a, b in zip(words, words[1:], strict=False) if b.x0 - a.x1 < GAP_EM * size
+    )
+    typical = gaps[len(gaps) // 2] if gaps else 0.0
+    return max(GAP_EM * size, STRETCH * typical)
+
+
+def _merge(words: list[Chunk]) -> Chunk:
+    weights = [len(word.text) for word in words]
+    sizes: Counter[float] = Counter()
+    for word, weight in zip(words, weights, strict=True):
+        sizes[word.size] += weight
+    bold = sum(word.bold * weight for word, weight in zip(words, weights, strict=True))
+    return Chunk(
+        " ".join(word.text for word in words),
+        words[0].x0,
+        words[-1].x1,
+        min(word.top for word in words),
+        max(word.bottom for word in words),
+        sizes.most_common(1)[0][0],
+        bold / sum(weights),
+    )
+
+
+def _is_bold(fontname: str) -> bool:
+    name = fontname.split("+")[-1].lower()
+    return any(mark in name for mark in BOLD_MARKS)
+
+
+def _baselines(chunks: Iterable[Chunk]) -> list[list[Chunk]]:
+    """Chunks grouped by vertical overlap (half the smaller height), each group sorted by x.
+
+    Sorted by their tops, a chunk can only share a line with one of the last lines opened."""
+    lines: list[list[Chunk]] = []
+    for chunk in sorted(chunks, key=lambda c: (c.top, c.x0)):
+        line = next((line for line in lines[-8:] if _same_line(line[0], chunk)), None)
+        if line is None:
+            lines.append([chunk])
+        else:
+            line.append(chunk)
+    return [sorted(line, key=lambda c: c.x0) for line in lines]
+
+
+def _same_line(first: Chunk, other: Chunk) -> bool:
+    overlap = min(first.bottom, other.bottom) - max(first.top, other.top)
+    return overlap > 0.5 * min(first.bottom - first.top, other.bottom - other.top)
+
+
+def _gutter(lines: list[list[Chunk]]) -> float | None:
+    """The x of an empty strip splitting the page into two columns, or None.
+
+    Among the lines holding words on both sides of x, less than `CROSSING_SHARE` may have a
+    word across it, and each side must hold a quarter of the page's characters."""
+    words = [word for line in lines for word in line]
+    if not words:
+        return None
+    left = min(word.x0 for word in words)
+    right = max(word.x1 for word in words)
+    candidates = [left + (right - left) * step / 100 for step in range(35, 66)]
+    x = min(candidates, key=lambda x: _crossing_share(lines, x))
+    total = sum(len(word.text) for word in words)
+    lefts = sum(len(word.text) for word in words if word.x1 <= x)
+    rights = sum(len(word.text) for word in words if word.x0 >= x)
+    balanced = min(lefts, rights) >= 0.25 * total
+    return x if balanced and _crossing_share(lines, x) < CROSSING_SHARE else None
+
+
+def _crossing_share(lines: list[list[Chunk]], x: float) -> float:
+    crossing = sum(any(word.x0 < x < word.x1 for word in line) for line in lines)
+    spanning = sum(line[0].x0 < x < line[-1].x1 for line in lines)
+    return crossing / spanning if spanning else 1.0
+
+
+def _two_columns(number: int, lines: list[list[Chunk]], gutter: float) -> list[Row]:
+    """Rows in reading order: bands between full-width rows, each left column then right."""
+    body = _body_size(lines)
+    keyed: list[tuple[int, int, float, Row]] = []
+    band = 0
+    for line in lines:
+        if _full_width(line, gutter, body):
+            band += 1
+            keyed.append((band, 0, line[0].top, Row(number, tuple(_chunks(line)))))
+            band += 1
+            continue
+        for column, part in enumerate(_split_at(line, gutter), start=1):
+            if part:
+                keyed.append((band, column, part[0].top, Row(number, tuple(_chunks(part)))))
+    keyed.sort(key=lambda item: item[:3])
+    return [row for *_, row in keyed]
+
+
+def _body_size(lines: list[list[Chunk]]) -> float:
+    sizes: Counter[float] = Counter()
+    for word in (word for line in lines for word in line):
+        sizes[word.size] += len(word.text)
+    return sizes.most_common(1)[0][0]
+
+
+def _full_width(line: list[Chunk], gutter: float, body: float) -> bool:
+    """A line across the gutter: a word crosses it, or words on both sides are a plain space
+    apart or all larger than the body text (a centred title, author or date line)."""
+    if any(word.x0 < gutter < word.x1 for word in line):
+        return True
+    left, right = _split_at(line, gutter)
+    if not left or not right:
+        return False
+    size = min(word.size for word in line)
+    return right[0].x0 - left[-1].x1 < GAP_EM * size or size >= body + 1
+
+
+def _split_at(line: list[Chunk], gutter: float) -> tuple[list[Chunk], list[Chunk]]:
+    return [w for w in line if w.x1 <= gutter], [w for w in line if w.x0 >= gutter]

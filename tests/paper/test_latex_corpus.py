@@ -1,0 +1,33 @@
+"""Every real paper of the shared corpus loads with sections, labels, references, citations."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from slopmark.paper.latex import load_document
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "papers"
+PAPERS = sorted(p for p in CORPUS.glob("*") if p.is_dir()) if CORPUS.is_dir() else []
+
+
+@pytest.mark.skipif(not PAPERS, reason="the shared paper corpus is absent")
+@pytest.mark.parametrize("paper", PAPERS, ids=lambda p: p.name)
+def test_corpus_paper_loads(paper: Path) -> None:
+    document = load_document(paper)
+    assert len(document.body_sections()) >= 3
+    assert len(document.labels) >= 5
+    assert document.citations and document.references
+    assert document.sentences and document.prose_view
+    assert all(s.at.line >= 1 for s in document.sections)
+
+
+@pytest.mark.skipif(not PAPERS, reason="the shared paper corpus is absent")
+def test_corpus_parses_fast() -> None:
+    start = time.perf_counter()
+    for paper in PAPERS:
+        load_document(paper)
+    per_paper = (time.perf_counter() - start) / len(PAPERS)
+    assert per_paper < 0.25, f"{per_paper * 1000:.0f} ms per paper"

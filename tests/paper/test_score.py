@@ -1,0 +1,49 @@
+"""The aggregate S(p) (Eq. 7) and the findings file, on hand-made measure results."""
+
+from __future__ import annotations
+
+import pytest
+
+from slopmark.paper.document import Span
+from slopmark.paper.findings import SHOWN, findings_json, findings_markdown
+from slopmark.paper.measures.base import Instance, MeasureResult
+from slopmark.paper.score import aggregate
+
+
+def result(measure: str, plane: str, flagged: int, units: int, **rest: object) -> MeasureResult:
+    return MeasureResult.of(measure, plane, flagged, units, "units", **rest)  # type: ignore[arg-type]
+
+
+def test_planes_average_their_applicable_items_then_each_other() -> None:
+    score = aggregate([
+        result("macro_redundancy", "STRUCTURE", 1, 4),
+        result("cross_section_references", "STRUCTURE", 3, 4),
+        result("citation_isolation", "ARGUMENT", 1, 10),
+        result("evidence_gap", "ARTIFACTS", 0, 0),
+        MeasureResult("argument_graph", "ARGUMENT", "not_run", None, 0, 0, "claims", reason="none"),
+    ])  # fmt: skip
+    assert score.planes == {"STRUCTURE": 0.5, "ARGUMENT": pytest.approx(0.1), "ARTIFACTS": None}
+    assert score.aggregate == pytest.approx(0.3)
+    assert score.covered == ("STRUCTURE", "ARGUMENT")
+    assert score.applied() == ("macro_redundancy", "cross_section_references", "citation_isolation")
+
+
+def test_nothing_applicable_is_undefined_not_zero() -> None:
+    score = aggregate([result("evidence_gap", "ARTIFACTS", 0, 0)])
+    assert score.aggregate is None
+    assert score.results[0].status == "not_applicable"
+
+
+def test_findings_list_at_most_eight_instances_and_count_the_rest() -> None:
+    instances = tuple(
+        Instance("citation_isolation", Span("intro.tex", n), "1 Intro", f"S{n}.", "relate it")
+        for n in range(1, 12)
+    )
+    score = aggregate([result("citation_isolation", "ARGUMENT", 11, 20, instances=instances)])
+    text = findings_markdown("paper/", score)
+    assert "## Citation isolation (ARGUMENT)" in text
+    assert "11 / 20 units flagged" in text
+    assert text.count("- repair: relate it") == SHOWN
+    assert "`intro.tex:8`" in text and "`intro.tex:9`" not in text
+    assert "… and 3 more" in text
+    assert len(findings_json("paper/", score)["measures"][0]["instances"]) == 11
