@@ -226,7 +226,7 @@ def test_a_pdf_figure_without_a_renderer_says_what_to_install(
     draw_png(tmp_path / "paper" / "figs" / "overview.pdf", fmt="pdf")
     document = paper(tmp_path / "paper", OVERVIEW)
     result = FigureExposition().measure(document, models_at(openai_server, tmp_path / "cache"))
-    assert result.status == "not_run" and "pip install pypdfium2" in (result.reason or "")
+    assert result.status == "not_run" and "slopmark[pdf]" in (result.reason or "")
     assert openai_server.request_count == 0
 
 
@@ -277,10 +277,8 @@ def test_the_fixture_paper_finds_its_method_figure(
     draw_png(folder / "figs" / "overview.png")
     draw_png(folder / "figs" / "results.png")
     scripted(openai_server, TRANSCRIPT)
-    parsed = latex.load_document(folder)
-    # The Document names its main file relative to the paper folder and records no folder;
-    # the figure measure finds the folder from an absolute ``main`` (see `paper_folder`).
-    document = dataclasses.replace(parsed, main=str(folder / parsed.main))
+    document = latex.load_document(folder)
+    assert document.root == str(folder.resolve())
     found = method_figure(document)
     assert found is not None and expected["method_figure"] in found.labels[0]
     result = FigureExposition().measure(document, models_at(openai_server, tmp_path / "cache"))

@@ -7,6 +7,7 @@ and table cells are known exactly.
 
 from __future__ import annotations
 
+import random
 import shutil
 import subprocess
 import sys
@@ -460,3 +461,29 @@ def test_a_pdflatex_paper_reads_like_its_source(tmp_path: Path) -> None:
     # there from the experiments section that holds it in the source.
     assert sorted((f.kind, f.section) for f in from_tex.floats) == [("figure", 1), ("table", 4)]
     assert sorted((f.kind, f.section) for f in from_pdf.floats) == [("figure", 1), ("table", 1)]
+
+
+def test_corrupted_pdfs_rebuild_or_are_bad_input(tmp_path: Path, single: Path) -> None:
+    """Truncated, overwritten and cut PDFs never escape as anything but BadInput."""
+    data = single.read_bytes()
+    rng = random.Random(7)
+    broken = tmp_path / "broken.pdf"
+    outcomes = set()
+    for trial in range(60):
+        damaged = bytearray(data)
+        if trial % 3 == 0:
+            damaged = damaged[: rng.randrange(len(damaged))]
+        elif trial % 3 == 1:
+            for _ in range(20):
+                damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        else:
+            start = rng.randrange(len(damaged))
+            del damaged[start : start + 500]
+        broken.write_bytes(bytes(damaged))
+        try:
+            rebuild_source(broken)
+            outcomes.add("rebuilt")
+        except BadInput as error:
+            assert str(error).startswith(f"{broken}: ")
+            outcomes.add("bad input")
+    assert outcomes == {"rebuilt", "bad input"}

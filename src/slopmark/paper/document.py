@@ -166,6 +166,8 @@ class Document:
     #: How the document was obtained: "latex" or "pdf".
     origin: str = "latex"
     bibliography: dict[str, str] = field(default_factory=dict)
+    #: The folder of the main file on disk (absolute); None for in-memory sources.
+    root: str | None = None
 
     def section(self, index: int) -> Section:
         return self.sections[index]

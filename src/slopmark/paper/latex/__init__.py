@@ -10,6 +10,7 @@ on the Document and the rest is read.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from slopmark.errors import BadInput
@@ -72,4 +73,5 @@ def load_document(path: Path, main: str | None = None) -> Document:
     require_latex(text, str(main_path))
     reader = folder_reader(root)
     name = main_path.name
-    return build_document(flatten(name, text, reader), name, reader)
+    document = build_document(flatten(name, text, reader), name, reader)
+    return replace(document, root=str(root.resolve()))

@@ -137,11 +137,9 @@ def includegraphics(source: str) -> list[str]:
 
 
 def paper_folder(document: Document) -> Path | None:
-    """The folder of the paper's main file, when ``Document.main`` leads to it on disk.
-
-    ``Document`` records no folder: ``main`` must be absolute (or relative to the
-    working directory) for the figure file to be found.
-    """
+    """The folder of the paper's main file: ``Document.root``, else where ``main`` leads."""
+    if document.root is not None:
+        return Path(document.root)
     main = Path(document.main)
     if main.is_dir():
         return main
@@ -173,7 +171,7 @@ def figure_image(document: Document, figure: Float) -> FigureImage:
 
 def _graphics_folders(document: Document, folder: Path) -> list[Path]:
     """The paper folder, then the ``\\graphicspath`` folders named in the main file."""
-    main = Path(document.main)
+    main = folder / Path(document.main).name
     text = main.read_text(encoding="utf-8", errors="replace") if main.is_file() else ""
     named = [
         folder / entry
@@ -193,7 +191,8 @@ def _rasterise(path: Path) -> bytes:
         pypdfium2 = importlib.import_module("pypdfium2")
     except ImportError as error:
         raise FigureFileError(
-            f"{path.name}: a PDF figure needs a renderer: pip install pypdfium2 pillow"
+            f"{path.name}: a PDF figure needs a renderer: "
+            "pip install 'slopmark[pdf]' (pypdfium2, pillow)"
         ) from error
     document = pypdfium2.PdfDocument(str(path))
     try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import warnings
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -29,6 +30,18 @@ from slopmark.errors import BadInput
 if TYPE_CHECKING:
     from pdfminer.layout import LTChar, LTPage
 
+#: What pdfminer raises, besides its own errors, on a file whose internals are broken (a font
+#: dictionary without its keys, a stream of the wrong type, a corrupt compressed stream, a
+#: failed internal assert).
+MALFORMED = (
+    KeyError,
+    ValueError,
+    TypeError,
+    IndexError,
+    AttributeError,
+    AssertionError,
+    zlib.error,
+)
 INSTALL_HINT = "reading PDFs needs: pip install 'slopmark[pdf]'"
 #: Two characters further apart than this many font sizes start a new word.
 WORD_GAP_EM = 0.15
@@ -113,16 +126,19 @@ def read_rows(pdf: Path) -> tuple[Row, ...]:
         from pdfminer.psparser import PSException
     except ImportError as error:
         raise BadInput(f"{pdf}: {INSTALL_HINT}") from error
-    rows: list[Row] = []
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", module=r"pdfminer(\.|$)")
-            for number, page in enumerate(extract_pages(pdf), start=1):
-                rows.extend(_page_rows(number, page))
+            pages = list(extract_pages(pdf))
     except PSException as error:
         raise BadInput(f"{pdf}: not a readable PDF ({_reason(error)})") from error
+    except MALFORMED as error:
+        raise BadInput(
+            f"{pdf}: not a readable PDF (broken {type(error).__name__}: {error})"
+        ) from error
     except OSError as error:
         raise BadInput(f"{pdf}: cannot read the file ({error.strerror or error})") from error
+    rows = [row for number, page in enumerate(pages, start=1) for row in _page_rows(number, page)]
     if not rows:
         raise BadInput(f"{pdf}: the PDF has no text layer (a scan?); run OCR on it first")
     return tuple(rows)
@@ -264,11 +280,16 @@ def _gutter(lines: list[list[Chunk]]) -> float | None:
     right = max(word.x1 for word in words)
     candidates = [left + (right - left) * step / 100 for step in range(35, 66)]
     x = min(candidates, key=lambda x: _crossing_share(lines, x))
+    if _crossing_share(lines, x) < CROSSING_SHARE and _balanced(words, x):
+        return x
+    return None
+
+
+def _balanced(words: list[Chunk], x: float) -> bool:
     total = sum(len(word.text) for word in words)
     lefts = sum(len(word.text) for word in words if word.x1 <= x)
     rights = sum(len(word.text) for word in words if word.x0 >= x)
-    balanced = min(lefts, rights) >= 0.25 * total
-    return x if balanced and _crossing_share(lines, x) < CROSSING_SHARE else None
+    return min(lefts, rights) >= 0.25 * total
 
 
 def _crossing_share(lines: list[list[Chunk]], x: float) -> float:

@@ -75,7 +75,7 @@ def _numbers(spec: str) -> list[str] | None:
         low, high = int(ends[0]), int(ends[-1])
         if low < 1 or high < low or high - low > MAX_RANGE:
             return None
-        found.extend(str(n) for n in range(low, high + 1))
+        found.extend(map(str, range(low, high + 1)))
     return found
 
 
@@ -84,7 +84,7 @@ def _numeric_cite(match: re.Match[str], context: Context) -> str | None:
     if numbers is None:
         return None
     limit = context.numeric_entries
-    if limit is not None and max(int(n) for n in numbers) > limit:
+    if limit is not None and max(map(int, numbers)) > limit:
         return None
     return r"\cite{" + ",".join(f"ref{n}" for n in numbers) + "}"
 

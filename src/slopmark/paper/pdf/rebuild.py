@@ -39,6 +39,7 @@ from slopmark.paper.pdf.bibliography import Entry, entries, numbered
 from slopmark.paper.pdf.blocks import (
     REFERENCES,
     Block,
+    Caption,
     Equation,
     Heading,
     Paragraph,
@@ -65,7 +66,7 @@ class Rebuilt:
 def rebuild(rows: tuple[Row, ...], name: str) -> Rebuilt:
     """The LaTeX source rebuilt from a PDF's rows (``name`` is the PDF's file name)."""
     body, blocks = build_blocks(rows)
-    title, authors, rest = front_matter(blocks, body)
+    title, authors, rest = front_matter(blocks)
     writer = _Writer(rest, body)
     lines = [
         f"% Rebuilt by slopmark from {name} (the PDF route of `slopmark paper`).",
@@ -87,21 +88,39 @@ def _is_abstract_start(block: Block) -> bool:
     return isinstance(block, Paragraph) and block.text.lower().startswith(ABSTRACT_LEAD)
 
 
-def front_matter(blocks: tuple[Block, ...], body: float) -> tuple[str, str, tuple[Block, ...]]:
+def front_matter(blocks: tuple[Block, ...]) -> tuple[str, str, tuple[Block, ...]]:
     """The title, the author block and the remaining blocks."""
-    stop = next((i for i, block in enumerate(blocks) if _is_abstract_start(block)), None)
+    stop = _front_end(blocks)
     leading = blocks[:stop] if stop is not None else blocks[:1]
-    headings = [b for b in leading if isinstance(b, Heading) and b.page == 1]
-    if not headings:
+    size = _title_size(leading, blocks, bounded=stop is not None)
+    if size is None:
         return "", "", blocks
-    largest = max(h.size for h in headings)
-    if stop is None and largest < max(b.size for b in blocks if isinstance(b, Heading)):
-        return "", "", blocks
-    title = " ".join(h.title for h in headings if h.size == largest)
-    front = [b for b in leading if isinstance(b, Heading | Paragraph | TableRows)]
-    others = [_plain(b) for b in front if not (isinstance(b, Heading) and b.size == largest)]
-    floats = tuple(b for b in leading if not isinstance(b, Heading | Paragraph | TableRows))
-    return title, " ".join(o for o in others if o), floats + blocks[len(leading) :]
+    titles = [_plain(b) for b in leading if _is_title(b, size)]
+    authors = [_plain(b) for b in leading if not _is_title(b, size)]
+    floats = tuple(b for b in leading if isinstance(b, Caption | Equation))
+    return " ".join(titles), " ".join(filter(None, authors)), floats + blocks[len(leading) :]
+
+
+def _front_end(blocks: tuple[Block, ...]) -> int | None:
+    """Where the abstract (or the first numbered heading) starts."""
+    return next((i for i, block in enumerate(blocks) if _is_abstract_start(block)), None)
+
+
+def _is_title(block: Block, size: float) -> bool:
+    return isinstance(block, Heading) and block.size == size
+
+
+def _title_size(
+    leading: tuple[Block, ...], blocks: tuple[Block, ...], bounded: bool
+) -> float | None:
+    """The size of the title's headings; with no abstract ahead, only the paper's largest."""
+    sizes = [b.size for b in leading if isinstance(b, Heading) and b.page == 1]
+    if not sizes:
+        return None
+    largest = max(sizes)
+    if bounded or largest >= max(b.size for b in blocks if isinstance(b, Heading)):
+        return largest
+    return None
 
 
 def _plain(block: Block) -> str:

@@ -17,7 +17,7 @@ from slopmark.paper.pdf.inline import escape
 
 def columns(rows: tuple[tuple[Chunk, ...], ...]) -> tuple[tuple[float, float], ...]:
     """The x-extent of each column."""
-    width = max(len(row) for row in rows)
+    width = max(map(len, rows))
     full = [row for row in rows if len(row) == width]
     return tuple(
         (min(row[i].x0 for row in full), max(row[i].x1 for row in full)) for i in range(width)
@@ -53,5 +53,5 @@ def tabular(rows: tuple[tuple[Chunk, ...], ...]) -> str:
     """A ``tabular`` environment holding the rows' cells (escaped for LaTeX)."""
     table = cells(rows)
     spec = "l" * len(table[0])
-    lines = [" & ".join(escape(cell) for cell in row) + r" \\" for row in table]
+    lines = [" & ".join(map(escape, row)) + r" \\" for row in table]
     return "\n".join([rf"\begin{{tabular}}{{{spec}}}", *lines, r"\end{tabular}"])
