@@ -49,7 +49,8 @@ token, as OpenAI sends) and ``text_offset``; with ``max_tokens`` ≥ 1 one gener
 Chat answers can depend on the request's content: ``server.answer_matching({"needle":
 "answer"})`` answers with the first entry whose needle occurs in the last user
 message's text (text parts of a multi-part message are joined; `message_text`), and
-echoes otherwise. ``server.image_requests`` counts chat requests carrying an
+echoes otherwise; ``server.answer_routing`` does the same with entries that may also be
+functions ``(messages) -> str`` (a scripted reviewer that reads the request). ``server.image_requests`` counts chat requests carrying an
 ``image_url`` part.
 
 Only these two routes exist. With ``"stream": true`` the answer is
@@ -216,6 +217,17 @@ class FakeOpenAIServer:
             text = last_user_text(messages)
             found = (reply for needle, reply in table.items() if needle in text)
             return next(found, echo_last_user(messages))
+
+        self.answer = answer
+
+    def answer_routing(self, table: dict[str, str | Answer]) -> None:
+        """Like `answer_matching`, but an entry may be a function of the messages."""
+
+        def answer(messages: list[dict[str, Any]]) -> str:
+            text = last_user_text(messages)
+            found = (reply for needle, reply in table.items() if needle in text)
+            reply = next(found, echo_last_user)
+            return reply if isinstance(reply, str) else reply(messages)
 
         self.answer = answer
 

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 
 from slopmark.cli.output import print_json
+from slopmark.cli.paper_revise import register
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
@@ -106,3 +107,6 @@ def views(
         print(document.structure_view)
     if prose or both:
         print(document.prose_view)
+
+
+register(app)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,18 +34,37 @@ class MeasureOptions:
     max_file_bytes: int = MAX_FILE_BYTES
 
 
+@contextmanager
+def cycle_collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for a stretch of allocation-heavy work.
+
+    Parsing allocates millions of syntax-tree nodes that reference counting
+    frees on its own, but each allocation burst still triggers collector
+    passes over every live object: about a quarter of the analysis time.
+    Cycles made meanwhile are collected once the collector is back on.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def analyze_files(files: list[SourceFile]) -> list[FileAnalysis | Skipped]:
     """Read and analyse files (runs in worker processes)."""
-    results: list[FileAnalysis | Skipped] = []
-    for source in files:
-        try:
-            with open(source.location, "rb") as handle:
-                data = handle.read()
-        except OSError as error:
-            results.append(Skipped(source.path, f"unreadable: {error.strerror or error}"))
-            continue
-        results.append(analyze_source(source.path, data))
-    return results
+    with cycle_collector_paused():
+        return [_analyze_file(source) for source in files]
+
+
+def _analyze_file(source: SourceFile) -> FileAnalysis | Skipped:
+    try:
+        with open(source.location, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        return Skipped(source.path, f"unreadable: {error.strerror or error}")
+    return analyze_source(source.path, data)
 
 
 def analyze_all(

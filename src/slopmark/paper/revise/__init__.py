@@ -1,0 +1,1 @@
+"""`slopmark paper revise`: evidence-grounded revision of a manuscript (the SciSlopHarness loop)."""
