@@ -65,6 +65,9 @@ def test_run_with_replay_agent_end_to_end(tmp_path: Path) -> None:
     assert sorted(r.task_id for r in stored) == [f"wordcount.v1/checkpoint_{n}" for n in (1, 2, 3)]
     assert all(r.passed and r.model == "replay" and r.template_id == "wordcount" for r in stored)
     assert all(r.details["quality"]["sloc"] > 0 for r in stored)
+    board = run_cli("board", "show", "--domain", "code_iterative", "--db", db)
+    assert board.returncode == 0, board.stderr
+    assert "code_iterative" in board.stdout and "bench-1/just-solve" in board.stdout
     report = json.loads(run_cli("code", "bench", "report", str(run_dir), "--json").stdout)
     assert report["summary"]["overall"]["strict"] == 1.0
     assert report["summary"]["partial"] == 1.0

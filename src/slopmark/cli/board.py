@@ -68,10 +68,11 @@ def _filter(
     mode: str | None = None,
 ) -> RunFilter:
     from slopmark.board.query import RunFilter
+    from slopmark.code.bench.ledger import DOMAIN as CODE_BENCH_DOMAIN
     from slopmark.evals.pool import check_domain
     from slopmark.evals.task import SOURCES
 
-    if domain is not None:
+    if domain is not None and domain != CODE_BENCH_DOMAIN:
         check_domain(domain)
     if source is not None and source not in SOURCES:
         raise BadInput(f"--source {source!r}: must be one of {', '.join(SOURCES)}")

@@ -91,5 +91,8 @@ def open_store(url: str) -> Engine:
         migrate(engine)
     except OperationalError as error:
         engine.dispose()
-        raise BadInput(f"--db {url!r}: cannot open the store: {error.orig}") from error
+        raise BadInput(
+            f"--db {url!r}: cannot open the store: {error.orig} "
+            "(for SQLite, the folder of the file must exist)"
+        ) from error
     return engine
