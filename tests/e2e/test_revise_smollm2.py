@@ -25,9 +25,8 @@ from slopmark.paper.revise.preserve import check_preservation
 
 pytestmark = smollm2.pytestmark
 MODEL = "smollm2-135m-instruct"
-CORPUS_PAPER = Path(__file__).parents[3] / "shared" / "corpora" / "papers" / (
-    "ai-scientist-gan_diffusion"
-)
+CORPUS = Path(__file__).parents[3] / "shared" / "corpora" / "papers"
+CORPUS_PAPER = CORPUS / "ai-scientist-gan_diffusion"
 #: The corpus paper is one ~31,000-character file: the editor's prompt needs ~12k tokens.
 CONTEXT_TOKENS = 16384
 

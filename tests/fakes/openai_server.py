@@ -50,8 +50,8 @@ Chat answers can depend on the request's content: ``server.answer_matching({"nee
 "answer"})`` answers with the first entry whose needle occurs in the last user
 message's text (text parts of a multi-part message are joined; `message_text`), and
 echoes otherwise; ``server.answer_routing`` does the same with entries that may also be
-functions ``(messages) -> str`` (a scripted reviewer that reads the request). ``server.image_requests`` counts chat requests carrying an
-``image_url`` part.
+functions ``(messages) -> str`` (a scripted reviewer that reads the request).
+``server.image_requests`` counts chat requests carrying an ``image_url`` part.
 
 Only these two routes exist. With ``"stream": true`` the answer is
 sent as SSE chunks (one per word), a last choice chunk carrying

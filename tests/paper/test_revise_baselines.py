@@ -181,7 +181,9 @@ def test_slop_aware_lists_twelve_instances_and_counts_the_rest() -> None:
 
 def test_file_markers_are_read_from_an_answer_with_prose_around_them() -> None:
     tree = {"main.tex": "\\documentclass{article}\nA.\n", "b.tex": "B.\n"}
-    answer = "Sure!\n<<<FILE main.tex>>>\n\\documentclass{article}\nA, revised.\n<<<END main.tex>>>\n"
+    answer = (
+        "Sure!\n<<<FILE main.tex>>>\n\\documentclass{article}\nA, revised.\n<<<END main.tex>>>\n"
+    )
     revised, rejections = files_from_markers(answer, tree)
     assert revised == {"main.tex": "\\documentclass{article}\nA, revised.\n", "b.tex": "B.\n"}
     assert [(r.file, r.reason) for r in rejections] == [("b.tex", "file missing from the answer")]

@@ -16,7 +16,7 @@ openai_server = fake.openai_server
 FIXTURES = Path(__file__).parent / "fixtures" / "revise"
 PAPER = FIXTURES / "paper"
 INTRO_OLD = "Switch routing sends each token to a single expert \\cite{fedus2022}."
-INTRO_NEW = "Unlike these layers, Switch routing sends each token to a single expert \\cite{fedus2022}."
+INTRO_NEW = "Unlike these layers, " + INTRO_OLD
 
 
 def block(quote: str, replacement: str) -> str:
@@ -96,11 +96,12 @@ def test_revise_json_reports_scores_per_round_and_measure(
     openai_server: FakeOpenAIServer, tmp_path: Path
 ) -> None:
     script(openai_server)
+    out = tmp_path / "o"
     done = run_cli("paper", "revise", str(PAPER), *models(openai_server),
-                   "--records", str(PAPER / "records"), "--out", str(tmp_path / "o"), "--json")  # fmt: skip
+                   "--records", str(PAPER / "records"), "--out", str(out), "--json")  # fmt: skip
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["method"] == "harness" and report["out"] == str(tmp_path / "o")
+    assert report["method"] == "harness" and report["out"] == str(out)
     assert len(report["scores"]["citation_isolation"]) == 3
     assert report["scores"]["evidence_gap"] == [1.0, 1.0, 1.0]
     assert report["models"]["reviewer"] == f"fake-reviewer at {openai_server.base_url}"

@@ -97,12 +97,16 @@ def session_at(
 
 ROUND_ONE = {
     editor(1, "main.tex"): block("\\bibliography{refs}\n\\end{document}", "\\bibliography{refs}"),
-    editor(1, "sections/intro.tex"): "\n".join([
-        block("each token to a", "every token to a"),
-        block("Switch routing sends each token to a single expert \\cite{fedus2022}.",
-              "Switch routing simplifies these mixture-of-experts layers by sending each token "
-              "to a single expert \\cite{fedus2022}."),
-    ]),  # fmt: skip
+    editor(1, "sections/intro.tex"): "\n".join(
+        [
+            block("each token to a", "every token to a"),
+            block(
+                "Switch routing sends each token to a single expert \\cite{fedus2022}.",
+                "Switch routing simplifies these mixture-of-experts layers by sending each token "
+                "to a single expert \\cite{fedus2022}.",
+            ),
+        ]
+    ),  # fmt: skip
     editor(1, "sections/method.tex"): block(
         "weighted by 0.01.", "weighted by 0.02, which keeps the experts balanced."
     ),

@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli.output import print_json
-from slopmark.errors import BadInput
+from slopmark.errors import BadInput, did_you_mean
 
 if TYPE_CHECKING:
     from slopmark.paper.revise.manuscript import Manuscript
@@ -108,6 +108,9 @@ def revise_bench(
     out: Path = typer.Option(Path("revise-bench"), "--out", help="Where each run's OUT_DIR goes."),
     model_config: Path | None = typer.Option(None, "--model-config", help=_MODEL_HELP),
     max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="Longest answer."),
+    context_chars: int = typer.Option(
+        60_000, "--context-chars", min=1000, help="Characters of context per prompt."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
 ) -> None:
     """Run revision methods over a corpus; report each measure's distance to the reference."""
@@ -121,7 +124,8 @@ def revise_bench(
         raise BadInput("--reference: give at least one reference paper folder (e.g. human papers)")
     papers = paper_folders(corpus)
     refs = [folder for path in reference for folder in paper_folders(path)]
-    result = _bench(papers, refs, chosen, options, rounds, out)
+    settings = _settings(rounds, context_chars, options)
+    result = _bench(papers, refs, chosen, options, settings, out)
     if as_json:
         print_json(_bench_json(result))
     else:
@@ -132,7 +136,7 @@ def revise_bench(
 
 def _bench(
     papers: list[Path], refs: list[Path], methods: list[str], options: _ModelOptions,
-    rounds: int, out: Path,
+    settings: Settings, out: Path,
 ) -> BenchResult:  # fmt: skip
     from slopmark.cli.progress import progress_bar
     from slopmark.paper.revise.harness import revise as run_revision
@@ -141,7 +145,7 @@ def _bench(
     from slopmark.paper.revise.revise_bench import mean_scores, records_of, run_bench
     from slopmark.paper.revise.session import Session
 
-    roles, settings = _roles(options), _settings(rounds, 60_000, options)
+    roles = _roles(options)
     names = [spec.name for spec in settings.specs]
 
     def one(paper: Path, method: str) -> RevisionRun:
@@ -161,7 +165,8 @@ def _bench(
                 done[0] += 1
                 advance(done[0], total)
 
-            return run_bench(papers, methods, one, mean_scores(scores, names), rounds, step)
+            reference = mean_scores(scores, names)
+            return run_bench(papers, methods, one, reference, settings.rounds, step)
     finally:
         _close(roles)
 
@@ -176,7 +181,9 @@ def _check_method(method: str, options: _ModelOptions) -> None:
     from slopmark.paper.revise.rounds import METHODS
 
     if method not in METHODS:
-        raise BadInput(f"--method: unknown method '{method}' (methods: {', '.join(METHODS)})")
+        hint = did_you_mean(method, METHODS)
+        known = f"; {hint}" if hint else f" (methods: {', '.join(METHODS)})"
+        raise BadInput(f"--method: unknown method '{method}'{known}")
     if method in _NEEDS_REVIEWER and options.reviewer is None:
         raise BadInput(f"--method {method} needs a reviewer model: pass --reviewer")
 

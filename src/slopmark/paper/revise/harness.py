@@ -101,10 +101,11 @@ def harness_round(session: Session, number: int, state: State) -> Step:
         draft.rejections, reviewed, retired, violations, disqualified,
         retained if disqualified else None,
     )  # fmt: skip
-    return record, *_next_state(session, record, state)
+    return record, *_next_state(record, state)
 
 
-def _next_state(session: Session, record: RoundRecord, state: State) -> tuple[State, str | None]:
+def _next_state(record: RoundRecord, state: State) -> tuple[State, str | None]:
+    """The state the next round starts from, and why the run stops (None: go on)."""
     retired = state.retired + tuple(item for item in record.retirements if item.accepted)
     violations = record.violations if record.disqualified else ()
     notes = review_notes(record.number, record.reviewed, retired, violations)

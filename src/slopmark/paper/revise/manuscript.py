@@ -20,12 +20,12 @@ from slopmark.errors import BadInput
 from slopmark.paper.latex import find_main_file, parse_source
 from slopmark.paper.latex.files import read_file
 from slopmark.paper.measures.base import Instance, MeasureSpec
+from slopmark.paper.revise.align import Tree
 from slopmark.paper.score import PaperScore, score_paper
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
 
-Tree = dict[str, str]
 SUPPORT_SUFFIXES = (".bib", ".bst", ".sty", ".cls", ".bbl")
 
 
@@ -39,9 +39,6 @@ class Manuscript:
     main: str
     tree: Tree
     support: Mapping[str, str]
-
-    def with_tree(self, tree: Tree) -> Manuscript:
-        return Manuscript(self.folder, self.main, dict(tree), self.support)
 
 
 def read_manuscript(folder: Path, main: str | None = None, skip: Path | None = None) -> Manuscript:

@@ -65,7 +65,10 @@ def report_markdown(run: RevisionRun) -> str:
     lines = [f"# Revision report: {run.paper}", ""]
     lines += [f"- method: {run.method}", f"- main file: {run.main}"]
     lines += [f"- {role}: {model}" for role, model in run.models.items()]
-    lines += [f"- rounds run: {len(run.rounds) - 1}", f"- stopped: {run.stop}", ""]
+    lines += [f"- rounds run: {len(run.rounds) - 1}", f"- stopped: {run.stop}"]
+    if run.method != "harness":
+        lines.append("- a baseline: its changes are not reviewed and every accepted edit stays")
+    lines.append("")
     lines += _table_lines(run)
     lines += _overall_lines(run)
     for record in run.rounds[1:]:
@@ -79,7 +82,7 @@ def _table_lines(run: RevisionRun) -> list[str]:
     lines.append("|---" * (len(heads) + 1) + "|")
     for measure, values in score_table(run).items():
         name = "aggregate S(p)" if measure == "aggregate" else title(measure)
-        lines.append(f"| {name} | " + " | ".join(_cell(value) for value in values) + " |")
+        lines.append(f"| {name} | " + " | ".join(map(_cell, values)) + " |")
     return [*lines, ""]
 
 
@@ -105,20 +108,21 @@ def _cell(value: float | None) -> str:
 
 
 def _round_lines(record: RoundRecord) -> list[str]:
-    lines = [f"## Round {record.number}", ""]
-    if record.disqualified:
-        lines += ["The preservation check found hard violations:", ""]
-        lines += [f"- {v.kind}: {v.detail}" for v in record.hard_violations]
-        lines.append("")
+    lines = [f"## Round {record.number}", "", *_violation_lines(record)]
     lines += _section("Kept changes", [_change_line(r) for r in record.kept])
     lines += _section("Reverted changes", [_change_line(r) for r in record.reverted])
     lines += _section("Refused edits", [f"`{r.file}`: {r.reason}" for r in record.rejections])
     lines += _section("Retirements", [_retirement_line(item) for item in record.retirements])
     audits = [f"{v.kind}: {v.detail}" for v in record.violations if not v.hard]
-    lines += _section("Audit flags", audits)
-    if record.draft is not None and not record.reviewed and record.draft != record.tree:
-        lines += ["(not reviewed: this method keeps every accepted edit)", ""]
-    return lines
+    return lines + _section("Audit flags", audits)
+
+
+def _violation_lines(record: RoundRecord) -> list[str]:
+    if not record.disqualified:
+        return []
+    outcome = "the round was discarded" if record.discarded is not None else "the round is kept"
+    lines = [f"The preservation check found hard violations ({outcome}):", ""]
+    return [*lines, *(f"- {v.kind}: {v.detail}" for v in record.hard_violations), ""]
 
 
 def _section(heading: str, items: list[str]) -> list[str]:

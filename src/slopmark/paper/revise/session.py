@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from slopmark.errors import BadInput
 from slopmark.paper.latex import parse_source
 from slopmark.paper.measures.base import MeasureSpec
+from slopmark.paper.revise.align import Tree
 from slopmark.paper.revise.chat import Chat
 from slopmark.paper.revise.manuscript import Manuscript, measure_tree
 from slopmark.paper.revise.review import Retirement
@@ -35,9 +36,9 @@ class Settings:
     rounds: int = 3
     #: Changes per review call.
     batch_size: int = 4
-    #: The longest editor answer (None: the editor's own default).
+    #: The longest answers (None: each model's own ``max_tokens``).
     editor_tokens: int | None = None
-    reviewer_tokens: int = 2048
+    reviewer_tokens: int | None = None
     #: Characters of context (other files, the original manuscript) per prompt.
     context_chars: int = 60_000
     #: Record lines shown per review call.
@@ -62,7 +63,8 @@ class Session:
     records: Path | None = None
 
     @property
-    def original(self) -> Mapping[str, str]:
+    def original(self) -> Tree:
+        """The manuscript as it was (M0): compare against it, never change it."""
         return self.manuscript.tree
 
     def measure(self, tree: Mapping[str, str]) -> PaperScore:
