@@ -78,6 +78,32 @@ def _value(score: PaperScore, measure: str) -> float | None:
     return result.score if result is not None else None
 
 
+class _Scorer:
+    """Scores each paper once; a paper that cannot be read is recorded, not raised."""
+
+    def __init__(self, specs: Sequence[MeasureSpec], models: ModelSet | None) -> None:
+        self.specs, self.models = specs, models
+        self.scores: dict[str, PaperScore] = {}
+        self.problems: list[tuple[str, str]] = []
+
+    def __call__(self, path: Path) -> PaperScore | None:
+        key = str(path)
+        if key not in self.scores:
+            try:
+                self.scores[key] = score_paper(load_paper(path), self.specs, self.models)
+            except SlopmarkError as error:
+                self.problems.append((key, str(error)))
+                return None
+        return self.scores[key]
+
+
+def _defined(
+    usable: Sequence[tuple[PaperScore, PaperScore]], measure: str
+) -> list[tuple[float, float]]:
+    values = [(_value(ai, measure), _value(human, measure)) for ai, human in usable]
+    return [(a, h) for a, h in values if a is not None and h is not None]
+
+
 def run_bench(
     pairs: Sequence[PairLine],
     specs: Sequence[MeasureSpec],
@@ -85,19 +111,8 @@ def run_bench(
     progress: Callable[[int, int], None] | None = None,
     seed: int = 0,
 ) -> BenchResult:
-    scores: dict[str, PaperScore] = {}
-    problems: list[tuple[str, str]] = []
-
-    def scored(path: Path) -> PaperScore | None:
-        key = str(path)
-        if key not in scores:
-            try:
-                scores[key] = score_paper(load_paper(path), specs, models)
-            except SlopmarkError as error:
-                problems.append((key, str(error)))
-                return None
-        return scores[key]
-
+    """Score both papers of every pair, then every statistic per measure and aggregate."""
+    scored = _Scorer(specs, models)
     usable = []
     for done, pair in enumerate(pairs, start=1):
         ai, human = scored(pair.ai), scored(pair.human)
@@ -105,9 +120,6 @@ def run_bench(
             usable.append((ai, human))
         if progress is not None:
             progress(done, len(pairs))
-    reports = []
-    for measure in [*(spec.name for spec in specs), AGGREGATE]:
-        values = [(_value(a, measure), _value(h, measure)) for a, h in usable]
-        defined = [(a, h) for a, h in values if a is not None and h is not None]
-        reports.append(evaluate(measure, defined, seed=seed))
-    return BenchResult(tuple(reports), len(usable), tuple(problems), scores)
+    measures = [*(spec.name for spec in specs), AGGREGATE]
+    reports = tuple(evaluate(m, _defined(usable, m), seed=seed) for m in measures)
+    return BenchResult(reports, len(usable), tuple(scored.problems), scored.scores)

@@ -193,14 +193,7 @@ def _measured(
     supports = {claim: best_support(claim, texts, models) for claim in claims}
     scored = {claim: found for claim, found in supports.items() if found is not None}
     marked = [found for found in scored.values() if found.support > found.claim]
-    detail = {
-        "models": models.describe("labeller", "scorer"),
-        "introduction_sentences": len(texts),
-        "labels": [{"sentence": v.sentence, "label": v.label, "runs": list(v.runs)} for v in votes],
-        "unparsed_answers": sum(run is None for vote in votes for run in vote.runs),
-        "unparsed_examples": _unparsed(votes),
-        "supports": [vars(found) for found in scored.values()],
-        "unscored_claims": [claim + 1 for claim, found in supports.items() if found is None],
+    detail = _detail(models, texts, votes, supports) | {
         "requests": models.requests - requests,
         "cache_hits": models.hits - hits,
     }
@@ -210,6 +203,21 @@ def _measured(
         weak=len(claims) < WEAK_BELOW, reason=_reason(len(claims), len(scored), len(texts)),
         detail=detail,
     )  # fmt: skip
+
+
+def _detail(
+    models: ModelSet, texts: list[str], votes: list[Vote], supports: dict[int, Any]
+) -> dict[str, Any]:
+    """What the labeller and scorer said, for the result's ``detail``."""
+    return {
+        "models": models.describe("labeller", "scorer"),
+        "introduction_sentences": len(texts),
+        "labels": [{"sentence": v.sentence, "label": v.label, "runs": list(v.runs)} for v in votes],
+        "unparsed_answers": sum(run is None for vote in votes for run in vote.runs),
+        "unparsed_examples": _unparsed(votes),
+        "supports": [vars(found) for found in supports.values() if found is not None],
+        "unscored_claims": [claim + 1 for claim, found in supports.items() if found is None],
+    }
 
 
 def _unparsed(votes: list[Vote], shown: int = 5) -> list[dict[str, Any]]:
