@@ -67,7 +67,7 @@ def test_an_api_key_comes_only_from_the_named_variable(
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("labeler: {base_url: 'http://h/v1', model: m}", r"unknown model role 'labeler'; did you"),
+        ("labeler: {base_url: 'http://h/v1', model: m}", r"labeler: unknown model role; did you mean 'labeller'"),
         ("scorer: {base_url: 'http://h/v1'}", r"scorer\.model: missing or empty"),
         ("scorer: {base_url: 'h:8000', model: m}", r"scorer\.base_url: 'h:8000' is not an http"),
         ("vision: {base_url: 'http://h/v1', model: m, modle: x}", r"vision\.modle: unknown field"),
@@ -84,7 +84,7 @@ def test_a_bad_config_names_the_file_and_field(tmp_path: Path, text: str, messag
 
 
 def test_an_unreadable_config_is_bad_input(tmp_path: Path) -> None:
-    with pytest.raises(BadInput, match="cannot read the model config"):
+    with pytest.raises(BadInput, match="cannot read the file"):
         load_model_config(tmp_path / "absent.yaml")
 
 

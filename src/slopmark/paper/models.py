@@ -49,9 +49,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
-import yaml
-
-from slopmark.errors import BadInput, EngineError, did_you_mean
+from slopmark.errors import BadInput, EngineError
+from slopmark.yamlconfig import read_mapping, reject_unknown
 
 ModelRole = Literal["labeller", "scorer", "vision"]
 ROLES: tuple[ModelRole, ...] = ("labeller", "scorer", "vision")
@@ -366,19 +365,8 @@ def _prompt_rows(
 
 def load_model_config(path: Path, cache_dir: Path | None = None) -> ModelSet:
     """The `ModelSet` a ``--model-config`` YAML file names; `BadInput` naming file and field."""
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInput(f"{path}: cannot read the model config ({error})") from error
-    except yaml.YAMLError as error:
-        raise BadInput(f"{path}: not valid YAML ({' '.join(str(error).split())})") from error
-    if not isinstance(data, dict):
-        raise BadInput(f"{path}: expected a mapping with labeller / scorer / vision entries")
-    for name in data:
-        if name not in ROLES:
-            hint = did_you_mean(str(name), ROLES)
-            extra = f"; {hint}" if hint else f" (known: {', '.join(ROLES)})"
-            raise BadInput(f"{path}: unknown model role '{name}'{extra}")
+    data = read_mapping(path, "labeller / scorer / vision entries")
+    reject_unknown(data, ROLES, f"{path}: ", "model role")
     found = {role: _endpoint(path, role, data[role]) for role in ROLES if data.get(role)}
     return ModelSet(**cast(dict[str, Any], found), cache_dir=cache_dir)
 
@@ -386,11 +374,7 @@ def load_model_config(path: Path, cache_dir: Path | None = None) -> ModelSet:
 def _endpoint(path: Path, role: str, entry: Any) -> Endpoint:
     if not isinstance(entry, dict):
         raise BadInput(f"{path}: {role}: expected a mapping {{base_url, model}}, got {entry!r}")
-    for name in entry:
-        if name not in _FIELDS:
-            hint = did_you_mean(str(name), _FIELDS)
-            extra = f"; {hint}" if hint else f" (known: {', '.join(_FIELDS)})"
-            raise BadInput(f"{path}: {role}.{name}: unknown field{extra}")
+    reject_unknown(entry, _FIELDS, f"{path}: {role}.", "field")
     base_url, model = _text(path, role, entry, "base_url"), _text(path, role, entry, "model")
     if not base_url.startswith(("http://", "https://")):
         raise BadInput(f"{path}: {role}.base_url: '{base_url}' is not an http(s) URL")

@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from slopmark.code.bench.agents.base import AgentOutcome
+
 #: scored: tests ran. agent_failed: the agent crashed or timed out (correctness 0).
 #: not_run: an earlier checkpoint's agent failed (correctness 0, no workspace).
 #: test_error: the hidden tests produced no report (see ``error``).
@@ -43,15 +45,8 @@ class Quality:
     lines_removed: int
 
 
-@dataclass(frozen=True)
-class AgentRecord:
-    status: str
-    wall_s: float
-    error: str | None = None
-    cost_usd: float | None = None
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    steps: int | None = None
+#: What the agent did at a checkpoint, as stored: the agent's own outcome.
+AgentRecord = AgentOutcome
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ from slopmark.code.bench.envs import hidden_test_environment, workspace_environm
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.prompts import PromptTemplate
 from slopmark.code.bench.quality import has_files, measure_workspace
-from slopmark.code.bench.results import AgentRecord, CheckpointResult, read_result, write_result
+from slopmark.code.bench.results import CheckpointResult, read_result, write_result
 from slopmark.code.bench.sandbox.base import Limits, Sandbox
 from slopmark.code.bench.testrun import NOT_COPIED, run_tests
 from slopmark.errors import BadInput, SlopmarkError
@@ -185,7 +185,7 @@ class ProblemRun:
             problem=self.problem.name, problem_version=self.problem.version,
             checkpoint=checkpoint.name, order=checkpoint.order, index=index,
             count=len(self.problem.checkpoints), status=status,  # type: ignore[arg-type]
-            agent=AgentRecord(**asdict(outcome)), tests=tests, quality=quality, error=error,
+            agent=outcome, tests=tests, quality=quality, error=error,
             timings=timings, source=self.problem.source,
         )  # fmt: skip
         write_result(folder / RESULT, result)

@@ -29,9 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-import yaml
-
-from slopmark.errors import BadInput, did_you_mean
+from slopmark.errors import BadInput
 from slopmark.paper.models import (
     PLACEHOLDER_KEY,
     CallCache,
@@ -39,6 +37,7 @@ from slopmark.paper.models import (
     cache_key,
     default_cache_dir,
 )
+from slopmark.yamlconfig import read_mapping, reject_unknown
 
 Messages = list[dict[str, str]]
 DEFAULT_MAX_TOKENS = 4096
@@ -142,19 +141,8 @@ def chat_spec(option: str, value: str, url: str | None, max_tokens: int | None =
 
 
 def _spec_file(option: str, path: Path) -> ChatSpec:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise BadInput(f"--{option} {path}: cannot read the file ({error.strerror})") from error
-    except yaml.YAMLError as error:
-        raise BadInput(f"{path}: not valid YAML ({' '.join(str(error).split())})") from error
-    if not isinstance(data, dict):
-        raise BadInput(f"{path}: expected a mapping {{base_url, model}}, got {data!r}")
-    for name in data:
-        if name not in _FIELDS:
-            hint = did_you_mean(str(name), _FIELDS)
-            extra = f"; {hint}" if hint else f" (known: {', '.join(_FIELDS)})"
-            raise BadInput(f"{path}: {name}: unknown field{extra}")
+    data = read_mapping(path, f"base_url and model (--{option})")
+    reject_unknown(data, _FIELDS, f"{path}: ", "field")
     model = _text(path, data, "model")
     url = _checked_url(f"{path}: base_url", _text(path, data, "base_url"))
     return ChatSpec(model, url, _api_key(path, data), _max_tokens(path, data))
