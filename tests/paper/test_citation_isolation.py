@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
+from paper.expected import expected_counts
 from slopmark.paper.document import Citation, Document, Role, Section, Sentence, Span
+from slopmark.paper.latex import load_document
 from slopmark.paper.measures import citation_isolation as ci
 from slopmark.paper.measures.cues import author_mentions, find_cue, mentions_present_paper
 
@@ -187,24 +188,10 @@ def test_present_paper_markers_and_author_mentions() -> None:
     assert author_mentions("In (2020) and Table (2021) nothing") == []
 
 
-def _load(path: Path) -> Document:
-    """Parse with `slopmark.paper.latex` (skip until the parser has landed)."""
-    latex = pytest.importorskip("slopmark.paper.latex")
-    if not hasattr(latex, "load_document"):
-        pytest.skip("slopmark.paper.latex has no load_document yet")
-    document: Document = latex.load_document(path)
-    return document
-
-
-def _expected(path: Path) -> dict[str, str]:
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    return dict(re.findall(r"(\w+)=(\S+)", first))
-
-
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.tex")), ids=lambda p: p.stem)
 def test_fixture_papers_parse_to_their_expected_counts(path: Path) -> None:
-    expected = _expected(path)
-    result = ci.citation_isolation(_load(path))
+    expected = expected_counts(path)
+    result = ci.citation_isolation(load_document(path))
     assert result.units == int(expected["citing"])
     assert result.flagged == int(expected["isolated"])
     assert result.weak == (expected["weak"] == "true")
@@ -213,6 +200,6 @@ def test_fixture_papers_parse_to_their_expected_counts(path: Path) -> None:
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is absent")
 @pytest.mark.parametrize("paper", sorted(p.name for p in CORPUS.glob("*") if p.is_dir()))
 def test_corpus_papers_are_measured_without_error(paper: str) -> None:
-    result = ci.citation_isolation(_load(CORPUS / paper))
+    result = ci.citation_isolation(load_document(CORPUS / paper))
     assert result.status in ("ok", "not_applicable")
     assert result.flagged == len(result.instances) <= result.units

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from paper.expected import expected_counts
 from slopmark.paper.document import (
     Document,
     Float,
@@ -20,6 +20,7 @@ from slopmark.paper.document import (
     Sentence,
     Span,
 )
+from slopmark.paper.latex import load_document
 from slopmark.paper.measures import cross_section_references as csr
 from slopmark.paper.measures.base import measure_specs
 from slopmark.paper.measures.pointers import named_pointers, printed_pointers
@@ -400,23 +401,10 @@ def test_registered_and_runs_on_a_long_paper() -> None:
     assert (result.units, result.status) == (25, "ok")  # 9 sections, 8 tables, 8 equations
 
 
-def _parser() -> Callable[[Path], Document]:
-    """`slopmark.paper.latex.load_document`, or skip until the parser has landed."""
-    latex = pytest.importorskip("slopmark.paper.latex")
-    if not hasattr(latex, "load_document"):
-        pytest.skip("slopmark.paper.latex.load_document has not landed yet")
-    return latex.load_document  # type: ignore[no-any-return]
-
-
-def _expected(path: Path) -> dict[str, int]:
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", first)}
-
-
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("cross_*.tex")), ids=lambda p: p.stem)
 def test_fixture_papers_parse_to_their_expected_counts(path: Path) -> None:
-    result = csr.cross_section_references(_parser()(path))
-    expected = _expected(path)
+    result = csr.cross_section_references(load_document(path))
+    expected = {k: int(v) for k, v in expected_counts(path).items()}
     assert (result.units, result.flagged) == (expected["objects"], expected["isolated"])
     assert len(result.detail["roadmap"]) == expected["roadmap"]
     assert len(result.detail["appendix_pointers"]) == expected["appendix_pointers"]
@@ -428,7 +416,7 @@ def test_fixture_papers_parse_to_their_expected_counts(path: Path) -> None:
                                   "ai-scientist-gan_diffusion", "human-cnn-graph",
                                   "human-stable-nalu"])  # fmt: skip
 def test_corpus_papers_are_measured(name: str) -> None:
-    result = csr.cross_section_references(_parser()(CORPUS / name))
+    result = csr.cross_section_references(load_document(CORPUS / name))
     assert result.status == "ok" and result.units > 0
     assert result.score is not None and 0 <= result.score <= 1
     assert len(result.instances) == result.flagged

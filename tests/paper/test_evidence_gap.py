@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from paper.expected import expected_counts
 from slopmark.paper.document import (
     Document,
     Environment,
@@ -18,6 +19,7 @@ from slopmark.paper.document import (
     Span,
     TableCells,
 )
+from slopmark.paper.latex import load_document
 from slopmark.paper.measures import evidence_gap as eg
 
 FIXTURES = Path(__file__).parent / "fixtures" / "artifacts"
@@ -223,24 +225,10 @@ def test_the_registered_measure_computes_the_same_result() -> None:
     assert eg.SPEC.build().measure(paper, None) == eg.evidence_gap(paper)
 
 
-def _load(path: Path) -> Document:
-    """Parse with `slopmark.paper.latex` (skip until the parser has landed)."""
-    latex = pytest.importorskip("slopmark.paper.latex")
-    if not hasattr(latex, "load_document"):
-        pytest.skip("slopmark.paper.latex has no load_document yet")
-    document: Document = latex.load_document(path)
-    return document
-
-
-def _expected(path: Path) -> dict[str, str]:
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    return dict(re.findall(r"(\w+)=(\S+)", first))
-
-
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.tex")), ids=lambda p: p.stem)
 def test_fixture_papers_parse_to_their_expected_result(path: Path) -> None:
-    expected = _expected(path)
-    result = eg.evidence_gap(_load(path))
+    expected = expected_counts(path)
+    result = eg.evidence_gap(load_document(path))
     assert result.status == expected["status"]
     assert result.score == (None if expected["score"] == "none" else float(expected["score"]))
 
@@ -248,6 +236,6 @@ def test_fixture_papers_parse_to_their_expected_result(path: Path) -> None:
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="the shared corpus is absent")
 @pytest.mark.parametrize("paper", sorted(p.name for p in CORPUS.glob("*") if p.is_dir()))
 def test_corpus_papers_are_measured_without_error(paper: str) -> None:
-    result = eg.evidence_gap(_load(CORPUS / paper))
+    result = eg.evidence_gap(load_document(CORPUS / paper))
     assert result.status in ("ok", "not_applicable")
     assert result.units == (1 if result.status == "ok" else 0)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from paper.expected import expected_counts
 from slopmark.paper.document import Document, Role, Section, Sentence, Span
+from slopmark.paper.latex import load_document
 from slopmark.paper.measures import macro_redundancy as mr
 from slopmark.paper.measures.base import measure_specs
 
@@ -163,23 +163,10 @@ def test_registered_and_runs_on_a_long_paper() -> None:
     assert result.units == 400
 
 
-def _parser() -> Callable[[Path], Document]:
-    """`slopmark.paper.latex.load_document`, or skip until the parser has landed."""
-    latex = pytest.importorskip("slopmark.paper.latex")
-    if not hasattr(latex, "load_document"):
-        pytest.skip("slopmark.paper.latex.load_document has not landed yet")
-    return latex.load_document  # type: ignore[no-any-return]
-
-
-def _expected(path: Path) -> dict[str, int]:
-    first = path.read_text(encoding="utf-8").splitlines()[0]
-    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", first)}
-
-
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("macro_*.tex")), ids=lambda p: p.stem)
 def test_fixture_papers_parse_to_their_expected_counts(path: Path) -> None:
-    result = mr.macro_redundancy(_parser()(path))
-    expected = _expected(path)
+    result = mr.macro_redundancy(load_document(path))
+    expected = {k: int(v) for k, v in expected_counts(path).items()}
     assert (result.units, result.flagged) == (expected["sentences"], expected["recycled"])
     assert result.detail["short_sentences"] == expected["short"]
 
@@ -190,7 +177,7 @@ def test_fixture_papers_parse_to_their_expected_counts(path: Path) -> None:
                                   "ai-scientist-gan_diffusion", "human-cnn-graph",
                                   "human-stable-nalu"])  # fmt: skip
 def test_corpus_papers_are_measured(name: str) -> None:
-    result = mr.macro_redundancy(_parser()(CORPUS / name))
+    result = mr.macro_redundancy(load_document(CORPUS / name))
     assert result.status == "ok" and result.units > 0
     assert result.score is not None and 0 <= result.score <= 1
     assert len(result.instances) == result.flagged
