@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,8 @@ from slopmark.code.bench.envs import hidden_test_environment, workspace_environm
 from slopmark.code.bench.problem import Problem, load_problems
 from slopmark.code.bench.sandbox import choose_sandbox
 from slopmark.code.bench.testrun import run_tests
+from slopmark.store import open_store
+from slopmark.store.runs import list_runs
 
 ROOT = Path(__file__).parents[2]
 PROBLEMS = ROOT / "problems"
@@ -68,3 +71,23 @@ def test_naive_solution_fails_somewhere_with_every_test_group(
             break
     assert failures > 0
     assert groups == {"core", "functionality", "error", "regression"}
+
+
+@needs_bwrap
+def test_a_shipped_problem_runs_end_to_end_with_the_replay_agent(tmp_path: Path) -> None:
+    """run → store → report on a shipped problem, in bubblewrap."""
+    smallest = min(SHIPPED, key=lambda p: len(p.checkpoints))
+    run_dir, db = tmp_path / "run", f"sqlite:///{tmp_path / 'store.db'}"
+    done = run_cli(
+        "code", "bench", "run", "--problems", str(PROBLEMS), "--problem", smallest.name,
+        "--agent", "replay", "--sandbox", "bwrap", "--out", str(run_dir), "--db", db,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = run_cli("code", "bench", "report", str(run_dir), "--json")
+    summary = json.loads(report.stdout)["summary"]
+    assert summary["overall"]["checkpoints"] == len(smallest.checkpoints)
+    assert summary["overall"]["strict"] == 1.0
+    assert summary["overall"]["measured"] == len(smallest.checkpoints)
+    stored = list_runs(open_store(db), domain="code_iterative")
+    assert len(stored) == len(smallest.checkpoints)
+    assert all(run.passed and run.source == "original" for run in stored)

@@ -106,17 +106,18 @@ def measure_tree(
     rules = choose(catalog, options.select, options.ignore)
     display = {f.location: f.path for f in sources.files}
     scan = Scan(rules, list(display), display.__getitem__)
-    measured, skipped = analyze_all(sources.files, options.jobs or default_jobs(), progress)
-    return build_report(
-        root=sources.root,
-        analyses=measured,
-        skipped=[*sources.skipped, *skipped],
-        hits=scan.result(),
-        min_hits=min_hits_of(rules),
-        known_rules=frozenset(rule.id for rule in catalog),
-        settings=options.settings,
-        rules_run=len(rules),
-    )
+    with cycle_collector_paused():
+        measured, skipped = analyze_all(sources.files, options.jobs or default_jobs(), progress)
+        return build_report(
+            root=sources.root,
+            analyses=measured,
+            skipped=[*sources.skipped, *skipped],
+            hits=scan.result(),
+            min_hits=min_hits_of(rules),
+            known_rules=frozenset(rule.id for rule in catalog),
+            settings=options.settings,
+            rules_run=len(rules),
+        )
 
 
 def min_hits_of(rules: Sequence[Rule]) -> dict[str, int]:
