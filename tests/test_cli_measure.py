@@ -241,3 +241,9 @@ def test_rule_rejected_by_engine_names_its_file(make_tree, tmp_path: Path) -> No
     assert done.returncode == 2
     assert f"{rules / 'broken.yml'}: rule 'broken' is rejected by ast-grep" in done.stderr
     assert "no_such_kind" in done.stderr
+
+
+def test_version_constant_matches_the_installed_metadata() -> None:
+    from importlib.metadata import version
+
+    assert version("slopmark") == __version__

@@ -6,20 +6,20 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
 from slopmark.cli.bench import app as bench_app
-from slopmark.cli.code_report import render, to_json
 from slopmark.cli.output import print_json
 from slopmark.cli.progress import progress_bar
-from slopmark.cli.sarif import to_sarif
-from slopmark.code.measure import MeasureOptions, measure_tree
 from slopmark.code.metrics import SIZE_TERMS, Settings
-from slopmark.code.report import TreeReport
-from slopmark.code.rules import DOC_SECTIONS, Rule, check_rule_id, choose, load_catalog
 from slopmark.errors import BadInput, CheckFailed
+
+if TYPE_CHECKING:
+    from slopmark.code.report import TreeReport
+    from slopmark.code.rules import Rule
 
 app = typer.Typer(
     help="Code slop: structural erosion and verbosity of Python trees.", no_args_is_help=True
@@ -89,6 +89,11 @@ def measure(
     ),
 ) -> None:
     """Structural erosion and verbosity of every Python file under PATH."""
+    from slopmark.cli.code_report import render, to_json
+    from slopmark.cli.sarif import to_sarif
+    from slopmark.code.measure import MeasureOptions, measure_tree
+    from slopmark.code.rules import choose, load_catalog
+
     gates = _parse_gates(fail_over)
     options = MeasureOptions(
         excludes=exclude,
@@ -145,6 +150,7 @@ def history(
     """Erosion and verbosity across the commits of a repository, read straight from git."""
     from slopmark.cli.history_view import history_json, render_history
     from slopmark.code.history import Selection, measure_history
+    from slopmark.code.measure import MeasureOptions
 
     if commits is None and sample is None and ".." not in rev:
         sample = 30  # the paper samples up to 30 commits per repository
@@ -171,6 +177,8 @@ def list_rules(
     as_json: bool = typer.Option(False, "--json", help="Print the rules as JSON."),
 ) -> None:
     """List the verbosity rule pack, or explain one rule."""
+    from slopmark.code.rules import check_rule_id, load_catalog
+
     catalog = load_catalog(rules)
     if explain is None:
         _print_catalog(catalog, as_json)
@@ -205,6 +213,8 @@ def _print_catalog(catalog: Sequence[Rule], as_json: bool) -> None:
 
 
 def _explain(rule: Rule, console: Console) -> None:
+    from slopmark.code.rules import DOC_SECTIONS
+
     console.print(f"[bold]{rule.id}[/bold] ({rule.category}, {rule.severity})")
     console.print(rule.message, highlight=False, markup=False)
     for section in DOC_SECTIONS:
