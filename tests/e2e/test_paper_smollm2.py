@@ -3,7 +3,8 @@
 Runs only with ``SLOPMARK_E2E=1`` (``make e2e``); the server is started as in
 `test_smollm2`. SmolLM2 may well label nonsense: the tests check that the
 pipeline records what happened honestly and that prompt log-probabilities
-really came back. Figure exposition is not run for real (SmolLM2 has no vision).
+really came back. Figure exposition is run with SmolLM2 as the "vision" model too:
+it cannot see the image, and the result must say what happened, never a silent 0.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from e2e import test_smollm2 as smollm2
-from slopmark.paper.document import Document, Section, Sentence, Span
+from slopmark.paper.document import Document
+from slopmark.paper.latex import load_document
 from slopmark.paper.measures.argument_graph import ArgumentGraph, best_support
 from slopmark.paper.models import PROBE_MIN_GAIN, Endpoint, ModelCallFailed, ModelSet
 
@@ -34,17 +36,6 @@ INTRODUCTION = (
 
 
 def fixture_paper() -> Document:
-    """The fixture paper, parsed when the LaTeX parser is there, else its introduction by hand."""
-    try:
-        from slopmark.paper.latex import load_document
-    except ImportError:
-        intro = Section(0, 1, "Introduction", False, "1", "introduction", 0, True, False,
-                        Span("main.tex", 11), "")  # fmt: skip
-        sentences = tuple(
-            Sentence(text, 0, Span("main.tex", 12 + k), source=text)
-            for k, text in enumerate(INTRODUCTION)
-        )
-        return Document("main.tex", ("main.tex",), None, (intro,), (), (), (), (), (), sentences)
     return load_document(PAPER)
 
 
@@ -108,3 +99,39 @@ def test_the_supporting_context_of_a_claim_is_found_with_real_log_probabilities(
     assert found is not None and found.claim == 2 and found.support in (1, 3, 4, 5)
     assert math.isfinite(found.pmi)
     assert models.requests == 1 + 1 + 4  # the alignment probe, the claim alone, 4 contexts
+
+
+def test_figure_exposition_with_a_model_that_cannot_see_is_recorded_honestly(
+    llama_server: str, tmp_path: Path
+) -> None:
+    import shutil
+
+    from slopmark.paper.measures.figure_exposition import FigureExposition
+
+    source = Path(__file__).parents[1] / "paper" / "fixtures" / "figure_exposition"
+    folder = tmp_path / "paper"
+    shutil.copytree(source / "method_figure", folder)
+    _draw(folder / "figs" / "overview.png")
+    _draw(folder / "figs" / "results.png")
+    endpoint = Endpoint(llama_server, MODEL)
+    models = ModelSet(labeller=endpoint, vision=endpoint, cache_dir=tmp_path / "cache")
+    result = FigureExposition().measure(load_document(folder), models)
+    assert result.status in ("ok", "not_run"), result
+    if result.status == "ok":
+        assert result.units == 6 and 0 <= result.flagged <= 6
+        assert "transcript" in result.detail
+    else:
+        assert result.score is None and result.reason
+
+
+def _draw(path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    figure, axes = pyplot.subplots(figsize=(3, 2), dpi=50)
+    axes.text(0.1, 0.5, "Encoder -> Decoder")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path)
+    pyplot.close(figure)
