@@ -12,6 +12,9 @@ the caller, and root's files stay readable (so host virtual environments under
 caller can read (its home, its keys) the command can read too, so give the
 network only to commands that need it.
 
+The running Python's own folders stay visible read-only when they sit under
+``/tmp`` or ``/run`` (`harness_paths`), so a checkout in ``/tmp`` works.
+
 Environment: exactly ``env``, plus ``PATH`` when it has none and ``PWD``
 (which bwrap always sets to the working folder).
 
@@ -30,6 +33,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -58,6 +62,21 @@ _NAMESPACES = (
 )  # fmt: skip
 
 
+#: Host folders the sandbox replaces with empty ones.
+_REPLACED = (Path("/tmp"), Path("/run"))
+
+
+def harness_paths() -> list[Path]:
+    """The running Python's folders when they sit in a folder the sandbox replaces.
+
+    The NPROC shim and the harness's virtual environments run from them, so a
+    checkout under ``/tmp`` (a CI clone) must stay visible, read-only.
+    """
+    folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable)}
+    found = {Path(folder).resolve() for folder in folders}
+    return sorted(p for p in found if p.exists() and any(p.is_relative_to(r) for r in _REPLACED))
+
+
 def bwrap_argv(
     argv: Sequence[str], *, workdir: Path, mounts: Sequence[Mount], limits: Limits, bwrap: str
 ) -> list[str]:
@@ -65,6 +84,8 @@ def bwrap_argv(
     args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
     if Path("/run").is_dir() and not Path("/run").is_symlink():
         args += ["--tmpfs", "/run", "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"]
+    for path in harness_paths():
+        args += ["--ro-bind", str(path), str(path)]
     args += _NAMESPACES
     if not limits.network:
         args.append("--unshare-net")
