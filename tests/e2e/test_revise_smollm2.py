@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
+from corpus import CORPUS
 from e2e import test_smollm2 as smollm2
 from slopmark.paper.revise.manuscript import read_manuscript
 from slopmark.paper.revise.preserve import check_preservation
 
 pytestmark = smollm2.pytestmark
 MODEL = "smollm2-135m-instruct"
-CORPUS = Path(__file__).parents[3] / "shared" / "corpora" / "papers"
 CORPUS_PAPER = CORPUS / "ai-scientist-gan_diffusion"
 #: The corpus paper is one ~31,000-character file: the editor's prompt needs ~12k tokens.
 CONTEXT_TOKENS = 16384

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from corpus import CORPUS
 from paper.expected import expected_counts
 from slopmark.paper.document import Citation, Document, Role, Section, Sentence, Span
 from slopmark.paper.latex import load_document
@@ -13,7 +14,6 @@ from slopmark.paper.measures import citation_isolation as ci
 from slopmark.paper.measures.cues import author_mentions, find_cue, mentions_present_paper
 
 FIXTURES = Path(__file__).parent / "fixtures" / "argument"
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "papers"
 
 
 def section(index: int, title: str, role: Role, *, body: bool = True) -> Section:

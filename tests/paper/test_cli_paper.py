@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from clirun import run_cli
+from corpus import CORPUS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 NINE = FIXTURES / "structure" / "cross_nine_objects.tex"
 WOVEN = FIXTURES / "argument" / "woven.tex"
 GAP = FIXTURES / "artifacts" / "gap.tex"
-CORPUS = Path(__file__).parents[3] / "shared" / "corpora" / "papers"
 
 
 def test_measure_prints_counts_and_the_aggregate() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from corpus import CORPUS
 from paper.expected import expected_counts
 from slopmark.paper.document import (
     Document,
@@ -26,7 +27,6 @@ from slopmark.paper.measures.base import measure_specs
 from slopmark.paper.measures.pointers import named_pointers, printed_pointers
 
 FIXTURES = Path(__file__).parent / "fixtures" / "structure"
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "papers"
 _COMMAND = re.compile(r"\\(ref|eqref|cref|Cref|autoref)\{([^}]*)\}")
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from corpus import CORPUS
 from paper.expected import expected_counts
 from slopmark.paper.document import (
     Document,
@@ -23,7 +24,6 @@ from slopmark.paper.latex import load_document
 from slopmark.paper.measures import evidence_gap as eg
 
 FIXTURES = Path(__file__).parent / "fixtures" / "artifacts"
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "papers"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?%?")
 
 SECTIONS: tuple[tuple[str, Role, bool], ...] = (

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from corpus import CORPUS
 from slopmark.paper.latex import load_document
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "papers"
 PAPERS = sorted(p for p in CORPUS.glob("*") if p.is_dir()) if CORPUS.is_dir() else []
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from corpus import CORPUS
 from paper.expected import expected_counts
 from slopmark.paper.document import Document, Role, Section, Sentence, Span
 from slopmark.paper.latex import load_document
@@ -13,7 +14,6 @@ from slopmark.paper.measures import macro_redundancy as mr
 from slopmark.paper.measures.base import measure_specs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "structure"
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpora" / "papers"
 
 Part = tuple[str, Role, int, tuple[str, ...]]
 
