@@ -274,25 +274,14 @@ class ModelSet:
 
     def _client(self, role: ModelRole, endpoint: Endpoint) -> Any:
         if role not in self._clients:
-            from openai import OpenAI
-
-            key = endpoint.api_key or PLACEHOLDER_KEY
-            self._clients[role] = OpenAI(
-                base_url=endpoint.base_url, api_key=key, timeout=self.timeout_s, max_retries=2
-            )
+            self._clients[role] = make_client(endpoint.base_url, endpoint.api_key, self.timeout_s)
         return self._clients[role]
 
     def _chat_call(
         self, role: ModelRole, endpoint: Endpoint, messages: Any, params: dict[str, Any]
     ) -> str:
-        client = self._client(role, endpoint)
-        answer = _guarded(role, endpoint, lambda: client.chat.completions.create(
-            model=endpoint.model, messages=messages, **params
-        ))  # fmt: skip
-        choices = answer.choices or []
-        if not choices or choices[0].message is None:
-            raise ModelCallFailed(f"{role} model {endpoint.model!r}: an answer without choices")
-        return str(choices[0].message.content or "")
+        where = f"{role} model {endpoint.model!r} at {endpoint.base_url}"
+        return complete_chat(self._client(role, endpoint), endpoint.model, messages, params, where)
 
     def _completion_call(
         self, role: ModelRole, endpoint: Endpoint, prompt: Any, params: dict[str, Any]
@@ -302,6 +291,30 @@ class ModelSet:
             model=endpoint.model, prompt=prompt, **params
         ))  # fmt: skip
         return _prompt_rows(role, endpoint, answer)
+
+
+def make_client(base_url: str, api_key: str | None, timeout_s: float) -> Any:
+    """An OpenAI SDK client (2 retries); servers without auth get the placeholder key."""
+    from openai import OpenAI
+
+    key = api_key or PLACEHOLDER_KEY
+    return OpenAI(base_url=base_url, api_key=key, timeout=timeout_s, max_retries=2)
+
+
+def complete_chat(
+    client: Any, model: str, messages: Any, params: dict[str, Any], where: str
+) -> str:
+    """One greedy chat completion's text; failures become `ModelCallFailed` naming ``where``."""
+    import openai
+
+    try:
+        answer = client.chat.completions.create(model=model, messages=messages, **params)
+    except openai.APIError as error:
+        raise ModelCallFailed(f"{where} failed: {' '.join(str(error).split())[:300]}") from error
+    choices = answer.choices or []
+    if not choices or choices[0].message is None:
+        raise ModelCallFailed(f"{where}: an answer without choices")
+    return str(choices[0].message.content or "")
 
 
 def _guarded(role: ModelRole, endpoint: Endpoint, call: Any) -> Any:

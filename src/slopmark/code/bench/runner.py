@@ -71,29 +71,16 @@ def open_run_dir(config: BenchConfig, problems: Sequence[Problem]) -> None:
     config.run_dir.mkdir(parents=True, exist_ok=True)
     manifest = config.run_dir / "run.json"
     wanted = {**config.identity(), "sandbox": config.sandbox}
-    if manifest.is_file():
-        before = json.loads(manifest.read_text(encoding="utf-8"))
-        for key in IDENTITY:
-            if before.get(key) != wanted[key]:
-                raise BadInput(
-                    f"{manifest}: this run folder was started with {key}={before.get(key)!r}, "
-                    f"not {wanted[key]!r}; resume with the same options or pass a new --out"
-                )
-    problems_seen = sorted({p.name for p in problems} | set(_problems_of(manifest)))
-    record = {**wanted, "problems": problems_seen, "started": _started(manifest)}
+    before = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else {}
+    for key in IDENTITY:
+        if before and before.get(key) != wanted[key]:
+            raise BadInput(
+                f"{manifest}: this run folder was started with {key}={before.get(key)!r}, "
+                f"not {wanted[key]!r}; resume with the same options or pass a new --out"
+            )
+    seen = sorted({p.name for p in problems} | set(before.get("problems", [])))
+    record = {**wanted, "problems": seen, "started": before.get("started", time.time())}
     manifest.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-
-
-def _problems_of(manifest: Path) -> list[str]:
-    if not manifest.is_file():
-        return []
-    return list(json.loads(manifest.read_text(encoding="utf-8")).get("problems", []))
-
-
-def _started(manifest: Path) -> float:
-    if manifest.is_file():
-        return float(json.loads(manifest.read_text(encoding="utf-8")).get("started", time.time()))
-    return time.time()
 
 
 def load_results(run_dir: Path) -> list[CheckpointResult]:

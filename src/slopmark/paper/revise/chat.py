@@ -31,11 +31,11 @@ from typing import Any, Protocol
 
 from slopmark.errors import BadInput
 from slopmark.paper.models import (
-    PLACEHOLDER_KEY,
     CallCache,
-    ModelCallFailed,
     cache_key,
+    complete_chat,
     default_cache_dir,
+    make_client,
 )
 from slopmark.yamlconfig import read_mapping, reject_unknown
 
@@ -104,24 +104,10 @@ class ChatModel:
         return self._cache
 
     def _call(self, messages: Messages, params: dict[str, Any]) -> str:
-        import openai
-
         if self._client is None:
-            key = self.spec.api_key or PLACEHOLDER_KEY
-            self._client = openai.OpenAI(
-                base_url=self.spec.base_url, api_key=key, timeout=self.timeout_s, max_retries=2
-            )
-        try:
-            answer = self._client.chat.completions.create(
-                model=self.spec.model, messages=messages, **params
-            )
-        except openai.APIError as error:
-            flat = " ".join(str(error).split())[:300]
-            raise ModelCallFailed(f"model {self.spec.describe()} failed: {flat}") from error
-        choices = answer.choices or []
-        if not choices or choices[0].message is None:
-            raise ModelCallFailed(f"model {self.spec.describe()}: an answer without choices")
-        return str(choices[0].message.content or "")
+            self._client = make_client(self.spec.base_url, self.spec.api_key, self.timeout_s)
+        where = f"model {self.spec.describe()}"
+        return complete_chat(self._client, self.spec.model, messages, params, where)
 
 
 def chat_spec(option: str, value: str, url: str | None, max_tokens: int | None = None) -> ChatSpec:

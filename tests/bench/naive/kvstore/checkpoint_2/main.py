@@ -1,4 +1,4 @@
-"""Naive kvstore, checkpoint 2: types and batch mode, happy path only."""
+"""Naive kvstore, checkpoints 2-4: types, batch, TTL; no locking, in-place writes."""
 
 from __future__ import annotations
 
