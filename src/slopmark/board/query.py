@@ -176,6 +176,21 @@ def _distinct(engine: Engine, column: Any, where: RunFilter) -> list[str]:
         return list(connection.execute(query).scalars())
 
 
+def known_domain(engine: Engine, domain: str) -> str:
+    """``domain`` when it is an eval domain or has runs in the store (e.g. the coding
+    benchmark's); otherwise `BadInput` with a suggestion."""
+    from slopmark.evals.pool import check_domain
+    from slopmark.evals.task import DOMAINS
+
+    if domain in DOMAINS:
+        return domain
+    with engine.connect() as connection:
+        found = connection.execute(select(runs.c.id).where(runs.c.domain == domain).limit(1))
+        if found.first() is not None:
+            return domain
+    return check_domain(domain)
+
+
 def models(engine: Engine, where: RunFilter) -> list[str]:
     """The models with runs matching ``where``, sorted."""
     return _distinct(engine, runs.c.model, where)

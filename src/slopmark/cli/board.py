@@ -6,6 +6,7 @@ The store (SQLAlchemy, Alembic) is imported only when a command runs, so
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -61,24 +62,24 @@ class ExportFormat(StrEnum):
 
 
 def _filter(
+    db: str | None,
     domain: str | None,
     source: str | None,
     harness: str | None = None,
     task_set: str | None = None,
     mode: str | None = None,
 ) -> RunFilter:
-    from slopmark.board.query import RunFilter
-    from slopmark.code.bench.ledger import DOMAIN as CODE_BENCH_DOMAIN
-    from slopmark.evals.pool import check_domain
-    from slopmark.evals.task import SOURCES
+    from slopmark.board.query import RunFilter, known_domain
+    from slopmark.evals.task import DOMAINS, SOURCES
 
-    if domain is not None and domain != CODE_BENCH_DOMAIN:
-        check_domain(domain)
+    if domain is not None and domain not in DOMAINS:  # only then is the store asked
+        known_domain(_open(db), domain)
     if source is not None and source not in SOURCES:
         raise BadInput(f"--source {source!r}: must be one of {', '.join(SOURCES)}")
     return RunFilter(domain, source, harness, task_set, mode)
 
 
+@functools.cache
 def _open(db: str | None) -> Engine:
     from slopmark.store import database_url, open_store
 
@@ -161,7 +162,7 @@ def show(
     from slopmark.board.leaderboard import boards as make_boards
     from slopmark.board.query import stream_group_runs
 
-    where = _filter(domain, source, harness_version, task_set_version, mode)
+    where = _filter(db, domain, source, harness_version, task_set_version, mode)
     boards = make_boards(stream_group_runs(_open(db), where), tasks.value, tuple(model))
     if as_json:
         print_json({"filter": where.label(), "boards": [board_json(b) for b in boards]})
@@ -210,7 +211,7 @@ def compare(
     """Paired comparison of A and B on the tasks both ran: difference, SE, CI, McNemar."""
     comparisons = _comparisons(
         _open(db),
-        _filter(domain, source, harness_version, task_set_version, mode),
+        _filter(db, domain, source, harness_version, task_set_version, mode),
         model_a,
         model_b,
     )
@@ -269,7 +270,7 @@ def export(
     from slopmark.board.leaderboard import boards
     from slopmark.board.query import stream_group_runs, stream_records
 
-    where = _filter(domain, source, harness_version, task_set_version, mode)
+    where = _filter(db, domain, source, harness_version, task_set_version, mode)
     engine = _open(db)
     if fmt is ExportFormat.json:
         chunks = json_chunks(stream_records(engine, where), {"filter": where.label()})
@@ -363,7 +364,7 @@ def plot(
         raise BadInput(f"--reliability: only the calibration domain has one, not {domain!r}")
     out = out or Path("reliability.svg" if reliability else "cost-capability.svg")
     chart_format(out)
-    where = _filter("calibration" if reliability else domain, source, harness_version,
+    where = _filter(db, "calibration" if reliability else domain, source, harness_version,
                     task_set_version, mode)  # fmt: skip
     found = list(make_boards(stream_group_runs(_open(db), where), tasks.value, tuple(model)))
     if not found:
@@ -423,7 +424,7 @@ def gate_command(
     """
     from slopmark.board.gate import GateRequest
 
-    where = _filter(domain, source, harness_version, task_set_version, mode)
+    where = _filter(db, domain, source, harness_version, task_set_version, mode)
     request = GateRequest(model, min_pass_rate, baseline, use_lower_bound)
     result = _gate_result(_open(db), where, request)
     if junit is not None:
@@ -458,7 +459,7 @@ def adequacy_command(
     as_json: bool = typer.Option(False, "--json", help="Print the rows as JSON."),
 ) -> None:
     """Per domain: tasks and templates in the pool against n = ⌈(1.96σ/0.03)²⌉ from the runs' σ."""
-    rows = _adequacy_rows(_open(db), _filter(None, source).source)
+    rows = _adequacy_rows(_open(db), _filter(db, None, source).source)
     if as_json:
         print_json({"margin": MARGIN, "confidence": 0.95, "domains": [asdict(row) for row in rows]})
         return

@@ -12,9 +12,8 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from slopmark.board.leaderboard import TASK_SETS, Board, stream_boards
-from slopmark.board.query import RunFilter, domains, stream_outcomes
+from slopmark.board.query import RunFilter, domains, known_domain, stream_outcomes
 from slopmark.errors import BadInput
-from slopmark.evals.pool import check_domain
 from slopmark.evals.task import DOMAINS, SOURCES
 from slopmark.store.schema import runs
 
@@ -28,8 +27,8 @@ def run_filter(engine: Engine, domain: str | None, source: str | None = None) ->
 
     A domain is known when it is an eval domain or has runs in the store.
     """
-    if domain is not None and domain not in domain_tabs(engine):
-        check_domain(domain)
+    if domain is not None:
+        known_domain(engine, domain)
     if source is not None and source not in SOURCES:
         raise BadInput(f"source {source!r}: must be one of {', '.join(SOURCES)}")
     return RunFilter(domain=domain, source=source)
