@@ -10,13 +10,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from slopmark.code.bench.sandbox.base import Limits, Mount, Sandbox
@@ -61,14 +62,23 @@ def hidden_test_environment(
     """
     requirements = sorted({*BASE_TEST_REQUIREMENTS, *test_dependencies})
     env = (root or cache_root()) / f"test-env-{_digest(requirements)}"
+    with _building(env) as missing:
+        if missing:
+            _build_test_environment(env, requirements)
+    return env
+
+
+@contextlib.contextmanager
+def _building(env: Path) -> Iterator[bool]:
+    """Hold ``env``'s build lock (parallel problems share environments); yield whether it
+    still has to be built. A finished environment is marked by its ``.complete`` file."""
     if (env / ".complete").is_file():
-        return env
+        yield False
+        return
     env.parent.mkdir(parents=True, exist_ok=True)
     with open(env.with_name(env.name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (env / ".complete").is_file():
-            _build_test_environment(env, requirements)
-    return env
+        yield not (env / ".complete").is_file()
 
 
 def _build_test_environment(env: Path, requirements: Sequence[str]) -> None:
@@ -106,10 +116,16 @@ def workspace_environment(workspace: Path, envs: Path, sandbox: Sandbox) -> tupl
     """
     requirements = requirement_lines(workspace)
     env = envs / f"ws-env-{_digest(requirements)}"
-    if (env / ".complete").is_file():
-        return env, None
+    with _building(env) as missing:
+        if not missing:
+            return env, None
+        return env, _build_workspace_environment(env, workspace, requirements, sandbox)
+
+
+def _build_workspace_environment(
+    env: Path, workspace: Path, requirements: Sequence[str], sandbox: Sandbox
+) -> str | None:
     shutil.rmtree(env, ignore_errors=True)
-    envs.mkdir(parents=True, exist_ok=True)
     _create_venv(env, with_pip=bool(requirements))
     if requirements:
         done = sandbox.run(
@@ -122,9 +138,9 @@ def workspace_environment(workspace: Path, envs: Path, sandbox: Sandbox) -> tupl
         )  # fmt: skip
         if not done.ok:
             why = done.limit or _last_line(done.stderr)
-            return env, f"pip could not install requirements.txt: {why}"
+            return f"pip could not install requirements.txt: {why}"
     (env / ".complete").write_text("\n".join(requirements) + "\n")
-    return env, None
+    return None
 
 
 def _last_line(text: str) -> str:
