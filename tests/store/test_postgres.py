@@ -107,3 +107,20 @@ def test_paste_cli_writes_to_postgres(store: Engine) -> None:
     with store.connect() as connection:
         rows = connection.execute(text("SELECT paste, latency_ms, cost_usd FROM runs")).all()
     assert [tuple(row) for row in rows] == [(True, 0.0, 0.0)]
+
+
+def test_the_boards_fast_read_equals_the_outcome_path(store: Engine) -> None:
+    """The group statement's PostgreSQL parts (JSON casts, boolean status) read right."""
+    from board.runs import fill
+    from slopmark.board.grouprows import EngineRows, RunFilter, stream_group_runs
+    from slopmark.board.leaderboard import boards, leaderboard
+    from slopmark.board.query import stream_outcomes
+
+    fill(store, 6)
+    for where in (RunFilter(), RunFilter(domain="calibration", models=("m1", "m2"))):
+        expected = leaderboard(stream_outcomes(store, where), "common")
+        assert tuple(boards(stream_group_runs(EngineRows(store), where), "common")) == expected
+    (calibrated,) = leaderboard(
+        stream_outcomes(store, RunFilter(domain="calibration", harness_version="h1"))
+    )
+    assert any(row.calibration and row.calibration.n for row in calibrated.rows)

@@ -4,24 +4,23 @@ Every reader here streams (``yield_per``): rows arrive in batches and only
 what the caller keeps stays in memory. Outcomes read only the columns the
 board uses; the calibration fields come from ``details`` by JSON path.
 
-`stream_group_runs` is the leaderboard's fast read: one query per board group,
-in the order of the ``ix_runs_board`` index, returning counted rows
-(`slopmark.board.counted.COUNTED`) that the board keeps as they come, with
-the cluster id made in the database and no object built per run.
+The leaderboard's fast read, one statement per board group, is
+`slopmark.board.grouprows` (which also defines `RunFilter`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, astuple, dataclass, replace
-from itertools import chain
+from dataclasses import dataclass, replace
 from math import sqrt
 from typing import Any
 
-from sqlalchemy import Engine, case, func, literal, null, select
+from sqlalchemy import Engine, case, func, select
 
-from slopmark.board.counted import CALIBRATION_DOMAIN, Group, GroupRuns, Outcome, gc_paused
+from slopmark.board.counted import CALIBRATION_DOMAIN, Outcome
 from slopmark.board.gate import GateRequest, GateResult, gate_runs
+from slopmark.board.grouprows import GROUP
+from slopmark.board.grouprows import RunFilter as RunFilter
 from slopmark.errors import BadInput
 from slopmark.store.schema import runs
 
@@ -35,33 +34,6 @@ EXPORT_COLUMNS = (
     "paste", "truncated", "finish_reason", "error", "created_at",
 )  # fmt: skip
 
-_GROUP = ("domain", "harness_version", "task_set_version", "mode")
-
-
-@dataclass(frozen=True)
-class RunFilter:
-    """Runs whose columns equal every value given (None: any) and whose model is listed."""
-
-    domain: str | None = None
-    source: str | None = None
-    harness_version: str | None = None
-    task_set_version: str | None = None
-    mode: str | None = None
-    #: only these models (empty: every model)
-    models: tuple[str, ...] = ()
-
-    def _equal(self) -> dict[str, str]:
-        return {name: value for name, value in asdict(self).items() if isinstance(value, str)}
-
-    def clauses(self) -> list[Any]:
-        equal = [runs.c[name] == value for name, value in self._equal().items()]
-        return equal + ([runs.c.model.in_(self.models)] if self.models else [])
-
-    def label(self) -> str:
-        given = [f"{name}={value}" for name, value in self._equal().items()]
-        given += [f"model in ({', '.join(self.models)})"] if self.models else []
-        return ", ".join(given) or "all runs"
-
 
 def _calibration_only(value: Any) -> Any:
     """``value`` on calibration runs, else NULL: other runs' details are never parsed."""
@@ -69,7 +41,7 @@ def _calibration_only(value: Any) -> Any:
 
 
 def _outcome_columns() -> list[Any]:
-    names = (*_GROUP, "model", "task_id", "template_id", "source", "status", "passed")
+    names = (*GROUP, "model", "task_id", "template_id", "source", "status", "passed")
     more = ("score", "latency_ms", "cost_usd", "paste", "id")
     return [
         *(runs.c[name] for name in (*names, *more)),
@@ -84,78 +56,16 @@ def _stream(engine: Engine, query: Any) -> Iterator[Sequence[Any]]:
         yield from connection.execution_options(yield_per=BATCH).execute(query).partitions()
 
 
-def _driver_rows(engine: Engine, query: Any) -> Iterator[Sequence[Any]]:
-    """The query's rows in batches of `BATCH`, as the database driver returns them.
-
-    On SQLite, SQLAlchemy runs the statement (its SQL, its bound parameters) and
-    the rows are then read from its DBAPI cursor: the driver's plain tuples, with
-    no row object or result processing per row (booleans stay 0 and 1), which
-    is a third of the cost of a big read. SQLite has no server-side cursors, so
-    SQLAlchemy has fetched nothing yet. Other databases stream as `_stream`.
-    """
-    if engine.dialect.name != "sqlite":
-        yield from _stream(engine, query)
-        return
-    with engine.connect() as connection:
-        result = connection.execute(query)
-        try:
-            while batch := result.cursor.fetchmany(BATCH):
-                yield batch
-        finally:
-            result.close()
-
-
 def stream_outcomes(engine: Engine, where: RunFilter, by_group: bool = False) -> Iterator[Outcome]:
     """The matching runs as outcomes in store order, or grouped by board group first.
 
     Grouped, a group's runs come per model and task (then store order): the order
     of the ``ix_runs_board`` index, so the database reads it without sorting.
     """
-    order = [runs.c[name] for name in (*_GROUP, "model", "task_id")] if by_group else []
+    order = [runs.c[name] for name in (*GROUP, "model", "task_id")] if by_group else []
     query = select(*_outcome_columns()).where(*where.clauses()).order_by(*order, runs.c.id)
     for batch in _stream(engine, query):
         yield from map(Outcome._make, batch)
-
-
-def _counted_columns(domain: str) -> list[Any]:
-    """The `COUNTED` fields of a group's runs; the calibration fields on calibration only."""
-    template, task, details = runs.c.template_id, runs.c.task_id, runs.c.details
-    cluster = case((func.coalesce(template, "") == "", literal("task:") + task), else_=template)
-    stated = [details["confidence"].as_float(), details["correct"].as_boolean()]
-    calibration = stated if domain == CALIBRATION_DOMAIN else [null(), null()]
-    tail = [runs.c[name] for name in ("source", "passed", "score", "latency_ms", "cost_usd")]
-    ok = runs.c.status == "ok"
-    # rows come in store order, so the store id is not needed: NULL saves an int per row
-    return [runs.c.model, ok, runs.c.task_id, cluster, *tail, runs.c.paste, *calibration, null()]
-
-
-def groups(engine: Engine, where: RunFilter) -> list[Group]:
-    """The board groups with runs matching ``where``, sorted."""
-    columns = [runs.c[name] for name in _GROUP]
-    query = select(*columns).where(*where.clauses()).distinct().order_by(*columns)
-    with engine.connect() as connection:
-        return [Group(*row) for row in connection.execute(query)]
-
-
-def group_runs(engine: Engine, where: RunFilter, group: Group) -> GroupRuns:
-    """The counted runs of ``group`` among the runs matching ``where``."""
-    same = [runs.c[name] == value for name, value in zip(_GROUP, astuple(group), strict=True)]
-    query = (
-        select(*_counted_columns(group.domain))
-        .where(*where.clauses(), *same)
-        .order_by(runs.c.model, runs.c.task_id, runs.c.id)
-    )
-    found = GroupRuns()
-    with gc_paused():
-        found.add_sorted(chain.from_iterable(_driver_rows(engine, query)))
-    return found
-
-
-def stream_group_runs(engine: Engine, where: RunFilter) -> Iterator[tuple[Group, GroupRuns]]:
-    """Each board group of the matching runs with its counted runs, in group order,
-    one group in memory at a time (for `slopmark.board.leaderboard.boards`)."""
-    for group in groups(engine, where):
-        yield group, group_runs(engine, where, group)
 
 
 def stream_records(engine: Engine, where: RunFilter) -> Iterator[dict[str, Any]]:

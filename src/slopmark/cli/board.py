@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
     from slopmark.board.compare import Comparison
     from slopmark.board.gate import GateRequest, GateResult
+    from slopmark.board.grouprows import RowSource, RunFilter
     from slopmark.board.leaderboard import Adequacy, Board, Row
-    from slopmark.board.query import RunFilter
     from slopmark.board.stats import Interval
 
 app = typer.Typer(
@@ -69,10 +69,12 @@ def _filter(
     task_set: str | None = None,
     mode: str | None = None,
 ) -> RunFilter:
-    from slopmark.board.query import RunFilter, known_domain
+    from slopmark.board.grouprows import RunFilter
     from slopmark.evals.task import DOMAINS, SOURCES
 
     if domain is not None and domain not in DOMAINS:  # only then is the store asked
+        from slopmark.board.query import known_domain
+
         known_domain(_open(db), domain)
     if source is not None and source not in SOURCES:
         raise BadInput(f"--source {source!r}: must be one of {', '.join(SOURCES)}")
@@ -84,6 +86,16 @@ def _open(db: str | None) -> Engine:
     from slopmark.store import database_url, open_store
 
     return open_store(database_url(db, os.environ))
+
+
+def _rows(db: str | None) -> RowSource:
+    """The store for the leaderboard's read: a read-only SQLite file at the latest schema
+    straight through the standard library, anything else through `_open`."""
+    from slopmark.board.grouprows import EngineRows, SqliteRows
+    from slopmark.store.location import database_url, read_sqlite
+
+    connection = read_sqlite(database_url(db, os.environ))
+    return EngineRows(_open(db)) if connection is None else SqliteRows(connection)
 
 
 def _console() -> Console:
@@ -159,11 +171,11 @@ def show(
     as_json: bool = typer.Option(False, "--json", help="Print the boards as JSON."),
 ) -> None:
     """One leaderboard per domain, harness version, task-set version and mode."""
+    from slopmark.board.grouprows import stream_group_runs
     from slopmark.board.leaderboard import boards as make_boards
-    from slopmark.board.query import stream_group_runs
 
     where = _filter(db, domain, source, harness_version, task_set_version, mode)
-    boards = make_boards(stream_group_runs(_open(db), where), tasks.value, tuple(model))
+    boards = make_boards(stream_group_runs(_rows(db), where), tasks.value, tuple(model))
     if as_json:
         print_json({"filter": where.label(), "boards": [board_json(b) for b in boards]})
         return
@@ -267,15 +279,16 @@ def export(
 ) -> None:
     """Stream every matching run as JSON, or the leaderboard aggregates as CSV."""
     from slopmark.board.export import csv_lines, json_chunks
+    from slopmark.board.grouprows import stream_group_runs
     from slopmark.board.leaderboard import boards
-    from slopmark.board.query import stream_group_runs, stream_records
 
     where = _filter(db, domain, source, harness_version, task_set_version, mode)
-    engine = _open(db)
     if fmt is ExportFormat.json:
-        chunks = json_chunks(stream_records(engine, where), {"filter": where.label()})
+        from slopmark.board.query import stream_records
+
+        chunks = json_chunks(stream_records(_open(db), where), {"filter": where.label()})
     else:
-        chunks = csv_lines(boards(stream_group_runs(engine, where), tasks.value))
+        chunks = csv_lines(boards(stream_group_runs(_rows(db), where), tasks.value))
     _write(chunks, out)
 
 
@@ -356,8 +369,8 @@ def plot(
     calibration domain, mean stated confidence against accuracy in 10 bins
     with their counts and the diagonal. Needs matplotlib: the plot extra of slopmark.
     """
+    from slopmark.board.grouprows import stream_group_runs
     from slopmark.board.leaderboard import boards as make_boards
-    from slopmark.board.query import stream_group_runs
     from slopmark.plot import chart_format
 
     if reliability and domain not in (None, "calibration"):
@@ -366,7 +379,7 @@ def plot(
     chart_format(out)
     where = _filter(db, "calibration" if reliability else domain, source, harness_version,
                     task_set_version, mode)  # fmt: skip
-    found = list(make_boards(stream_group_runs(_open(db), where), tasks.value, tuple(model)))
+    found = list(make_boards(stream_group_runs(_rows(db), where), tasks.value, tuple(model)))
     if not found:
         raise BadInput(f"nothing to plot: no runs match {where.label()}")
     draw = _draw_reliability if reliability else _draw_cost_capability

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -11,14 +10,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
 from slopmark.errors import BadInput
+from slopmark.store.location import BUSY_TIMEOUT_MS, HEAD_REVISION
 
-DEFAULT_URL = "sqlite:///./slopmark.db"
-ENV_VAR = "SLOPMARK_DB"
-BUSY_TIMEOUT_MS = 30_000
 _HERE = Path(__file__).parent
-#: The newest migration in ``migrations/versions`` (a test keeps it in step with
-#: Alembic's head): a store already there opens without loading Alembic.
-HEAD_REVISION = "0002"
 
 #: Pragmas set on every SQLite connection. WAL lets readers (the board, a
 #: second `eval run`) work while a suite writes; ``synchronous=NORMAL`` in WAL
@@ -30,11 +24,6 @@ SQLITE_PRAGMAS = (
     "PRAGMA foreign_keys=ON",
     "PRAGMA synchronous=NORMAL",
 )
-
-
-def database_url(flag: str | None, environ: Mapping[str, str]) -> str:
-    """The store URL: ``--db`` first, then ``$SLOPMARK_DB``, then ``./slopmark.db``."""
-    return flag or environ.get(ENV_VAR) or DEFAULT_URL
 
 
 def _tune_sqlite(dbapi_connection: Any, _record: Any) -> None:

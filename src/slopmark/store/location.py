@@ -1,0 +1,58 @@
+"""Where the run store is, and a read-only SQLite connection to it without SQLAlchemy.
+
+Importing this module costs nothing beyond the standard library. Read-only
+commands on a SQLite store that is already at the latest schema revision use
+`read_sqlite` and skip SQLAlchemy's import (a fifth of a second); every
+other case opens the store through `slopmark.store.db.open_store`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from pathlib import Path
+
+DEFAULT_URL = "sqlite:///./slopmark.db"
+ENV_VAR = "SLOPMARK_DB"
+BUSY_TIMEOUT_MS = 30_000
+#: The newest migration in ``migrations/versions`` (a test keeps it in step with
+#: Alembic's head): a store already there opens without loading Alembic.
+HEAD_REVISION = "0002"
+
+_SQLITE_SCHEMES = ("sqlite:///", "sqlite+pysqlite:///")
+
+
+def database_url(flag: str | None, environ: Mapping[str, str]) -> str:
+    """The store URL: ``--db`` first, then ``$SLOPMARK_DB``, then ``./slopmark.db``."""
+    return flag or environ.get(ENV_VAR) or DEFAULT_URL
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a plain SQLite URL (``sqlite:///path``, no query string); else None."""
+    for scheme in _SQLITE_SCHEMES:
+        if url.startswith(scheme) and "?" not in url:
+            path = url[len(scheme) :]
+            return Path(path) if path and path != ":memory:" else None
+    return None
+
+
+def read_sqlite(url: str) -> sqlite3.Connection | None:
+    """A read-only connection to the SQLite store at ``url`` when it exists and is at
+    `HEAD_REVISION`; None otherwise (the caller then opens it with SQLAlchemy, which
+    creates, migrates or explains)."""
+    path = sqlite_file(url)
+    if path is None or not path.is_file():
+        return None
+    try:
+        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        (revision,) = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    except (sqlite3.Error, TypeError):
+        revision = None
+    if revision != HEAD_REVISION:
+        connection.close()
+        return None
+    return connection
