@@ -20,8 +20,8 @@ from pydantic import BaseModel, Field
 
 from slopmark.board.export import csv_lines, json_chunks
 from slopmark.board.gate import GateRequest
-from slopmark.board.leaderboard import board_json, stream_boards
-from slopmark.board.query import run_gate, stream_outcomes, stream_records
+from slopmark.board.leaderboard import board_json
+from slopmark.board.query import run_gate, stream_records
 from slopmark.errors import BadInput
 from slopmark.evals.harness import HARNESS, check_mode
 from slopmark.evals.pool import find_task, task_set_version
@@ -171,8 +171,7 @@ def export_csv(
 ) -> StreamingResponse:
     """The leaderboard aggregates, one CSV line per model of each board, streamed."""
     where = reads.run_filter(state.engine, domain, source)
-    outcomes = stream_outcomes(state.engine, where, by_group=True)
-    chunks = csv_lines(stream_boards(outcomes, reads.check_tasks(tasks)))
+    chunks = csv_lines(reads.board_stream(state.engine, where, tasks))
     headers = {"Content-Disposition": 'attachment; filename="slopmark-leaderboard.csv"'}
     return StreamingResponse(chunks, media_type="text/csv; charset=utf-8", headers=headers)
 

@@ -7,12 +7,15 @@ recent runs newest first.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from sqlalchemy import Engine, select
 
-from slopmark.board.leaderboard import TASK_SETS, Board, stream_boards
-from slopmark.board.query import RunFilter, domains, known_domain, stream_outcomes
+from slopmark.board.grouprows import EngineRows, stream_group_runs
+from slopmark.board.leaderboard import TASK_SETS, Board
+from slopmark.board.leaderboard import boards as group_boards
+from slopmark.board.query import RunFilter, domains, known_domain
 from slopmark.errors import BadInput
 from slopmark.evals.task import DOMAINS, SOURCES
 from slopmark.store.schema import runs
@@ -42,8 +45,13 @@ def check_tasks(tasks: str) -> str:
 
 def boards(engine: Engine, where: RunFilter, tasks: str = "common") -> list[Board]:
     """The leaderboards of the matching runs, one per board group."""
-    outcomes = stream_outcomes(engine, where, by_group=True)
-    return list(stream_boards(outcomes, check_tasks(tasks)))
+    return list(board_stream(engine, where, tasks))
+
+
+def board_stream(engine: Engine, where: RunFilter, tasks: str = "common") -> Iterator[Board]:
+    """The leaderboards of the matching runs, read and computed one board group at a time
+    (the board's fast read, `slopmark.board.grouprows`)."""
+    return group_boards(stream_group_runs(EngineRows(engine), where), check_tasks(tasks))
 
 
 def stored_domains(engine: Engine) -> list[str]:
