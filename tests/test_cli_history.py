@@ -102,3 +102,48 @@ def test_not_a_repository_or_unknown_revision(repo: Path, tmp_path: Path) -> Non
 def test_a_range_measures_every_commit_by_default(repo: Path) -> None:
     history = cli_json("code", "history", str(repo), "--rev", "HEAD~3..HEAD")
     assert [c["subject"] for c in history["commits"]] == ["two", "three"]  # "docs" touches no .py
+
+
+def test_trees_from_differences_equal_each_commits_listing(tmp_path: Path) -> None:
+    """`Repository.trees` (one listing, then differences) equals `tree` of every commit,
+    through deletions, renames, symlinks, a submodule, a file turned into a folder, an
+    executable bit, a non-ASCII path, a merge, and any order or subset of commits."""
+    import random
+
+    from slopmark.code.git import Repository
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, {"a.py": "a = 1\n", "pkg/b.py": "b = 1\n", "notes.txt": "x\n"}, "start")
+    commit(repo, {"pkg/b.py": "b = 2\n", "pkg/c.py": "c = 1\n"}, "edit")
+    git(repo, "mv", "pkg/c.py", "pkg/moved.py")
+    (repo / "link.py").symlink_to("a.py")
+    commit(repo, {"ünïcode dir/ß.py": "s = 1\n"}, "rename, symlink, non-ascii")
+    git(repo, "checkout", "-q", "-b", "side")
+    (repo / "a.py").chmod(0o755)
+    commit(repo, {"side.py": "side = 1\n"}, "side branch")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "rm", "-q", "pkg/b.py")
+    commit(repo, {"pkg/b.py/inner.py": "inner = 1\n"}, "a file becomes a folder")
+    sub = "0123456789abcdef0123456789abcdef01234567"
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{sub},vendored.py")
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "a submodule")
+    git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "merge", "-q", "--no-edit", "side")
+    (repo / "link.py").unlink()
+    commit(repo, {"link.py": "now a file\n"}, "symlink becomes a file")
+    shas = git(repo, "rev-list", "--reverse", "--topo-order", "HEAD").split()
+    store = Repository(repo)
+    expected = {sha: store.tree(sha) for sha in shas}
+    paths = {sha: [e.path for e in entries] for sha, entries in expected.items()}
+    subjects = dict(
+        reversed(line.split(" ", 1)) for line in git(repo, "log", "--format=%H %s").splitlines()
+    )
+    symlinked = ["a.py", "pkg/b.py", "pkg/moved.py", "ünïcode dir/ß.py"]  # link.py: a symlink
+    assert paths[subjects["rename, symlink, non-ascii"]] == symlinked
+    submodule = ["a.py", "pkg/b.py/inner.py", "pkg/moved.py", "ünïcode dir/ß.py"]
+    assert paths[subjects["a submodule"]] == submodule  # vendored.py is a submodule
+    assert paths[subjects["symlink becomes a file"]] == sorted([*submodule, "link.py", "side.py"])
+    rng = random.Random(5)
+    for picked in (shas, shas[::-1], shas[:1], *(rng.sample(shas, 4) for _ in range(5))):
+        assert store.trees(picked) == {sha: expected[sha] for sha in picked}

@@ -10,8 +10,8 @@ every member counts, the first one too.
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable
+from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from slopmark.code.analysis import FileAnalysis
@@ -37,21 +37,22 @@ class CloneGroup:
         return sum(m.sloc for m in self.members)
 
 
-def clone_groups(files: Iterable[FileAnalysis]) -> tuple[CloneGroup, ...]:
+def clone_groups(files: Sequence[FileAnalysis]) -> tuple[CloneGroup, ...]:
     """Group equal fingerprints across ``files``; biggest groups first."""
+    seen = Counter(fp.digest for analysis in files for fp in analysis.fingerprints)
     pooled: dict[bytes, list[CloneMember]] = defaultdict(list)
     kinds: dict[bytes, str] = {}
     for analysis in files:
         for fp in analysis.fingerprints:
-            member = CloneMember(
-                analysis.path, fp.start, fp.end, analysis.sloc_between(fp.start, fp.end)
-            )
-            pooled[fp.digest].append(member)
-            kinds[fp.digest] = fp.kind
+            if seen[fp.digest] > 1:  # most forms occur once: no member is made for them
+                member = CloneMember(
+                    analysis.path, fp.start, fp.end, analysis.sloc_between(fp.start, fp.end)
+                )
+                pooled[fp.digest].append(member)
+                kinds[fp.digest] = fp.kind
     groups = [
         CloneGroup(digest.hex(), kinds[digest], tuple(sorted(members, key=_member_key)))
         for digest, members in pooled.items()
-        if len(members) > 1
     ]
     groups.sort(key=lambda g: (-g.sloc, _member_key(g.members[0])))
     return tuple(groups)

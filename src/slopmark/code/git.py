@@ -6,13 +6,16 @@ Nothing is checked out: bare repositories and dirty work trees both work.
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from slopmark.errors import BadInput, EngineError
 
 _SYMLINK_MODE = "120000"
+#: file modes of entries that are neither regular files nor symlinks: trees, submodules
+_NOT_FILES = ("040000", "160000")
+_DELETED = "000000"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,18 +87,48 @@ class Repository:
         return commits
 
     def tree(self, sha: str) -> list[Entry]:
-        """The ``*.py`` blobs of a commit (symlinks left out)."""
+        """The ``*.py`` blobs of a commit (symlinks left out), sorted by path."""
         done = self._run(["ls-tree", "-r", "-z", "--full-tree", sha])
-        entries = []
+        files: dict[str, str] = {}
         for record in done.stdout.split(b"\x00"):
             if not record:
                 continue
             meta, _, path = record.partition(b"\t")
-            mode, kind, blob = meta.decode().split(" ")
-            name = path.decode(errors="surrogateescape")
-            if kind == "blob" and mode != _SYMLINK_MODE and name.endswith(".py"):
-                entries.append(Entry(name, blob))
-        return entries
+            mode, _kind, blob = meta.decode().split(" ")
+            _set(files, path.decode(errors="surrogateescape"), mode, blob)
+        return _entries(files)
+
+    def trees(self, shas: Sequence[str]) -> dict[str, list[Entry]]:
+        """`tree` of each commit: the first listed whole, each later one as its predecessor
+        in ``shas`` changed by their difference, every difference from one git process."""
+        if not shas:
+            return {}
+        files = {e.path: e.blob for e in self.tree(shas[0])}
+        found = {shas[0]: _entries(files)}
+        if len(shas) == 1:
+            return found
+        pairs = "".join(f"{now} {before}\n" for before, now in zip(shas, shas[1:], strict=False))
+        command = ["diff-tree", "--stdin", "-r", "-z", "--no-renames", "--always"]
+        fields = self._run(command, stdin=pairs.encode()).stdout.split(b"\x00")
+        now = None
+        at = 0
+        while at < len(fields):
+            field = fields[at].decode(errors="surrogateescape")
+            at += 1
+            if field.startswith(":"):  # ":old_mode new_mode old_blob new_blob status", path
+                _old, mode, _before, blob, _status = field[1:].split(" ")
+                _set(files, fields[at].decode(errors="surrogateescape"), mode, blob)
+                at += 1
+            elif field:  # the next commit: the one compared with its predecessor
+                if now is not None:
+                    found[now] = _entries(files)
+                now = field.strip()
+        if now is not None:
+            found[now] = _entries(files)
+        missing = [sha for sha in shas if sha not in found]
+        if missing:
+            raise EngineError(f"git diff-tree gave no difference for commit {missing[0]}")
+        return found
 
     def blob_sizes(self, blobs: Iterable[str]) -> dict[str, int]:
         request = "".join(f"{b}\n" for b in blobs).encode()
@@ -117,3 +150,18 @@ class Repository:
             start = header_end + 1
             yield blob, data[start : start + int(size)]
             pos = start + int(size) + 1
+
+
+def _set(files: dict[str, str], path: str, mode: str, blob: str) -> None:
+    """Record the ``*.py`` file at ``path`` (a regular file) or forget it (gone, a symlink,
+    a submodule)."""
+    if not path.endswith(".py"):
+        return
+    if mode in (_DELETED, _SYMLINK_MODE, *_NOT_FILES):
+        files.pop(path, None)
+    else:
+        files[path] = blob
+
+
+def _entries(files: dict[str, str]) -> list[Entry]:
+    return [Entry(path, blob) for path, blob in sorted(files.items())]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from slopmark.code.analysis import FileAnalysis, Skipped
@@ -19,7 +19,7 @@ from slopmark.code.git import Commit, Entry, Repository
 from slopmark.code.hits import RuleHit
 from slopmark.code.measure import MeasureOptions, Progress, analyze_all, min_hits_of
 from slopmark.code.metrics import rose, slope
-from slopmark.code.report import build_report
+from slopmark.code.report import FileMemo, build_report
 from slopmark.code.rules import Rule, choose, load_catalog
 from slopmark.code.tree import EXCLUDED_DIRS, SourceFile, excluded
 from slopmark.errors import BadInput
@@ -79,6 +79,10 @@ class _Versions:
     analyses: dict[str, FileAnalysis]
     hits: dict[str, list[RuleHit]]
     skipped: dict[str, str]
+    #: each (blob, path)'s analysis and hits relabelled with the path, made once
+    labelled: dict[tuple[str, str], tuple[FileAnalysis, list[RuleHit]]] = field(
+        default_factory=dict
+    )
 
     def files_of(
         self, entries: list[Entry]
@@ -92,8 +96,15 @@ class _Versions:
             if analysis is None:
                 skipped.append(Skipped(entry.path, self.skipped.get(entry.blob, "not measured")))
                 continue
-            analyses.append(replace(analysis, path=entry.path))
-            hits.extend(replace(h, path=entry.path) for h in self.hits.get(entry.blob, ()))
+            labelled = self.labelled.get((entry.blob, entry.path))
+            if labelled is None:
+                labelled = (
+                    replace(analysis, path=entry.path),
+                    [replace(h, path=entry.path) for h in self.hits.get(entry.blob, ())],
+                )
+                self.labelled[entry.blob, entry.path] = labelled
+            analyses.append(labelled[0])
+            hits.extend(labelled[1])
         return analyses, hits, skipped
 
 
@@ -134,14 +145,16 @@ def measure_history(
     commits = selection.pick(candidates)
     if not commits:
         raise BadInput(f"{location}: no commit of {rev!r} changes a *.py file; nothing to measure")
-    trees = {c.sha: [e for e in repo.tree(c.sha) if _keep(e, options.excludes)] for c in commits}
+    listed = repo.trees([c.sha for c in commits])
+    trees = {sha: [e for e in files if _keep(e, options.excludes)] for sha, files in listed.items()}
     catalog = load_catalog(options.rule_dirs)
     rules = choose(catalog, options.select, options.ignore)
     blobs = sorted({e.blob for entries in trees.values() for e in entries})
     versions = _measure_versions(repo, blobs, rules, options, progress)
     known = frozenset(r.id for r in catalog)
+    memo = FileMemo(options.settings)
     points = [
-        _commit_metrics(commit, versions.files_of(trees[commit.sha]), rules, known, options, rev)
+        _commit_metrics(commit, versions.files_of(trees[commit.sha]), rules, known, options, memo)
         for commit in commits
     ]
     erosions = [p.erosion for p in points]
@@ -165,11 +178,13 @@ def _commit_metrics(
     rules: Sequence[Rule],
     known: frozenset[str],
     options: MeasureOptions,
-    rev: str,
+    memo: FileMemo,
 ) -> CommitMetrics:
     """One commit's numbers: its files' analyses pooled into a tree report."""
     analyses, hits, skipped = files
-    report = build_report(rev, analyses, skipped, hits, min_hits_of(rules), known, options.settings)
+    report = build_report(
+        commit.sha, analyses, skipped, hits, min_hits_of(rules), known, options.settings, 0, memo
+    )
     return CommitMetrics(
         commit, len(analyses), report.sloc, len(report.callables), report.erosion, report.verbosity
     )

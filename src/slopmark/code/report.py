@@ -79,6 +79,22 @@ class TreeReport:
         return tuple(c for c in self.callables if c.cc > self.settings.cc_threshold)
 
 
+class FileMemo:
+    """A file version's callables with their mass, made once for the reports of many trees
+    that share versions (the commits of a history). Keyed by the analysis object, which
+    the memo holds, so a key is never reused; all reports must use the same settings."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._held: dict[int, tuple[FileAnalysis, tuple[CallableMetrics, ...]]] = {}
+
+    def callables(self, analysis: FileAnalysis) -> tuple[CallableMetrics, ...]:
+        held = self._held.get(id(analysis))
+        if held is None:
+            held = self._held[id(analysis)] = (analysis, _callables(analysis, self.settings))
+        return held[1]
+
+
 def build_report(
     root: str,
     analyses: Sequence[FileAnalysis],
@@ -88,6 +104,7 @@ def build_report(
     known_rules: Collection[str],
     settings: Settings = Settings(),
     rules_run: int = 0,
+    memo: FileMemo | None = None,
 ) -> TreeReport:
     """Pool clones across ``analyses`` and combine them with the rule hits."""
     analyses = sorted(analyses, key=lambda a: a.path)
@@ -103,7 +120,10 @@ def build_report(
     for analysis in analyses:
         kept, found = effective_hits(analysis, hits_by_path[analysis.path], min_hits, known_rules)
         problems.extend(found)
-        files.append(_file_metrics(analysis, clone_spans[analysis.path], kept, settings))
+        callables = memo.callables(analysis) if memo else _callables(analysis, settings)
+        files.append(
+            _file_metrics(analysis, clone_spans[analysis.path], kept, callables, settings)
+        )
     return TreeReport(
         root=root,
         settings=settings,
@@ -123,20 +143,8 @@ def _mark(sloc: bytes, spans: Iterable[tuple[int, int]]) -> bytearray:
     return marks
 
 
-def _file_metrics(
-    analysis: FileAnalysis,
-    clone_spans: list[tuple[int, int]],
-    hits: list[RuleHit],
-    settings: Settings,
-) -> FileMetrics:
-    sloc = analysis.sloc
-    clone_marks = _mark(sloc, clone_spans)
-    rule_marks = _mark(sloc, ((h.start, h.end) for h in hits))
-    width = len(sloc)
-    union = (int.from_bytes(clone_marks, "big") | int.from_bytes(rule_marks, "big")).to_bytes(
-        width, "big"
-    )
-    callables = tuple(
+def _callables(analysis: FileAnalysis, settings: Settings) -> tuple[CallableMetrics, ...]:
+    return tuple(
         CallableMetrics(
             analysis.path,
             c.qualname,
@@ -147,6 +155,22 @@ def _file_metrics(
             mass(c.cc, n, settings.size_term),
         )
         for c in analysis.callables
+    )
+
+
+def _file_metrics(
+    analysis: FileAnalysis,
+    clone_spans: list[tuple[int, int]],
+    hits: list[RuleHit],
+    callables: tuple[CallableMetrics, ...],
+    settings: Settings,
+) -> FileMetrics:
+    sloc = analysis.sloc
+    clone_marks = _mark(sloc, clone_spans)
+    rule_marks = _mark(sloc, ((h.start, h.end) for h in hits))
+    width = len(sloc)
+    union = (int.from_bytes(clone_marks, "big") | int.from_bytes(rule_marks, "big")).to_bytes(
+        width, "big"
     )
     total = analysis.sloc_count
     flagged = union.count(1)
