@@ -105,26 +105,14 @@ class Repository:
             return {}
         files = {e.path: e.blob for e in self.tree(shas[0])}
         found = {shas[0]: _entries(files)}
-        if len(shas) == 1:
-            return found
         pairs = "".join(f"{now} {before}\n" for before, now in zip(shas, shas[1:], strict=False))
-        command = ["diff-tree", "--stdin", "-r", "-z", "--no-renames", "--always"]
-        fields = self._run(command, stdin=pairs.encode()).stdout.split(b"\x00")
-        now = None
-        at = 0
-        while at < len(fields):
-            field = fields[at].decode(errors="surrogateescape")
-            at += 1
-            if field.startswith(":"):  # ":old_mode new_mode old_blob new_blob status", path
-                _old, mode, _before, blob, _status = field[1:].split(" ")
-                _set(files, fields[at].decode(errors="surrogateescape"), mode, blob)
-                at += 1
-            elif field:  # the next commit: the one compared with its predecessor
-                if now is not None:
-                    found[now] = _entries(files)
-                now = field.strip()
-        if now is not None:
-            found[now] = _entries(files)
+        if pairs:
+            command = ["diff-tree", "--stdin", "-r", "-z", "--no-renames", "--always"]
+            output = self._run(command, stdin=pairs.encode()).stdout
+            for sha, changes in _differences(output):
+                for path, mode, blob in changes:
+                    _set(files, path, mode, blob)
+                found[sha] = _entries(files)
         missing = [sha for sha in shas if sha not in found]
         if missing:
             raise EngineError(f"git diff-tree gave no difference for commit {missing[0]}")
@@ -150,6 +138,25 @@ class Repository:
             start = header_end + 1
             yield blob, data[start : start + int(size)]
             pos = start + int(size) + 1
+
+
+def _differences(output: bytes) -> Iterator[tuple[str, list[tuple[str, str, str]]]]:
+    """Each commit of ``git diff-tree --stdin -z --always`` output with its changed files
+    as (path, new mode, new blob)."""
+    sha: str | None = None
+    changes: list[tuple[str, str, str]] = []
+    fields = iter(output.split(b"\x00"))
+    for field in fields:
+        text = field.decode(errors="surrogateescape")
+        if text.startswith(":"):  # ":old_mode new_mode old_blob new_blob status", then the path
+            _old_mode, mode, _old_blob, blob, _status = text[1:].split(" ")
+            changes.append((next(fields).decode(errors="surrogateescape"), mode, blob))
+        elif text.strip():  # the next commit, the one compared with its predecessor
+            if sha is not None:
+                yield sha, changes
+            sha, changes = text.strip(), []
+    if sha is not None:
+        yield sha, changes
 
 
 def _set(files: dict[str, str], path: str, mode: str, blob: str) -> None:

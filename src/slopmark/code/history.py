@@ -145,8 +145,7 @@ def measure_history(
     commits = selection.pick(candidates)
     if not commits:
         raise BadInput(f"{location}: no commit of {rev!r} changes a *.py file; nothing to measure")
-    listed = repo.trees([c.sha for c in commits])
-    trees = {sha: [e for e in files if _keep(e, options.excludes)] for sha, files in listed.items()}
+    trees = _kept_trees(repo, commits, options.excludes)
     catalog = load_catalog(options.rule_dirs)
     rules = choose(catalog, options.select, options.ignore)
     blobs = sorted({e.blob for entries in trees.values() for e in entries})
@@ -170,6 +169,14 @@ def measure_history(
         erosion_rose=rose(erosions),
         verbosity_rose=rose(verbosities),
     )
+
+
+def _kept_trees(
+    repo: Repository, commits: list[Commit], excludes: Sequence[str]
+) -> dict[str, list[Entry]]:
+    """Each commit's measured files: its ``*.py`` files outside excluded folders and globs."""
+    listed = repo.trees([c.sha for c in commits])
+    return {sha: [e for e in files if _keep(e, excludes)] for sha, files in listed.items()}
 
 
 def _commit_metrics(
