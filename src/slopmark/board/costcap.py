@@ -17,10 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import floor, log10
 
 from slopmark.board.leaderboard import Board, Group, Row
 
-__all__ = ["CostCapability", "Point", "cost_capability", "pareto", "point"]
+__all__ = [
+    "CostCapability",
+    "Point",
+    "cost_capability",
+    "cost_decades",
+    "cost_label",
+    "pareto",
+    "point",
+]
 
 
 @dataclass(frozen=True)
@@ -87,3 +96,20 @@ def cost_capability(board: Board) -> CostCapability:
     points = tuple(p for _, p in placed if p is not None)
     unknown = tuple(row.model for row, p in placed if p is None)
     return CostCapability(board.group, points, tuple(_frontier(points)), unknown)
+
+
+def cost_decades(costs: Sequence[float]) -> tuple[int, int]:
+    """The powers of ten around the positive costs (one decade at least): the ends of a
+    chart's log axis, for the web chart and the PNG/SVG chart alike."""
+    positive = [c for c in costs if c > 0]
+    if not positive:
+        return -3, -2
+    low = floor(log10(min(positive)))
+    return low, max(floor(log10(max(positive))) + 1, low + 1)
+
+
+def cost_label(value: float) -> str:
+    """A cost as an axis label: dollars without trailing zeros (``$0.001``, ``$0``)."""
+    if value == 0:
+        return "$0"
+    return f"${value:,.10f}".rstrip("0").rstrip(".")

@@ -4,7 +4,7 @@ A board reads runs in one of two shapes. `Outcome` is one stored run with the
 fields the board uses (`outcome` makes one from a `slopmark.store.Run`; the
 gate, comparisons and tests pass lists of them). A *counted row* is the
 compact form a board keeps per (model, task): the fields of `COUNTED`, in
-that order, as a plain tuple or a database row (`slopmark.board.query` reads
+that order, as a plain tuple or a database row (`slopmark.board.grouprows` reads
 them straight from the store, one group at a time, already in this layout).
 
 Which run counts: per (model, task) the latest ok run, the one stored last
@@ -16,14 +16,14 @@ statistics take.
 
 from __future__ import annotations
 
-import gc
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from slopmark.gcpause import gc_paused
 
 if TYPE_CHECKING:
     from slopmark.store.runs import Run
@@ -181,23 +181,6 @@ class GroupRuns:
                 self.errors[model] += len(everything) - len(ok)
             if ok:
                 self.latest[model].update(zip(map(itemgetter(_TASK), ok), ok, strict=True))
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused (and resumed if it ran before).
-
-    Collecting keeps every counted row, an acyclic tuple; with the collector
-    on, each of its full passes walks them all again, which took about 40% of a
-    125,000-run board. Nothing is lost: cycles made meanwhile are found later.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def collect(outcomes: Iterable[Outcome]) -> dict[Group, GroupRuns]:

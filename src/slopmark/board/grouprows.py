@@ -20,7 +20,8 @@ from dataclasses import asdict, astuple, dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Protocol
 
-from slopmark.board.counted import CALIBRATION_DOMAIN, Group, GroupRuns, gc_paused
+from slopmark.board.counted import CALIBRATION_DOMAIN, Group, GroupRuns
+from slopmark.gcpause import gc_paused
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine

@@ -50,7 +50,6 @@ from slopmark.board.counted import (
     Outcome,
     collect,
     columns,
-    gc_paused,
     group_key,
     group_of,
     outcome,
@@ -60,6 +59,7 @@ from slopmark.board.sample_size import n_for_margin
 from slopmark.board.stats import Interval, clustered_mean, pass_rate_interval
 from slopmark.board.stats import ties_contain_zero as _tied
 from slopmark.errors import BadInput
+from slopmark.gcpause import gc_paused
 
 __all__ = [
     "CALIBRATION_DOMAIN",
@@ -181,7 +181,7 @@ def boards(
     groups: Iterable[tuple[Group, GroupRuns]], tasks: str = "common", models: Sequence[str] = ()
 ) -> Iterator[Board]:
     """The board of each group's counted runs, in the order given (groups with nobody
-    listed give none); `slopmark.board.query.stream_group_runs` reads them from a store."""
+    listed give none); `slopmark.board.grouprows.stream_group_runs` reads them from a store."""
     _check_tasks(tasks)
     pending = iter(groups)
     while (board := _next_board(pending, tasks, models)) is not None:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +14,7 @@ from slopmark.code.report import TreeReport, build_report
 from slopmark.code.rules import Rule, choose, load_catalog
 from slopmark.code.tree import MAX_FILE_BYTES, SourceFile, discover
 from slopmark.executor import balanced_chunks, default_jobs, map_chunks
+from slopmark.gcpause import gc_paused
 
 #: Below this many source bytes a tree is analysed in this process.
 POOL_THRESHOLD = 2 * 1024 * 1024
@@ -34,27 +33,9 @@ class MeasureOptions:
     max_file_bytes: int = MAX_FILE_BYTES
 
 
-@contextmanager
-def cycle_collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector for a stretch of allocation-heavy work.
-
-    Parsing allocates millions of syntax-tree nodes that reference counting
-    frees on its own, but each allocation burst still triggers collector
-    passes over every live object: about a quarter of the analysis time.
-    Cycles made meanwhile are collected once the collector is back on.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def analyze_files(files: list[SourceFile]) -> list[FileAnalysis | Skipped]:
     """Read and analyse files (runs in worker processes)."""
-    with cycle_collector_paused():
+    with gc_paused():
         return [_analyze_file(source) for source in files]
 
 
@@ -106,7 +87,7 @@ def measure_tree(
     rules = choose(catalog, options.select, options.ignore)
     display = {f.location: f.path for f in sources.files}
     scan = Scan(rules, list(display), display.__getitem__)
-    with cycle_collector_paused():
+    with gc_paused():
         measured, skipped = analyze_all(sources.files, options.jobs or default_jobs(), progress)
         return build_report(
             root=sources.root,

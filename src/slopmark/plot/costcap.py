@@ -16,11 +16,10 @@ for the note.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import floor, log10
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from slopmark.board.costcap import CostCapability, Point
+from slopmark.board.costcap import CostCapability, Point, cost_decades, cost_label
 from slopmark.plot.figure import chart_file
 
 if TYPE_CHECKING:
@@ -32,25 +31,10 @@ WIDTH, HEIGHT = 900, 560
 POINT_COLOUR, FRONTIER_COLOUR = "#1f5fa8", "#c0392b"
 
 
-def _money(value: float) -> str:
-    if value == 0:
-        return "$0"
-    return f"${value:,.10f}".rstrip("0").rstrip(".")
-
-
-def _decades(costs: Sequence[float]) -> tuple[int, int]:
-    """The powers of ten around the positive costs (one decade at least)."""
-    positive = [c for c in costs if c > 0]
-    if not positive:
-        return -3, -2
-    low = floor(log10(min(positive)))
-    return low, max(floor(log10(max(positive))) + 1, low + 1)
-
-
 def _x_axis(axes: Axes, costs: Sequence[float]) -> None:
     from matplotlib.ticker import FixedLocator, FuncFormatter
 
-    low, high = _decades(costs)
+    low, high = cost_decades(costs)
     ticks = [10.0**d for d in range(low, high + 1)]
     if any(c <= 0 for c in costs):
         axes.set_xscale("symlog", linthresh=10.0**low, linscale=0.5)
@@ -61,7 +45,7 @@ def _x_axis(axes: Axes, costs: Sequence[float]) -> None:
         axes.set_xlim(10.0**low, 10.0**high)
     axes.xaxis.set_major_locator(FixedLocator(ticks))
     axes.xaxis.set_minor_locator(FixedLocator([]))
-    axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: _money(value)))
+    axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: cost_label(value)))
     axes.set_xlabel("average cost per run (USD, log scale; paste runs excluded)")
 
 

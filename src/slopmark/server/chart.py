@@ -22,9 +22,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from math import floor, log10, sqrt
+from math import log10, sqrt
 
-from slopmark.board.costcap import Point, cost_capability, pareto, point
+from slopmark.board.costcap import (
+    Point,
+    cost_capability,
+    cost_decades,
+    cost_label,
+    pareto,
+    point,
+)
 from slopmark.board.leaderboard import Board
 from slopmark.board.reliability import BinPoint, Curve, reliability
 
@@ -79,17 +86,8 @@ class Chart:
     right: float = WIDTH - RIGHT
 
 
-def _decades(costs: Sequence[float]) -> tuple[int, int]:
-    positive = [c for c in costs if c > 0]
-    if not positive:
-        return -3, -2
-    low = floor(log10(min(positive)))
-    high = max(floor(log10(max(positive))) + 1, low + 1)
-    return low, high
-
-
 def _x_scale(costs: Sequence[float], zero_lane: bool) -> tuple[float, int, int]:
-    low, high = _decades(costs)
+    low, high = cost_decades(costs)
     start = LEFT + (ZERO_LANE if zero_lane else 0)
     return start, low, high
 
@@ -103,10 +101,6 @@ def _x(cost: float, start: float, low: int, high: int) -> float:
 
 def _y(rate: float) -> float:
     return TOP + (HEIGHT - BOTTOM - TOP) * (1.0 - rate)
-
-
-def _money(cost: float) -> str:
-    return f"${cost:,.10f}".rstrip("0").rstrip(".")
 
 
 def _placed(item: Point, scale: tuple[float, int, int], frontier: set[str]) -> Placed:
@@ -127,7 +121,7 @@ def _staircase(placed: Sequence[Placed]) -> str:
 def _ticks(scale: tuple[float, int, int]) -> tuple[tuple[Tick, ...], tuple[Tick, ...]]:
     """A tick at each power of ten on x, and at every 25% on y."""
     _start, low, high = scale
-    x_ticks = tuple(Tick(_x(10.0**d, *scale), _money(10.0**d)) for d in range(low, high + 1))
+    x_ticks = tuple(Tick(_x(10.0**d, *scale), cost_label(10.0**d)) for d in range(low, high + 1))
     return x_ticks, tuple(Tick(_y(r / 4), f"{r * 25}%") for r in range(5))
 
 

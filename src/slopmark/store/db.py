@@ -10,7 +10,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
 
 from slopmark.errors import BadInput
-from slopmark.store.location import BUSY_TIMEOUT_MS, HEAD_REVISION
+from slopmark.store.location import BUSY_TIMEOUT_MS, HEAD_REVISION, REVISION_QUERY
 
 _HERE = Path(__file__).parent
 
@@ -54,7 +54,7 @@ def current_revision(engine: Engine) -> str | None:
     """The store's migration revision; None for a new (or not yet migrated) store."""
     try:
         with engine.connect() as connection:
-            return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            return connection.execute(text(REVISION_QUERY)).scalar()
     except DBAPIError:
         return None
 

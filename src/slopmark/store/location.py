@@ -18,6 +18,8 @@ BUSY_TIMEOUT_MS = 30_000
 #: The newest migration in ``migrations/versions`` (a test keeps it in step with
 #: Alembic's head): a store already there opens without loading Alembic.
 HEAD_REVISION = "0002"
+#: The store's migration revision, as Alembic records it.
+REVISION_QUERY = "SELECT version_num FROM alembic_version"
 
 _SQLITE_SCHEMES = ("sqlite:///", "sqlite+pysqlite:///")
 
@@ -49,7 +51,7 @@ def read_sqlite(url: str) -> sqlite3.Connection | None:
         return None
     try:
         connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        (revision,) = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+        (revision,) = connection.execute(REVISION_QUERY).fetchone()
     except (sqlite3.Error, TypeError):
         revision = None
     if revision != HEAD_REVISION:
