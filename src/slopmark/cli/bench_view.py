@@ -14,7 +14,7 @@ from rich.table import Table
 from slopmark.code.bench.problem import Problem
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult, Quality
 from slopmark.code.bench.runner import ProblemFailure
-from slopmark.code.bench.scoring import PHASES, Rates, Summary, phase, summarize
+from slopmark.code.bench.scoring import Rates, Summary, phase, summarize
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -117,9 +117,8 @@ def _rates_row(name: str, rates: Rates) -> list[str]:
 def _phase_table(summary: Summary) -> Table:
     table = Table("phase", "checkpoints", "strict", "isolated", "core", "erosion", "verbosity",
                   "measured", title="By phase (means)")  # fmt: skip
-    for name in PHASES:
-        if name in summary.phases:
-            table.add_row(*_rates_row(name, summary.phases[name]))
+    for name, rates in summary.phases.items():
+        table.add_row(*_rates_row(name, rates))
     table.add_row(*_rates_row("all", summary.overall))
     return table
 
@@ -193,8 +192,7 @@ def write_plots(run_dir: Path, results: Sequence[CheckpointResult]) -> list[Path
     from slopmark.plot import bar_chart, line_chart
 
     summary = summarize(results)
-    phases = [name for name in PHASES if name in summary.phases]
-    rates = [summary.phases[name] for name in phases]
+    phases, rates = list(summary.phases), list(summary.phases.values())
     folder = run_dir / "plots"
     folder.mkdir(exist_ok=True)
     written = []

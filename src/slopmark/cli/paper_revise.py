@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli.output import print_json
-from slopmark.errors import BadInput, did_you_mean
+from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
     from slopmark.paper.revise.manuscript import Manuscript
@@ -158,15 +158,9 @@ def _bench(
     try:
         scores = [_measured(read_manuscript(ref, skip=records_of(ref)), settings, roles)
                   for ref in refs]  # fmt: skip
-        total, done = len(papers) * len(methods), [0]
+        reference = mean_scores(scores, names)
         with progress_bar("revising papers") as advance:
-
-            def step() -> None:
-                done[0] += 1
-                advance(done[0], total)
-
-            reference = mean_scores(scores, names)
-            return run_bench(papers, methods, one, reference, settings.rounds, step)
+            return run_bench(papers, methods, one, reference, settings.rounds, advance)
     finally:
         _close(roles)
 
@@ -178,12 +172,9 @@ def _measured(manuscript: Manuscript, settings: Settings, roles: Roles) -> Paper
 
 
 def _check_method(method: str, options: _ModelOptions) -> None:
-    from slopmark.paper.revise.rounds import METHODS
+    from slopmark.paper.revise.rounds import check_method
 
-    if method not in METHODS:
-        hint = did_you_mean(method, METHODS)
-        known = f"; {hint}" if hint else f" (methods: {', '.join(METHODS)})"
-        raise BadInput(f"--method: unknown method '{method}'{known}")
+    check_method(method)
     if method in _NEEDS_REVIEWER and options.reviewer is None:
         raise BadInput(f"--method {method} needs a reviewer model: pass --reviewer")
 

@@ -19,6 +19,8 @@ Role = Literal[
 ]  # fmt: skip
 #: What a label names, from its enclosing environment.
 LabelKind = Literal["figure", "table", "algorithm", "equation", "theorem", "section", "other"]
+#: What a float environment holds.
+FloatKind = Literal["figure", "table", "algorithm"]
 
 #: Alphabetic sentinels the prose view puts in place of math, citations and references.
 MATH_TOKEN = "zzmath"
@@ -101,19 +103,19 @@ class TableCells:
 
     @property
     def numeric_cells(self) -> int:
-        return sum(sum(row) for row in self.numeric)
+        return sum(map(sum, self.numeric))
 
     @property
     def data_rows(self) -> int:
         """Rows holding at least one numeric cell."""
-        return sum(any(row) for row in self.numeric)
+        return sum(map(any, self.numeric))
 
 
 @dataclass(frozen=True)
 class Float:
     """A figure, table or algorithm environment (starred or not, wrapfigure, ...)."""
 
-    kind: Literal["figure", "table", "algorithm"]
+    kind: FloatKind
     environment: str
     caption: str
     labels: tuple[str, ...]
@@ -175,9 +177,6 @@ class Document:
     def body_sections(self) -> tuple[Section, ...]:
         """Top-level sections of the body (abstract excluded)."""
         return tuple(s for s in self.sections if s.in_body and s.level == 1)
-
-    def role_sections(self, role: Role) -> tuple[Section, ...]:
-        return tuple(s for s in self.sections if s.role == role)
 
     def sentences_in(self, indices: set[int]) -> tuple[Sentence, ...]:
         return tuple(s for s in self.sentences if s.section in indices)

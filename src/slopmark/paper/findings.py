@@ -16,17 +16,12 @@ from slopmark.paper.score import PaperScore
 
 SHOWN = 8
 
-TITLES = {
-    "macro_redundancy": "Macro redundancy",
-    "cross_section_references": "Cross-section references",
-    "citation_isolation": "Citation isolation",
-    "evidence_gap": "Evidence gap",
-    "argument_graph": "Argument graph",
-    "figure_exposition": "Figure exposition",
-}
+#: Titles that are not the measure's name capitalised with spaces for underscores.
+TITLES = {"cross_section_references": "Cross-section references"}
 
 
 def title(measure: str) -> str:
+    """``evidence_gap`` → ``Evidence gap``."""
     return TITLES.get(measure, measure.replace("_", " ").capitalize())
 
 

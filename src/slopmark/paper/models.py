@@ -44,7 +44,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
@@ -61,8 +61,6 @@ _PURPOSE = {
     "scorer": "completions model with prompt log-probabilities",
     "vision": "vision chat model",
 }
-#: Sent when no key is configured: servers without auth ignore it.
-PLACEHOLDER_KEY = "sk-no-key"
 #: A run of rare words said twice: a scorer whose log-probabilities belong to the tokens
 #: they are reported for predicts the second run far better than the first.
 PROBE = "violet anchor marble quietly orbit lantern copper thistle."
@@ -82,6 +80,10 @@ class Endpoint:
     api_key: str | None = field(default=None, repr=False)
     #: Text put before every scored prompt (e.g. the BOS token's text; see `check_scorer`).
     prompt_prefix: str = ""
+
+
+#: How `ModelSet._cached` sends one uncached call: (role, endpoint, request, wire params).
+_Call = Callable[[ModelRole, Endpoint, Any, dict[str, Any]], Any]
 
 
 @dataclass(frozen=True)
@@ -221,9 +223,8 @@ class ModelSet:
         second = [t.logprob for t in scored.starting_at(len(PROBE) + 2)]
         gain = _mean(second) - _mean(first)
         if gain < PROBE_MIN_GAIN:
-            endpoint = self._endpoint("scorer")
             raise ModelCallFailed(
-                f"scorer model {endpoint.model!r} at {endpoint.base_url}: its prompt "
+                f"{_where('scorer', self._endpoint('scorer'))}: its prompt "
                 f"log-probabilities do not predict a repeated sentence (gain {gain:.2f} < "
                 f"{PROBE_MIN_GAIN} nats/token), so they are misaligned; with llama-cpp-python "
                 "and a model without a BOS token set the scorer's prompt_prefix to the BOS "
@@ -246,7 +247,7 @@ class ModelSet:
         self._clients.clear()
 
     def _cached(
-        self, role: ModelRole, kind: str, request: Any, params: dict[str, Any], call: Any
+        self, role: ModelRole, kind: str, request: Any, params: dict[str, Any], call: _Call
     ) -> Any:
         endpoint = self._endpoint(role)
         key = cache_key(kind, endpoint.model, request, params)
@@ -280,22 +281,25 @@ class ModelSet:
     def _chat_call(
         self, role: ModelRole, endpoint: Endpoint, messages: Any, params: dict[str, Any]
     ) -> str:
-        where = f"{role} model {endpoint.model!r} at {endpoint.base_url}"
-        return complete_chat(self._client(role, endpoint), endpoint.model, messages, params, where)
+        client = self._client(role, endpoint)
+        return complete_chat(client, endpoint.model, messages, params, _where(role, endpoint))
 
     def _completion_call(
         self, role: ModelRole, endpoint: Endpoint, prompt: Any, params: dict[str, Any]
     ) -> list[tuple[str, int, float | None]]:
         client = self._client(role, endpoint)
-        answer = _guarded(role, endpoint, lambda: client.completions.create(
+        where = _where(role, endpoint)
+        answer = _guarded(where, lambda: client.completions.create(
             model=endpoint.model, prompt=prompt, **params
         ))  # fmt: skip
-        return _prompt_rows(role, endpoint, answer)
+        return _prompt_rows(where, answer)
 
 
 def make_client(base_url: str, api_key: str | None, timeout_s: float) -> Any:
     """An OpenAI SDK client (2 retries); servers without auth get the placeholder key."""
     from openai import OpenAI
+
+    from slopmark.llm.openai_compat import PLACEHOLDER_KEY
 
     key = api_key or PLACEHOLDER_KEY
     return OpenAI(base_url=base_url, api_key=key, timeout=timeout_s, max_retries=2)
@@ -305,27 +309,28 @@ def complete_chat(
     client: Any, model: str, messages: Any, params: dict[str, Any], where: str
 ) -> str:
     """One greedy chat completion's text; failures become `ModelCallFailed` naming ``where``."""
-    import openai
-
-    try:
-        answer = client.chat.completions.create(model=model, messages=messages, **params)
-    except openai.APIError as error:
-        raise ModelCallFailed(f"{where} failed: {' '.join(str(error).split())[:300]}") from error
+    answer = _guarded(
+        where, lambda: client.chat.completions.create(model=model, messages=messages, **params)
+    )
     choices = answer.choices or []
     if not choices or choices[0].message is None:
         raise ModelCallFailed(f"{where}: an answer without choices")
     return str(choices[0].message.content or "")
 
 
-def _guarded(role: ModelRole, endpoint: Endpoint, call: Any) -> Any:
-    """Run one SDK call; an API failure becomes `ModelCallFailed` naming the endpoint."""
+def _where(role: ModelRole, endpoint: Endpoint) -> str:
+    """``labeller model 'm' at URL``: how messages name an endpoint."""
+    return f"{role} model {endpoint.model!r} at {endpoint.base_url}"
+
+
+def _guarded(where: str, call: Callable[[], Any]) -> Any:
+    """Run one SDK call; an API failure becomes `ModelCallFailed` naming ``where``."""
     import openai
 
     try:
         return call()
     except openai.APIError as error:
         flat = " ".join(str(error).split())[:300]
-        where = f"{role} model {endpoint.model!r} at {endpoint.base_url}"
         raise ModelCallFailed(f"{where} failed: {flat}") from error
 
 
@@ -355,9 +360,7 @@ def _relocated(
     )
 
 
-def _prompt_rows(
-    role: ModelRole, endpoint: Endpoint, answer: Any
-) -> list[tuple[str, int, float | None]]:
+def _prompt_rows(where: str, answer: Any) -> list[tuple[str, int, float | None]]:
     """``(token, text_offset, logprob)`` per token of ``choices[0].logprobs``."""
     choices = answer.choices or []
     logprobs = choices[0].logprobs if choices else None
@@ -366,7 +369,7 @@ def _prompt_rows(
     values = getattr(logprobs, "token_logprobs", None)
     if not tokens or offsets is None or values is None:
         raise ModelCallFailed(
-            f"{role} model {endpoint.model!r} at {endpoint.base_url} sent no prompt "
+            f"{where} sent no prompt "
             "log-probabilities (tokens, text_offset, token_logprobs); the scorer must serve "
             "/completions with echo=True and logprobs (llama.cpp's server, vLLM)"
         )
@@ -380,11 +383,11 @@ def load_model_config(path: Path, cache_dir: Path | None = None) -> ModelSet:
     """The `ModelSet` a ``--model-config`` YAML file names; `BadInput` naming file and field."""
     data = read_mapping(path, "labeller / scorer / vision entries")
     reject_unknown(data, ROLES, f"{path}: ", "model role")
-    found = {role: _endpoint(path, role, data[role]) for role in ROLES if data.get(role)}
+    found = {role: _read_endpoint(path, role, data[role]) for role in ROLES if data.get(role)}
     return ModelSet(**cast(dict[str, Any], found), cache_dir=cache_dir)
 
 
-def _endpoint(path: Path, role: str, entry: Any) -> Endpoint:
+def _read_endpoint(path: Path, role: str, entry: Any) -> Endpoint:
     if not isinstance(entry, dict):
         raise BadInput(f"{path}: {role}: expected a mapping {{base_url, model}}, got {entry!r}")
     reject_unknown(entry, _FIELDS, f"{path}: {role}.", "field")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 Pair = tuple[float, float]  # (AI score, human score)
 BOOTSTRAP = 2000
 FPR = 0.05
+STATISTICS = ("pair_accuracy", "auroc", "tpr_at_5_fpr")
 
 
 def pair_accuracy(pairs: Sequence[Pair]) -> float | None:
@@ -83,11 +84,10 @@ def bootstrap(
     pairs: Sequence[Pair], samples: int = BOOTSTRAP, seed: int = 0
 ) -> dict[str, tuple[float | None, float | None]]:
     """The 95% percentile interval of every statistic, over pairs resampled with replacement."""
-    names = ("pair_accuracy", "auroc", "tpr_at_5_fpr")
     if len(pairs) < 2:
-        return dict.fromkeys(names, (None, None))
+        return dict.fromkeys(STATISTICS, (None, None))
     rng = random.Random(seed)
-    drawn: dict[str, list[float]] = {name: [] for name in names}
+    drawn: dict[str, list[float]] = {name: [] for name in STATISTICS}
     for _ in range(samples):
         sample = [pairs[rng.randrange(len(pairs))] for _ in pairs]
         for name, value in _statistics(sample).items():

@@ -53,9 +53,7 @@ def _create_venv(path: Path, with_pip: bool) -> None:
         )
 
 
-def hidden_test_environment(
-    test_dependencies: Sequence[str], root: Path | None = None
-) -> Path:
+def hidden_test_environment(test_dependencies: Sequence[str], root: Path | None = None) -> Path:
     """A cached virtual environment with pytest and ``test_dependencies``; its folder.
 
     Built once per set of requirements (under a lock, so parallel runs share it).

@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult
+from slopmark.code.bench.testrun import NO_REPORT
 from slopmark.store.runs import Run, insert_run
 
 DOMAIN = "code_iterative"
@@ -36,12 +37,12 @@ def harness_version(prompt: str) -> str:
 
 def _harness_fault(result: CheckpointResult) -> bool:
     error = result.error or ""
-    return result.status == "test_error" and error.startswith("pytest wrote no report")
+    return result.status == "test_error" and error.startswith(NO_REPORT)
 
 
 def _details(result: CheckpointResult) -> dict[str, Any]:
     record = result.agent
-    tests = {g: [t.passed for t in result.tests if t.group == g] for g in GROUPS}
+    tests = {g: [t.passed for t in result.group(g)] for g in GROUPS}
     return {
         "checkpoint_status": result.status,
         "strict": result.strict, "isolated": result.isolated, "core": result.core,

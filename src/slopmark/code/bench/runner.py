@@ -30,7 +30,13 @@ from slopmark.code.bench.envs import hidden_test_environment, workspace_environm
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.prompts import PromptTemplate
 from slopmark.code.bench.quality import has_files, measure_workspace
-from slopmark.code.bench.results import CheckpointResult, read_result, write_result
+from slopmark.code.bench.results import (
+    CaseOutcome,
+    CheckpointResult,
+    CheckpointStatus,
+    read_result,
+    write_result,
+)
 from slopmark.code.bench.sandbox.base import Limits, Sandbox
 from slopmark.code.bench.testrun import NOT_COPIED, run_tests
 from slopmark.errors import BadInput, SlopmarkError
@@ -56,9 +62,6 @@ class BenchConfig:
     agent_memory_mb: int | None = 16384
     agent_max_procs: int | None = 512
 
-    def identity(self) -> dict[str, Any]:
-        return {"agent": self.agent, "model": self.model, "prompt": self.prompt}
-
 
 @dataclass(frozen=True)
 class ProblemFailure:
@@ -70,7 +73,7 @@ def open_run_dir(config: BenchConfig, problems: Sequence[Problem]) -> None:
     """Create RUN_DIR/run.json, or check that an existing one asked for the same run."""
     config.run_dir.mkdir(parents=True, exist_ok=True)
     manifest = config.run_dir / "run.json"
-    wanted = {**config.identity(), "sandbox": config.sandbox}
+    wanted = {key: getattr(config, key) for key in (*IDENTITY, "sandbox")}
     before = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else {}
     for key in IDENTITY:
         if before and before.get(key) != wanted[key]:
@@ -134,11 +137,23 @@ class ProblemRun:
         return folder
 
     def _not_run(self, checkpoint: Checkpoint, index: int) -> CheckpointResult:
+        return self._result(
+            checkpoint, index, "not_run", None, error="an earlier checkpoint's agent failed"
+        )
+
+    def _result(
+        self,
+        checkpoint: Checkpoint,
+        index: int,
+        status: CheckpointStatus,
+        agent: AgentOutcome | None,
+        **rest: Any,
+    ) -> CheckpointResult:
         return CheckpointResult(
             problem=self.problem.name, problem_version=self.problem.version,
             checkpoint=checkpoint.name, order=checkpoint.order, index=index,
-            count=len(self.problem.checkpoints), status="not_run", agent=None,
-            error="an earlier checkpoint's agent failed", source=self.problem.source,
+            count=len(self.problem.checkpoints), status=status, agent=agent,
+            source=self.problem.source, **rest,
         )  # fmt: skip
 
     def _restore_live(self, previous: Path | None) -> None:
@@ -161,19 +176,18 @@ class ProblemRun:
         _copy_tree(self.live, snapshot)
         (self.folder / "live-after").write_text(checkpoint.name)
         timings = {"agent_s": outcome.wall_s}
-        status, tests, error = "agent_failed", (), outcome.error
+        status: CheckpointStatus = "agent_failed"
+        tests: tuple[CaseOutcome, ...] = ()
+        error = outcome.error
         if outcome.status == "ok":
             status, tests, error = self._tests(checkpoint, snapshot, folder / "eval", timings)
         quality_started = time.perf_counter()
         quality = measure_workspace(snapshot, previous) if has_files(snapshot) else None
         timings["metrics_s"] = time.perf_counter() - quality_started
         timings["total_s"] = time.perf_counter() - started
-        result = CheckpointResult(
-            problem=self.problem.name, problem_version=self.problem.version,
-            checkpoint=checkpoint.name, order=checkpoint.order, index=index,
-            count=len(self.problem.checkpoints), status=status,  # type: ignore[arg-type]
-            agent=outcome, tests=tests, quality=quality, error=error,
-            timings=timings, source=self.problem.source,
+        result = self._result(
+            checkpoint, index, status, outcome,
+            tests=tests, quality=quality, error=error, timings=timings,
         )  # fmt: skip
         write_result(folder / RESULT, result)
         return result
@@ -201,7 +215,7 @@ class ProblemRun:
 
     def _tests(
         self, checkpoint: Checkpoint, snapshot: Path, folder: Path, timings: dict[str, float]
-    ) -> tuple[str, tuple[Any, ...], str | None]:
+    ) -> tuple[CheckpointStatus, tuple[CaseOutcome, ...], str | None]:
         started = time.perf_counter()
         envs = self.bench.config.run_dir / "envs"
         ws_env, install_error = workspace_environment(snapshot, envs, self.bench.sandbox)

@@ -112,6 +112,7 @@ class Trajectory:
 @dataclass(frozen=True)
 class Summary:
     overall: Rates
+    #: The phases that have checkpoints, in `PHASES` order.
     phases: dict[str, Rates]
     trajectories: tuple[Trajectory, ...]
     partial: float | None

@@ -26,6 +26,8 @@ PLUGIN_DIR = Path(__file__).parent / "pytest_report"
 PLUGIN = "slopmark_bench_report"
 #: Folders of a workspace that are never copied into the test folder.
 NOT_COPIED = shutil.ignore_patterns(".venv", "venv", "__pycache__", ".git", "node_modules")
+#: How a test error starts when the harness, not the submission, is at fault.
+NO_REPORT = "pytest wrote no report"
 BUILTIN_MARKERS = {
     "error": "error-handling / edge-case tests",
     "functionality": "non-core / nice-to-have tests",
@@ -38,9 +40,6 @@ class HiddenTestRun:
     tests: tuple[CaseOutcome, ...]
     #: Why no report came back (a limit, a crashed session); None when it did.
     error: str | None
-    #: True when the error is the submission's doing (a limit it hit), not the harness's.
-    submission_fault: bool
-    execution: Execution
 
 
 def group_of(record: dict[str, Any], checkpoint: Checkpoint, custom: dict[str, str]) -> str:
@@ -150,10 +149,10 @@ def _read(
     if payload is None:
         if execution.limit is not None:
             why = f"the test session was stopped by the {execution.limit} limit"
-            return HiddenTestRun((), why, True, execution)
+            return HiddenTestRun((), why)
         tail = (execution.stderr or execution.stdout).strip().splitlines()[-3:]
         why = " / ".join(tail) or f"exit code {execution.returncode}"
-        return HiddenTestRun((), f"pytest wrote no report ({why})", False, execution)
+        return HiddenTestRun((), f"{NO_REPORT} ({why})")
     tests = tuple(
         CaseOutcome(
             nodeid=str(record["nodeid"]),
@@ -166,5 +165,5 @@ def _read(
     )
     if not tests:
         why = f"pytest collected no tests (exit status {payload['exitstatus']})"
-        return HiddenTestRun((), why, False, execution)
-    return HiddenTestRun(tests, None, False, execution)
+        return HiddenTestRun((), why)
+    return HiddenTestRun(tests, None)

@@ -18,7 +18,6 @@ from slopmark.paper.document import Document
 from slopmark.paper.latex.build import build_document
 from slopmark.paper.latex.files import (
     FileReader,
-    decode,
     find_main_file,
     folder_reader,
     read_file,
@@ -45,8 +44,6 @@ def parse_source(
     """The Document of LaTeX ``text``; ``files`` holds what its ``\\input``s may name."""
     if not text.strip():
         raise BadInput(f"{name}: the file is empty; pass a LaTeX source")
-    if isinstance(text, bytes):
-        text = decode(text, name)
     require_latex(text, name)
     reader = _memory_reader(files or {})
     return build_document(flatten(name, text, reader), name, reader)

@@ -8,6 +8,7 @@ An entry is kept as written (the BibTeX record, or the text after
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from slopmark.paper.latex.files import FileReader
 
@@ -18,26 +19,29 @@ _FILECONTENTS = re.compile(
 )
 _BIB_FILES = re.compile(r"\\(?:bibliography|addbibresource)\s*(?:\[[^\]]*\])?\s*\{([^{}]*)\}")
 _BIBITEM = re.compile(r"\\bibitem\s*(?:\[[^\]]*\])?\s*\{([^{}]+)\}")
+_END_BIBLIOGRAPHY = re.compile(r"\\end\s*\{thebibliography\}.*", re.S)
 _IGNORED_TYPES = frozenset({"comment", "string", "preamble"})
+
+
+def _with_stops(matches: list[re.Match[str]], text: str) -> Iterator[tuple[re.Match[str], int]]:
+    """Each match with where its entry stops: the next match, or the end of ``text``."""
+    return zip(matches, [*(m.start() for m in matches[1:]), len(text)], strict=False)
 
 
 def bibtex_entries(text: str) -> dict[str, str]:
     """Key → entry text of every BibTeX record in ``text``."""
     matches = [m for m in _ENTRY.finditer(text) if m.group(1).lower() not in _IGNORED_TYPES]
     entries: dict[str, str] = {}
-    for match, following in zip(matches, [*matches[1:], None], strict=False):
-        stop = following.start() if following else len(text)
+    for match, stop in _with_stops(matches, text):
         entries.setdefault(match.group(2), text[match.start() : stop].strip())
     return entries
 
 
 def bibitem_entries(text: str) -> dict[str, str]:
     r"""Key → text of every ``\bibitem`` in ``text``."""
-    matches = list(_BIBITEM.finditer(text))
     entries: dict[str, str] = {}
-    for match, following in zip(matches, [*matches[1:], None], strict=False):
-        stop = following.start() if following else len(text)
-        body = re.sub(r"\\end\s*\{thebibliography\}.*", "", text[match.end() : stop], flags=re.S)
+    for match, stop in _with_stops(list(_BIBITEM.finditer(text)), text):
+        body = _END_BIBLIOGRAPHY.sub("", text[match.end() : stop])
         entries.setdefault(match.group(1).strip(), " ".join(body.split()))
     return entries
 

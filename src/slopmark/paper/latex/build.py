@@ -54,8 +54,8 @@ def _region(flat: Flat, masked: str) -> tuple[int, int, list[Note]]:
         start = begin.end()
     end_match = _END_DOCUMENT.search(masked, start)
     if end_match is None:
-        at = flat.span(len(flat.text)) if begin is not None else None
         if begin is not None:
+            at = flat.span(len(flat.text))
             notes.append(Note("no \\end{document}: read to the end of the text", at))
         return start, len(masked), notes
     return start, end_match.start(), notes

@@ -14,12 +14,11 @@ numbering (``[section]``) included.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import Literal
 
-from slopmark.paper.document import LabelKind, Span, TableCells
+from slopmark.paper.document import FloatKind, LabelKind, Span, TableCells
 
-FloatKind = Literal["figure", "table", "algorithm"]
 FLOAT_KINDS: dict[str, FloatKind] = {
     "figure": "figure", "figure*": "figure", "wrapfigure": "figure", "SCfigure": "figure",
     "sidewaysfigure": "figure", "table": "table", "table*": "table", "wraptable": "table",
@@ -113,14 +112,14 @@ def theorem_counters(text: str) -> dict[str, TheoremCounter]:
 def label_kind(frame: Frame, theorems: dict[str, TheoremCounter]) -> LabelKind | None:
     """The kind a label inside this frame names, or None if the frame names nothing."""
     name = frame.name
-    kind: LabelKind | None = FLOAT_KINDS.get(name) or SUBFLOATS.get(name) or frame.caption_kind
-    if kind is None and name in EQUATIONS:
-        kind = "equation"
-    elif kind is None and name in theorems:
-        kind = "theorem"
-    elif kind is None and name in LISTS:
-        kind = "other"
-    return kind
+    kind = FLOAT_KINDS.get(name) or SUBFLOATS.get(name) or frame.caption_kind
+    if kind is not None:
+        return kind
+    if name in EQUATIONS:
+        return "equation"
+    if name in theorems:
+        return "theorem"
+    return "other" if name in LISTS else None
 
 
 class Numbering:
@@ -128,12 +127,12 @@ class Numbering:
 
     def __init__(self, theorems: dict[str, TheoremCounter]) -> None:
         self.theorems = theorems
-        self.floats: dict[str, int] = {}
+        self.floats: Counter[str] = Counter()
         self.equation = 0
         self.counts: dict[str, tuple[str | None, int]] = {}
 
     def next_float(self, kind: str) -> str:
-        self.floats[kind] = self.floats.get(kind, 0) + 1
+        self.floats[kind] += 1
         return str(self.floats[kind])
 
     def next_theorem(self, name: str, section_number: str | None) -> str | None:

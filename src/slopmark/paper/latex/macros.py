@@ -21,6 +21,8 @@ _DEFINITION = re.compile(
     r"\s*(?:\[(\d)\])?\s*(?=\{)|\\(?:g|e|x)?def\s*\\([A-Za-z@]+)\s*(#1)?\s*(?=\{)"
 )
 _INNER = re.compile(r"\\([A-Za-z]+)\*?\s*(?:\[[^\]]*\]\s*)*\{([^{}]*#1[^{}]*)\}")
+#: Commands that make a macro body more than short text.
+_NOT_TEXT = re.compile(r"\\(?:ref|cite|label|begin|def|new)")
 _MAX_TEXT = 40
 
 
@@ -49,7 +51,7 @@ def _pointer(name: str, body: str) -> PointerMacro | None:
 
 
 def _text(body: str) -> str | None:
-    if "#" in body or "\\" in body and re.search(r"\\(?:ref|cite|label|begin|def|new)", body):
+    if "#" in body or _NOT_TEXT.search(body):
         return None
     text = plain_text(body)
     return text if text and len(text) <= _MAX_TEXT else None

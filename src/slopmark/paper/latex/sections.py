@@ -98,8 +98,8 @@ class HeadingTracker:
     def end_body(self) -> None:
         self.body_over = True
 
-    def add(self, pos: int, content: int, level: int, title: str, starred: bool) -> Heading:
-        """Record a heading (level 0 is the abstract) and return it."""
+    def add(self, pos: int, content: int, level: int, title: str, starred: bool) -> None:
+        """Record a heading (level 0 is the abstract)."""
         own = classify(title)
         if level <= 1 and own == "appendix" and self.appendix_at is None:
             self.appendix_at = pos
@@ -115,13 +115,13 @@ class HeadingTracker:
             not self.body_over, self.appendix_at is not None,
         )  # fmt: skip
         self.headings.append(heading)
-        return heading
 
     def current_top_number(self) -> str | None:
         """The printed number of the current top-level section (for per-section theorems)."""
+        return self._top_number() if self.counters[0] else None
+
+    def _top_number(self) -> str:
         first = self.counters[0]
-        if first == 0:
-            return None
         return _letter(first) if self.appendix_mode else str(first)
 
     def _number(self, level: int, starred: bool) -> str | None:
@@ -130,9 +130,7 @@ class HeadingTracker:
         self.counters[level - 1] += 1
         for deeper in range(level, 3):
             self.counters[deeper] = 0
-        first = self.counters[0]
-        parts = [_letter(first) if self.appendix_mode else str(first)]
-        parts += [str(count) for count in self.counters[1:level]]
+        parts = [self._top_number(), *(str(count) for count in self.counters[1:level])]
         self.current_number = ".".join(parts)
         return self.current_number
 

@@ -94,7 +94,7 @@ class _Flattener:
     def _include(self, target: str, at: Span, stack: tuple[str, ...]) -> None:
         if not target:
             return
-        key = target[:-4] if target.endswith(".tex") else target
+        key = target.removesuffix(".tex")
         if key in stack:
             self.notes.append(Note(f"\\input cycle: '{target}' includes itself; not expanded", at))
             return
@@ -175,6 +175,5 @@ def _skip_iffalse(line: str, depth: int) -> tuple[str, int]:
 def flatten(main_name: str, main_text: str, reader: FileReader) -> Flat:
     """The main file with its inputs expanded, comments stripped, and its line map."""
     flattener = _Flattener(reader)
-    key = main_name[:-4] if main_name.endswith(".tex") else main_name
-    flattener.add_file(main_name, main_text, (key,))
+    flattener.add_file(main_name, main_text, (main_name.removesuffix(".tex"),))
     return flattener.result()

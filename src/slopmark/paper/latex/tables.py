@@ -91,8 +91,8 @@ def parse_tabular(name: str, inner: str) -> TableCells:
         raw[0] = _ROW_OPTION.sub("", raw[0])
         cells = [text for cell in raw for text in _unwrap_cell(cell)]
         if any(cells):
-            rows.append(tuple(_clean(cell) for cell in cells))
-    numeric = tuple(tuple(is_numeric(cell) for cell in row) for row in rows)
+            rows.append(tuple(map(_clean, cells)))
+    numeric = tuple(tuple(map(is_numeric, row)) for row in rows)
     return TableCells(tuple(rows), numeric)
 
 

@@ -37,6 +37,7 @@ from slopmark.paper.measures.base import (
     MeasureResult,
     MeasureSpec,
     Plane,
+    heading,
     register_measure,
 )
 from slopmark.paper.models import ModelCallFailed, ModelSet, PromptLogprobs
@@ -122,7 +123,7 @@ def label_sentences(texts: list[str], models: ModelSet) -> list[Vote]:
     for number in range(1, len(texts) + 1):
         messages = label_messages(texts, number)
         answers = tuple(models.chat(messages, run=run) for run in range(RUNS))
-        runs = tuple(parse_label(answer) for answer in answers)
+        runs = tuple(map(parse_label, answers))
         votes.append(Vote(number, majority(runs), runs, answers))
     return votes
 
@@ -206,7 +207,7 @@ def _measured(
 
 
 def _detail(
-    models: ModelSet, texts: list[str], votes: list[Vote], supports: dict[int, Any]
+    models: ModelSet, texts: list[str], votes: list[Vote], supports: dict[int, Support | None]
 ) -> dict[str, Any]:
     """What the labeller and scorer said, for the result's ``detail``."""
     return {
@@ -244,14 +245,13 @@ def _reason(claims: int, scored: int, sentences: int) -> str | None:
 
 def _instance(document: Document, sentences: tuple[Sentence, ...], found: Support) -> Instance:
     claim, support = sentences[found.claim - 1], sentences[found.support - 1]
-    section = document.section(claim.section)
-    title = f"{section.number} {section.title}" if section.number else section.title
     context = support.source or support.text
     repair = (
         f'state the supporting context "{context}" (sentence {found.support} of the '
         f"introduction) before the claim (sentence {found.claim})"
     )
-    return Instance(NAME, claim.at, title, claim.source or claim.text, repair)
+    section = heading(document.section(claim.section))
+    return Instance(NAME, claim.at, section, claim.source or claim.text, repair)
 
 
 register_measure(

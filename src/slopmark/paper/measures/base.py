@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from slopmark.errors import BadInput, did_you_mean
-from slopmark.paper.document import Document, Span
+from slopmark.paper.document import Document, Section, Span
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
@@ -38,6 +38,11 @@ class Instance:
     text: str
     #: What a repair would connect (e.g. "point to Table 2 from Section 5 where it is discussed").
     repair: str
+
+
+def heading(section: Section) -> str:
+    """A section as people name it: ``"4 Experiments"``, or the bare title when unnumbered."""
+    return f"{section.number} {section.title}" if section.number else section.title
 
 
 @dataclass(frozen=True)
@@ -114,16 +119,20 @@ def choose_measures(selection: str) -> list[MeasureSpec]:
         return list(specs.values())
     if selection == "deterministic":
         return [spec for spec in specs.values() if not spec.needs_model]
-    chosen = []
-    for name in (part.strip() for part in selection.split(",") if part.strip()):
+    names = [part.strip() for part in selection.split(",") if part.strip()]
+    for name in names:
         if name not in specs:
-            hint = did_you_mean(name, specs)
-            raise BadInput(
-                f"--measures: unknown measure '{name}'" + (f"; {hint}" if hint else "")
-                + f" (measures: {', '.join(specs)}, or all / deterministic)"
-            )
-        chosen.append(specs[name])
-    return chosen
+            raise _unknown_measure(name, specs)
+    return [specs[name] for name in names]
+
+
+def _unknown_measure(name: str, specs: dict[str, MeasureSpec]) -> BadInput:
+    hint = did_you_mean(name, specs)
+    extra = f"; {hint}" if hint else ""
+    return BadInput(
+        f"--measures: unknown measure '{name}'{extra}"
+        f" (measures: {', '.join(specs)}, or all / deterministic)"
+    )
 
 
 def _load_builtins() -> None:

@@ -36,12 +36,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from slopmark.paper.document import CITE_TOKEN, Document, Section, Sentence
+from slopmark.paper.document import CITE_TOKEN, Document, Sentence
 from slopmark.paper.measures.base import (
     Instance,
     MeasureResult,
     MeasureSpec,
     Plane,
+    heading,
     register_measure,
 )
 from slopmark.paper.measures.cues import (
@@ -160,18 +161,11 @@ def weave(
     return None
 
 
-def _heading(document: Document, index: int) -> str:
-    if not 0 <= index < len(document.sections):
-        return ""
-    section: Section = document.sections[index]
-    return f"{section.number} {section.title}" if section.number else section.title
-
-
 def _instance(document: Document, sentence: Sentence) -> Instance:
     return Instance(
         measure=NAME,
         at=sentence.at,
-        section=_heading(document, sentence.section),
+        section=heading(document.section(sentence.section)),
         text=sentence.source or sentence.text,
         repair=REPAIR.format(work=", ".join(cited_keys(sentence)) or "the cited work"),
     )

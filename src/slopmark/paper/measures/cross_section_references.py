@@ -49,15 +49,10 @@ from slopmark.paper.measures.base import (
     MeasureResult,
     MeasureSpec,
     Plane,
+    heading,
     register_measure,
 )
-from slopmark.paper.measures.pointers import (
-    DeclaredObject,
-    Pointer,
-    Resolver,
-    declared_objects,
-    heading,
-)
+from slopmark.paper.measures.pointers import DeclaredObject, Pointer, Resolver, declared_objects
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet

@@ -45,6 +45,7 @@ from slopmark.paper.measures.base import (
     MeasureResult,
     MeasureSpec,
     Plane,
+    heading,
     register_measure,
 )
 
@@ -143,8 +144,8 @@ def is_result_table(cells: TableCells) -> bool:
     return cells.data_rows >= MIN_DATA_ROWS and cells.numeric_cells >= MIN_NUMERIC_CELLS
 
 
-def _table_name(document: Document, table: Float) -> str:
-    numbers = {label.key: label.number for label in document.labels}
+def _table_name(numbers: dict[str, str | None], table: Float) -> str:
+    """``Table 2: caption`` (the first numbered label of ``table``), else ``Table: caption``."""
     number = next((numbers[k] for k in table.labels if numbers.get(k)), None)
     caption = " ".join(table.caption.split())
     return f"Table {number}: {caption}" if number else f"Table: {caption}"
@@ -168,8 +169,9 @@ def _bare_tabular_cells(document: Document, environment: Environment) -> TableCe
 
 def result_tables(document: Document) -> tuple[ResultTable, ...]:
     """The body's result tables, in floats first and then bare tabulars, in document order."""
+    numbers = {label.key: label.number for label in document.labels}
     floats = [
-        ResultTable(_table_name(document, f), f.at, f.section)
+        ResultTable(_table_name(numbers, f), f.at, f.section)
         for f in document.floats
         if _in_body(document, f.section) and any(map(is_result_table, f.tables))
     ]
@@ -250,10 +252,9 @@ def acknowledgement(document: Document) -> dict[str, str] | None:
 
 
 def _gap_instance(document: Document, table: ResultTable) -> Instance:
-    section = document.sections[table.section]
-    heading = f"{section.number} {section.title}" if section.number else section.title
+    section = heading(document.section(table.section))
     text = f"{table.name} (no example, case or failure shown anywhere)"
-    return Instance(NAME, table.at, heading, text, REPAIR)
+    return Instance(NAME, table.at, section, text, REPAIR)
 
 
 def evidence_gap(document: Document) -> MeasureResult:

@@ -29,7 +29,6 @@ from __future__ import annotations
 import importlib
 import io
 import re
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from slopmark.paper.measures.base import (
     MeasureResult,
     MeasureSpec,
     Plane,
+    heading,
     register_measure,
 )
 from slopmark.paper.models import ModelCallFailed, ModelSet
@@ -102,6 +102,7 @@ KINDS = ("notation key", "comparison arm", "experimental content", "evaluative m
          "thesis box", "enumerated stages")  # fmt: skip
 
 
+_YES_NO = re.compile(r"\b(yes|no)\b", re.I)
 _INCLUDE = re.compile(r"\\includegraphics\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
 _GRAPHICSPATH = re.compile(r"\\graphicspath\s*\{((?:\s*\{[^}]*\})+)\s*\}")
 _MEDIA = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
@@ -212,10 +213,10 @@ def _rasterise(path: Path) -> bytes:
 
 def stage_markers(transcript: str) -> set[str]:
     """The distinct stage markers in a transcript (lower-cased)."""
-    found = set()
-    for match in STAGE_MARKERS.finditer(transcript):
-        found.add(next(group for group in match.groups() if group).lower())
-    return found
+    return {
+        next(group for group in match.groups() if group).lower()
+        for match in STAGE_MARKERS.finditer(transcript)
+    }
 
 
 def frozen_kinds(transcript: str) -> dict[str, str | None]:
@@ -231,7 +232,7 @@ def frozen_kinds(transcript: str) -> dict[str, str | None]:
 
 def parse_yes_no(answer: str) -> bool | None:
     """The first "yes" or "no" in an answer, or None."""
-    match = re.search(r"\b(yes|no)\b", answer, re.I)
+    match = _YES_NO.search(answer)
     return None if match is None else match.group(1).lower() == "yes"
 
 
@@ -274,7 +275,7 @@ def _measured(document: Document, figure: Float, models: ModelSet) -> MeasureRes
     transcript = models.transcribe(TRANSCRIBE_PROMPT, image.data, image.media_type)
     evidence = frozen_kinds(transcript)
     votes = experimental_votes(transcript, models)
-    experimental = Counter(vote is True for vote in votes)[True] * 2 > len(votes)
+    experimental = sum(vote is True for vote in votes) * 2 > len(votes)
     evidence["experimental content"] = "judged yes by the labeller" if experimental else None
     present = [kind for kind in KINDS if evidence[kind] is not None]
     detail: dict[str, Any] = {
@@ -297,13 +298,12 @@ def _measured(document: Document, figure: Float, models: ModelSet) -> MeasureRes
 
 
 def _instance(document: Document, figure: Float, kind: str, evidence: str | None) -> Instance:
-    section = document.section(figure.section)
-    title = f"{section.number} {section.title}" if section.number else section.title
     repair = (
         f"take the {kind} ({evidence}) out of the method figure and into the text, "
         "keeping the figure to the method's steps and their connections"
     )
-    return Instance(NAME, figure.at, title, f"Figure: {figure.caption}", repair)
+    section = heading(document.section(figure.section))
+    return Instance(NAME, figure.at, section, f"Figure: {figure.caption}", repair)
 
 
 register_measure(

@@ -39,9 +39,9 @@ from slopmark.paper.measures.base import (
     MeasureResult,
     MeasureSpec,
     Plane,
+    heading,
     register_measure,
 )
-from slopmark.paper.measures.pointers import heading
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet

@@ -193,11 +193,6 @@ def _read_named(match: re.Match[str], text: str) -> NamedPointer | None:
     return NamedPointer(" ".join(words), written)
 
 
-def heading(section: Section) -> str:
-    """A section as people name it: ``"4 Experiments"``, or the bare title when unnumbered."""
-    return f"{section.number} {section.title}" if section.number else section.title
-
-
 # --- What can be pointed at ---------------------------------------------------------------
 
 #: Label kinds that make a declared object (sections are objects by themselves).

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from slopmark.paper.pdf.blocks import Paragraph
+from slopmark.paper.pdf.blocks import Paragraph, join_line
 from slopmark.paper.pdf.inline import YEAR, citation_key
 
 NUMBERED = re.compile(r"^(?:\[(?P<bracket>\d+)\]|(?P<dot>\d+)\.)\s+(?P<text>.*)$")
@@ -42,24 +42,17 @@ def entries(paragraphs: list[Paragraph]) -> tuple[Entry, ...]:
 
 
 def _split(paragraph: Paragraph) -> list[str]:
-    lines = paragraph.lines or (paragraph.text,)
-    starts = paragraph.starts or (0.0,) * len(lines)
+    starts = paragraph.starts
     left = min(starts)
     hanging = any(start > left + 3 for start in starts)
     texts: list[str] = []
-    for line, start in zip(lines, starts, strict=True):
+    for line, start in zip(paragraph.lines, starts, strict=True):
         new = NUMBERED.match(line) is not None or (hanging and start <= left + 1)
         if new or not texts:
             texts.append(line)
         else:
-            texts[-1] = _join(texts[-1], line)
+            texts[-1] = join_line(texts[-1], line)
     return texts
-
-
-def _join(text: str, line: str) -> str:
-    if re.search(r"[a-z]-$", text) and line[:1].islower():
-        return text[:-1] + line
-    return f"{text} {line}"
 
 
 def _numbered_entry(text: str) -> Entry:

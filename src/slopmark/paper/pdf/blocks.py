@@ -25,9 +25,9 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Literal
 
-from slopmark.paper.pdf.extract import Chunk, Row
+from slopmark.paper.document import FloatKind
+from slopmark.paper.pdf.extract import Chunk, Row, main_size
 
 CAPTION = re.compile(
     r"^(?P<kind>Figure|Fig\.|Table|Tab\.|Algorithm)\s*(?P<number>[A-Z]?\d+)"
@@ -43,7 +43,7 @@ REFERENCES = frozenset({"references", "bibliography", "literature cited", "works
 BIB_LABEL = re.compile(r"^(?:\[\d+\]|\d+\.)$")
 PAGE_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
 NUMBER_ONLY = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?$")
-FloatKind = Literal["figure", "table", "algorithm"]
+_HYPHENATED = re.compile(r"[a-z]-$")
 CAPTION_KINDS: dict[str, FloatKind] = {
     "Figure": "figure", "Fig.": "figure", "Table": "table", "Tab.": "table",
     "Algorithm": "algorithm",
@@ -59,15 +59,20 @@ class Heading:
     bold: bool
     page: int
 
+    @property
+    def plain(self) -> str:
+        """The title lower-cased without a closing ``.`` or ``:`` (``References.`` → references)."""
+        return self.title.lower().rstrip(".:")
+
 
 @dataclass(frozen=True)
 class Paragraph:
     text: str
     size: float
     page: int
-    #: The left edge of each row, for telling bibliography entries apart.
-    starts: tuple[float, ...] = ()
-    lines: tuple[str, ...] = ()
+    #: The left edge and the text of each row, for telling bibliography entries apart.
+    starts: tuple[float, ...]
+    lines: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -111,14 +116,6 @@ def running_lines(rows: tuple[Row, ...]) -> set[tuple[str, int]]:
     return {key for key, count in seen.items() if count >= max(2, len(by_page) / 2)}
 
 
-def body_size(rows: Iterable[Row]) -> float:
-    """The font size carrying the most characters."""
-    sizes: Counter[float] = Counter()
-    for row in rows:
-        sizes[row.size] += len(row.text)
-    return sizes.most_common(1)[0][0]
-
-
 def is_heading(row: Row, body: float) -> bool:
     text = row.text
     words = text.split()
@@ -150,7 +147,7 @@ def split_number(text: str, letters: bool) -> tuple[str | None, str]:
 
 def build_blocks(rows: tuple[Row, ...]) -> tuple[float, tuple[Block, ...]]:
     """The body size and the blocks of ``rows`` in reading order."""
-    body = body_size(rows)
+    body = main_size(rows)
     return body, tuple(_Builder(body).run(rows))
 
 
@@ -217,9 +214,11 @@ class _Builder:
 
     def _continues(self, row: Row) -> bool:
         last = self.open[-1]
-        if row.page != last.page or abs(row.size - last.size) > 0.3:
-            same_size = abs(row.size - last.size) <= 0.3
-            return row.page != last.page and same_size and not CAPTION.match(row.text)
+        same_size = abs(row.size - last.size) <= 0.3
+        if row.page != last.page:
+            return same_size and not CAPTION.match(row.text)
+        if not same_size:
+            return False
         gap = row.top - last.bottom
         indented = row.x0 > last.x0 + 0.5 * row.size and not self.in_references
         return -0.5 * row.size < gap < 0.5 * self.body and not indented
@@ -236,13 +235,13 @@ class _Builder:
     def _heading_block(self, rows: list[Row]) -> Heading:
         text = join_rows(rows)
         number, title = split_number(text, self.letters)
-        lowered = title.lower()
-        self.in_references = lowered.rstrip(".:") in REFERENCES
-        if self.in_references or lowered.startswith("appendix"):
+        heading = Heading(title, number, rows[0].size, rows[0].bold, rows[0].page)
+        self.in_references = heading.plain in REFERENCES
+        if self.in_references or heading.plain.startswith("appendix"):
             self.letters = True
         if match := HEADING_NUMBER.match(text):
             self.letters = self.letters or bool(match.group("appendix"))
-        return Heading(title, number, rows[0].size, rows[0].bold, rows[0].page)
+        return heading
 
 
 def paragraph_block(rows: list[Row]) -> Block:
@@ -261,9 +260,12 @@ def join_rows(rows: Iterable[Row]) -> str:
     """Row texts joined by spaces, rejoining words hyphenated across rows."""
     text = ""
     for row in rows:
-        line = row.text
-        if re.search(r"[a-z]-$", text) and line[:1].islower():
-            text = text[:-1] + line
-        else:
-            text = f"{text} {line}" if text else line
+        text = join_line(text, row.text) if text else row.text
     return text
+
+
+def join_line(text: str, line: str) -> str:
+    """``line`` after ``text`` with a space, or rejoining a word hyphenated across them."""
+    if _HYPHENATED.search(text) and line[:1].islower():
+        return text[:-1] + line
+    return f"{text} {line}"

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from slopmark.errors import BadInput
 
@@ -107,10 +107,7 @@ class Row:
     @property
     def size(self) -> float:
         """The font size carrying most of the row's characters."""
-        sizes: Counter[float] = Counter()
-        for chunk in self.chunks:
-            sizes[chunk.size] += len(chunk.text)
-        return sizes.most_common(1)[0][0]
+        return main_size(self.chunks)
 
     @property
     def bold(self) -> bool:
@@ -228,20 +225,31 @@ def _cut_gap(words: list[Chunk]) -> float:
 
 
 def _merge(words: list[Chunk]) -> Chunk:
-    weights = [len(word.text) for word in words]
-    sizes: Counter[float] = Counter()
-    for word, weight in zip(words, weights, strict=True):
-        sizes[word.size] += weight
-    bold = sum(word.bold * weight for word, weight in zip(words, weights, strict=True))
+    bold = sum(word.bold * len(word.text) for word in words)
     return Chunk(
         " ".join(word.text for word in words),
         words[0].x0,
         words[-1].x1,
         min(word.top for word in words),
         max(word.bottom for word in words),
-        sizes.most_common(1)[0][0],
-        bold / sum(weights),
+        main_size(words),
+        bold / sum(len(word.text) for word in words),
     )
+
+
+class _Sized(Protocol):
+    @property
+    def text(self) -> str: ...
+    @property
+    def size(self) -> float: ...
+
+
+def main_size(items: Iterable[_Sized]) -> float:
+    """The font size carrying the most characters of ``items`` (chunks or rows)."""
+    sizes: Counter[float] = Counter()
+    for item in items:
+        sizes[item.size] += len(item.text)
+    return sizes.most_common(1)[0][0]
 
 
 def _is_bold(fontname: str) -> bool:
@@ -300,7 +308,7 @@ def _crossing_share(lines: list[list[Chunk]], x: float) -> float:
 
 def _two_columns(number: int, lines: list[list[Chunk]], gutter: float) -> list[Row]:
     """Rows in reading order: bands between full-width rows, each left column then right."""
-    body = _body_size(lines)
+    body = main_size(word for line in lines for word in line)
     keyed: list[tuple[int, int, float, Row]] = []
     band = 0
     for line in lines:
@@ -314,13 +322,6 @@ def _two_columns(number: int, lines: list[list[Chunk]], gutter: float) -> list[R
                 keyed.append((band, column, part[0].top, Row(number, tuple(_chunks(part)))))
     keyed.sort(key=lambda item: item[:3])
     return [row for *_, row in keyed]
-
-
-def _body_size(lines: list[list[Chunk]]) -> float:
-    sizes: Counter[float] = Counter()
-    for word in (word for line in lines for word in line):
-        sizes[word.size] += len(word.text)
-    return sizes.most_common(1)[0][0]
 
 
 def _full_width(line: list[Chunk], gutter: float, body: float) -> bool:

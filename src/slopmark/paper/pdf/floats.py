@@ -64,10 +64,9 @@ def first_mentions(items: list[Block | Float]) -> dict[str, int]:
     body = False
     for i, item in enumerate(items):
         if isinstance(item, Heading):
-            title = item.title.lower().rstrip(".:")
-            if title in REFERENCES:
+            if item.plain in REFERENCES:
                 break
-            body = title != "abstract"
+            body = item.plain != "abstract"
         elif body and isinstance(item, Paragraph):
             for key in POINTER.findall(to_latex(item.text)):
                 first.setdefault(key, i)

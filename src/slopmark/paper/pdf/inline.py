@@ -171,8 +171,9 @@ RULES = (
     ),
     Rule("citep", rf"\((?P<body>[^()]*?{YEAR})\)", _parenthetical),
 )
-_COMPILED = {rule.name: re.compile(rule.pattern) for rule in RULES}
+_BY_NAME = {rule.name: (rule, re.compile(rule.pattern)) for rule in RULES}
 _UNNAMED = {rule.name: re.sub(r"[(][?]P<[a-z0-9]+>", "(?:", rule.pattern) for rule in RULES}
+#: One alternative per rule, named after it; a match's `lastgroup` is the rule that matched.
 _ANY = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in _UNNAMED.items()))
 
 
@@ -182,8 +183,8 @@ def to_latex(text: str, context: Context | None = None) -> str:
     out: list[str] = []
     done = 0
     for match in _ANY.finditer(text):
-        rule = next(rule for rule in RULES if match.group(rule.name) is not None)
-        inner = _COMPILED[rule.name].fullmatch(match.group(0))
+        rule, pattern = _BY_NAME[str(match.lastgroup)]
+        inner = pattern.fullmatch(match.group(0))
         rendered = rule.render(inner, context) if inner else None
         if rendered is None:
             continue

@@ -84,7 +84,7 @@ def rebuild(rows: tuple[Row, ...], name: str) -> Rebuilt:
 
 def _is_abstract_start(block: Block) -> bool:
     if isinstance(block, Heading):
-        return block.title.lower().rstrip(".:") == "abstract" or block.number is not None
+        return block.plain == "abstract" or block.number is not None
     return isinstance(block, Paragraph) and block.text.lower().startswith(ABSTRACT_LEAD)
 
 
@@ -139,7 +139,7 @@ def _references(blocks: tuple[Block, ...]) -> list[Paragraph]:
         if isinstance(block, Heading):
             if inside:
                 break
-            inside = block.title.lower().rstrip(".:") in REFERENCES
+            inside = block.plain in REFERENCES
         elif inside and isinstance(block, Paragraph):
             found.append(block)
     return found
@@ -179,7 +179,7 @@ class _Writer:
             yield ""
 
     def _heading(self, heading: Heading) -> Iterator[str]:
-        plain = heading.title.lower().rstrip(".:")
+        plain = heading.plain
         if plain == "abstract":
             self.abstract = True
             yield r"\begin{abstract}"
@@ -280,5 +280,5 @@ class _Writer:
         yield rf"\end{{{kind}}}"
 
 
-def _depth(number: str | None) -> int:
-    return number.count(".") + 1 if number else 1
+def _depth(number: str) -> int:
+    return number.count(".") + 1

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from slopmark.paper.revise.baseline_prompts import (
     base_messages,
@@ -31,8 +32,9 @@ from slopmark.paper.revise.baseline_prompts import (
 )
 from slopmark.paper.revise.editpass import Draft, edit_by_blocks, file_order
 from slopmark.paper.revise.edits import Rejection, accept_file
-from slopmark.paper.revise.feedback import remaining
+from slopmark.paper.revise.manuscript import instances
 from slopmark.paper.revise.preserve import check_preservation
+from slopmark.paper.revise.prompts import files_text
 from slopmark.paper.revise.review import first_json
 from slopmark.paper.revise.rounds import Call, RoundRecord
 from slopmark.paper.revise.session import Session, State
@@ -48,7 +50,7 @@ _FILE = re.compile(r"<<<FILE (?P<path>[^>\n]+?)>>>\n?(?P<text>.*?)\n?<<<END (?P=
 
 def baseline_round(session: Session, method: str, number: int, state: State) -> Step:
     """One round of a baseline: one editor pass, the preservation check, one measurement."""
-    if method == "slop-aware" and not remaining(state.score, ()):
+    if method == "slop-aware" and not instances(state.score):
         record = RoundRecord(number, state.tree, state.score)
         return record, state, NO_FINDINGS.format(r=number)
     draft, feedback = _EDITS[method](session, number, state)
@@ -58,10 +60,7 @@ def baseline_round(session: Session, method: str, number: int, state: State) -> 
         return record, state, NO_CHANGE.format(r=number)
     violations = tuple(check_preservation(session.original, draft.tree, session.manuscript.main))
     score = session.measure(draft.tree)
-    record = RoundRecord(
-        number, draft.tree, score, feedback, draft.tree, draft.calls, draft.rejections,
-        violations=violations, disqualified=any(v.hard for v in violations),
-    )  # fmt: skip
+    record = replace(record, tree=draft.tree, score=score, violations=violations)
     return record, State(dict(draft.tree), score), None
 
 
@@ -110,8 +109,7 @@ def refine_edit(session: Session, number: int, state: State) -> tuple[Draft, str
 def paper_review(session: Session, tree: Mapping[str, str]) -> tuple[str, tuple[Call, ...]]:
     """The reviewer's JSON review (compact JSON text), retried on a shorter source; else the
     last answer's text as it came."""
-    order = file_order(tree, session.manuscript.main)
-    source = "\n".join(f"===== FILE {path} =====\n{tree[path]}" for path in order)
+    source = files_text(tree, file_order(tree, session.manuscript.main))
     calls: list[Call] = []
     for limit in REVIEW_CHARS:
         if calls and len(source) <= limit:

@@ -25,7 +25,7 @@ JSON of (model, messages, parameters), so a rerun replays every answer.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -122,7 +122,7 @@ def chat_spec(option: str, value: str, url: str | None, max_tokens: int | None =
     else:
         spec = ChatSpec(value, _checked_url(f"--{option}-url", url))
     if max_tokens is not None:
-        spec = ChatSpec(spec.model, spec.base_url, spec.api_key, max_tokens)
+        spec = replace(spec, max_tokens=max_tokens)
     return spec
 
 

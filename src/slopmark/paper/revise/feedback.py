@@ -70,7 +70,7 @@ def _reverted_lines(reviewed: Sequence[Reviewed]) -> list[str]:
             f"{verdict.category}: {verdict.reason}"
         )
         if change.new:
-            lines.append(f"  - proposed: {_quoted(change.new)}")
+            lines.append(f"  - proposed: {excerpt(change.new)}")
     return [*lines, ""]
 
 
@@ -81,7 +81,7 @@ def _retired_lines(retired: Sequence[Retirement]) -> list[str]:
     for item in retired:
         checked = ", ".join(item.sections_checked)
         lines.append(
-            f"- {title(item.measure)} `{item.file}:{item.line}`: {_quoted(item.text)} "
+            f"- {title(item.measure)} `{item.file}:{item.line}`: {excerpt(item.text)} "
             f"(sections checked: {checked}; {item.reason or 'no reason given'})"
         )
     return [*lines, ""]
@@ -96,6 +96,7 @@ def _violation_lines(violations: Sequence[Violation]) -> list[str]:
     return [*lines, ""]
 
 
-def _quoted(text: str) -> str:
+def excerpt(text: str, limit: int = QUOTED) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
     flat = " ".join(text.split())
-    return flat if len(flat) <= QUOTED else flat[: QUOTED - 1] + "…"
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -18,15 +18,19 @@ any finding stops at round 0.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
-from slopmark.errors import BadInput, did_you_mean
-from slopmark.paper.latex import parse_source
 from slopmark.paper.revise.align import Change, changes, revert
 from slopmark.paper.revise.editpass import edit_by_blocks
 from slopmark.paper.revise.feedback import editor_findings, remaining, review_notes
-from slopmark.paper.revise.manuscript import instances
+from slopmark.paper.revise.manuscript import instances, parse_tree
 from slopmark.paper.revise.preserve import check_preservation, reported_numbers
-from slopmark.paper.revise.prompts import editor_messages, retirement_messages, review_messages
+from slopmark.paper.revise.prompts import (
+    editor_messages,
+    files_text,
+    retirement_messages,
+    review_messages,
+)
 from slopmark.paper.revise.records import record_lines
 from slopmark.paper.revise.review import (
     Retirement,
@@ -36,7 +40,7 @@ from slopmark.paper.revise.review import (
     parse_verdicts,
     retirement_candidates,
 )
-from slopmark.paper.revise.rounds import METHODS, Call, RevisionRun, RoundRecord
+from slopmark.paper.revise.rounds import Call, RevisionRun, RoundRecord, check_method
 from slopmark.paper.revise.session import Session, State, require_expanding
 from slopmark.paper.score import PaperScore
 
@@ -52,13 +56,9 @@ def revise(session: Session, method: str = "harness") -> RevisionRun:
     """Revise the session's manuscript with ``method`` and record every round."""
     from slopmark.paper.revise.baselines import baseline_round
 
-    if method not in METHODS:
-        hint = did_you_mean(method, METHODS)
-        raise BadInput(f"--method: unknown method '{method}'" + (f"; {hint}" if hint else "")
-                       + f" (methods: {', '.join(METHODS)})")  # fmt: skip
+    check_method(method)
     manuscript = session.manuscript
-    require_expanding(manuscript)
-    score = session.measure(manuscript.tree)
+    score = session.score(require_expanding(manuscript))
     rounds = [RoundRecord(0, manuscript.tree, score)]
     stop = NO_FINDINGS if not instances(score) else None
     state = State(dict(manuscript.tree), score)
@@ -96,10 +96,10 @@ def harness_round(session: Session, number: int, state: State) -> Step:
     tree = state.tree if disqualified else retained
     score = state.score if tree == state.tree else session.measure(tree)
     retired, retire_call = propose_retirements(session, number, state, tree, score)
-    record = RoundRecord(
-        number, tree, score, feedback, draft.tree, draft.calls + review_calls + retire_call,
-        draft.rejections, reviewed, retired, violations, disqualified,
-        retained if disqualified else None,
+    record = replace(
+        base, tree=tree, score=score, calls=draft.calls + review_calls + retire_call,
+        reviewed=reviewed, retirements=retired, violations=violations,
+        discarded=retained if disqualified else None,
     )  # fmt: skip
     return record, *_next_state(record, state)
 
@@ -163,7 +163,7 @@ def propose_retirements(
     if not candidates:
         return (), ()
     sections = _section_headings(session, tree)
-    text = "\n".join(f"===== FILE {p} =====\n{t}" for p, t in sorted(tree.items()))
+    text = files_text(tree, sorted(tree))
     messages = retirement_messages(number, candidates, sections, text,
                                    session.settings.context_chars)  # fmt: skip
     answer = session.reviewer().ask(messages, session.settings.reviewer_tokens)
@@ -172,8 +172,7 @@ def propose_retirements(
 
 
 def _section_headings(session: Session, tree: Mapping[str, str]) -> list[str]:
-    main = session.manuscript.main
-    document = parse_source(tree[main], main, files={**session.manuscript.support, **tree})
+    document = parse_tree(session.manuscript, tree)
     return [
         f"{section.number} {section.title}" if section.number else section.title
         for section in document.sections

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from slopmark.errors import BadInput
+from slopmark.paper.document import Document
 from slopmark.paper.latex import find_main_file, parse_source
 from slopmark.paper.latex.files import read_file
 from slopmark.paper.measures.base import Instance, MeasureSpec
@@ -64,6 +65,14 @@ def _name(folder: Path, path: Path) -> str:
     return path.relative_to(folder).as_posix()
 
 
+def parse_tree(manuscript: Manuscript, tree: Mapping[str, str]) -> Document:
+    """The Document of ``tree`` read from the main file (with the manuscript's support files)."""
+    main = manuscript.main
+    if main not in tree:
+        raise BadInput(f"{manuscript.folder}: the main file {main} is missing from the tree")
+    return parse_source(tree[main], main, files={**manuscript.support, **tree})
+
+
 def measure_tree(
     manuscript: Manuscript,
     tree: Mapping[str, str],
@@ -71,12 +80,7 @@ def measure_tree(
     models: ModelSet | None = None,
 ) -> PaperScore:
     """The measures of ``specs`` on ``tree`` (with the manuscript's support files)."""
-    files = {**manuscript.support, **tree}
-    main = manuscript.main
-    if main not in tree:
-        raise BadInput(f"{manuscript.folder}: the main file {main} is missing from the tree")
-    document = parse_source(tree[main], main, files=files)
-    return score_paper(document, specs, models)
+    return score_paper(parse_tree(manuscript, tree), specs, models)
 
 
 def instances(score: PaperScore) -> list[Instance]:

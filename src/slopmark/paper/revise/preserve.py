@@ -20,13 +20,12 @@ the spread of a ``±`` value are read as separate tokens.
 from __future__ import annotations
 
 import re
-import tempfile
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from slopmark.errors import BadInput
-from slopmark.paper.latex import load_document
+from slopmark.paper.latex import parse_source
 from slopmark.paper.latex.commands import (
     CITE_NAMES,
     REF_NAMES,
@@ -173,31 +172,26 @@ def _paragraph_numbers(text: str) -> list[str]:
     return list(dict.fromkeys(_numbers_of(_BIBLIOGRAPHY.sub(" ", _uncommented(text)))))
 
 
-def _tree_numbers(tree: Tree) -> Counter[str]:
-    return Counter(number for text in tree.values() for number in reported_numbers(text))
-
-
-def _keys(tree: Tree, command: re.Pattern[str]) -> dict[str, str]:
-    """Citation keys (key → first file citing it) outside comments."""
+def _homes(tree: Tree, keys_of: Callable[[str], Iterator[str]]) -> dict[str, str]:
+    """The keys of every file outside comments, each with the first file holding it."""
     found: dict[str, str] = {}
     for file in sorted(tree):
-        text = _uncommented(tree[file])
-        for match in command.finditer(text):
-            pos = match.end()
-            while (value := read_optional(text, pos, len(text)))[0] is not None:
-                pos = value[1]
-            if text.startswith("{", pos):
-                for key in split_keys(read_group(text, pos, len(text))[0]):
-                    found.setdefault(key, file)
+        for key in keys_of(_uncommented(tree[file])):
+            found.setdefault(key, file)
     return found
 
 
-def _labels(tree: Tree) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for file in sorted(tree):
-        for match in _LABEL.finditer(_uncommented(tree[file])):
-            found.setdefault(match.group(1).strip(), file)
-    return found
+def _cited_keys(text: str) -> Iterator[str]:
+    for match in _CITE.finditer(text):
+        pos = match.end()
+        while (value := read_optional(text, pos, len(text)))[0] is not None:
+            pos = value[1]
+        if text.startswith("{", pos):
+            yield from split_keys(read_group(text, pos, len(text))[0])
+
+
+def _label_keys(text: str) -> Iterator[str]:
+    return (match.group(1).strip() for match in _LABEL.finditer(text))
 
 
 def _environments(tree: Tree) -> Counter[str]:
@@ -225,10 +219,12 @@ def _changed_numbers(
 
 
 def _number_violations(original: Tree, revised: Tree) -> list[Violation]:
-    before, after = _tree_numbers(original), _tree_numbers(revised)
+    per_file = {file: reported_numbers(original[file]) for file in sorted(original)}
+    before = Counter(number for numbers in per_file.values() for number in numbers)
+    after = Counter(number for text in revised.values() for number in reported_numbers(text))
     lost, added = set(before) - set(after), set(after) - set(before)
     found = _changed_numbers(original, revised, lost, added)
-    homes = {n: f for f in sorted(original) for n in reported_numbers(original[f])}
+    homes = {n: file for file, numbers in per_file.items() for n in numbers}
     found += [
         Violation("number_lost", True, f"reported number {n} no longer appears", homes.get(n))
         for n in sorted(lost)
@@ -246,8 +242,8 @@ def _number_violations(original: Tree, revised: Tree) -> list[Violation]:
 
 
 def _key_violations(original: Tree, revised: Tree) -> list[Violation]:
-    cited, now_cited = _keys(original, _CITE), _keys(revised, _CITE)
-    labels, now_labels = _labels(original), _labels(revised)
+    cited, now_cited = _homes(original, _cited_keys), _homes(revised, _cited_keys)
+    labels, now_labels = _homes(original, _label_keys), _homes(revised, _label_keys)
     found = [
         Violation("citation_lost", True, f"cited key {key} is no longer cited", file)
         for key, file in sorted(cited.items()) if key not in now_cited
@@ -285,23 +281,14 @@ def _environment_violations(original: Tree, revised: Tree) -> list[Violation]:
     return found
 
 
-def _write(tree: Tree, root: Path) -> None:
-    for file, text in tree.items():
-        path = Path(file)
-        if path.is_absolute() or ".." in path.parts:
-            raise BadInput(f"{file}: a manuscript path must be relative, inside the paper folder")
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text, encoding="utf-8")
-
-
 def _missing_inputs(tree: Tree, main: str) -> set[str] | BadInput:
-    """The missing-``\\input`` notes of the tree written to a folder, or why it cannot be read."""
-    with tempfile.TemporaryDirectory(prefix="slopmark-revise-") as folder:
-        try:
-            _write(tree, Path(folder))
-            document = load_document(Path(folder), main=main)
-        except BadInput as exc:
-            return exc
+    """The missing-``\\input`` notes of the tree read from ``main``, or why it cannot be read."""
+    if main not in tree:
+        return BadInput(f"{main}: the main file is not in the tree")
+    try:
+        document = parse_source(tree[main], main, files=tree)
+    except BadInput as exc:
+        return exc
     return {note.message for note in document.notes if note.message.startswith("missing \\input")}
 
 

@@ -81,6 +81,11 @@ def file_block(path: str, text: str, note: str = "") -> str:
     return f"===== FILE {path}{note} =====\n{text.rstrip()}\n"
 
 
+def files_text(tree: Mapping[str, str], order: Sequence[str]) -> str:
+    """The files of ``order``, each as it is under its file marker (the whole source)."""
+    return "\n".join(f"===== FILE {path} =====\n{tree[path]}" for path in order)
+
+
 def other_files(tree: Mapping[str, str], editing: str, limit: int) -> str:
     """The files other than ``editing``, as read-only context cut to ``limit`` characters."""
     blocks = [file_block(path, text) for path, text in sorted(tree.items()) if path != editing]

@@ -9,6 +9,7 @@ from typing import Any
 
 from slopmark.paper.findings import title
 from slopmark.paper.revise.align import changes
+from slopmark.paper.revise.feedback import excerpt
 from slopmark.paper.revise.review import Retirement, Reviewed
 from slopmark.paper.revise.rounds import RevisionRun, RoundRecord
 from slopmark.paper.score import PaperScore
@@ -94,13 +95,9 @@ def _overall_lines(run: RevisionRun) -> list[str]:
         return [*lines, "Nothing: the final manuscript is the original.", ""]
     for change in found:
         kind = "inserted" if not change.old else "deleted" if not change.new else "rewritten"
-        lines.append(f"- `{change.file}:{change.line}` {kind}: {_short(change.new or change.old)}")
+        shown = excerpt(change.new or change.old, 160)
+        lines.append(f"- `{change.file}:{change.line}` {kind}: {shown}")
     return [*lines, ""]
-
-
-def _short(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _cell(value: float | None) -> str:

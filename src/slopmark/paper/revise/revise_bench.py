@@ -106,10 +106,11 @@ def run_bench(
     revise_one: Callable[[Path, str], RevisionRun],
     reference: Mapping[str, float | None],
     rounds: int,
-    progress: Callable[[], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> BenchResult:
-    """Every method on every paper (``revise_one``), then each method's curve."""
-    curves, failures = [], []
+    """Every method on every paper (``revise_one``), then each method's curve;
+    ``progress(done, total)`` after each run."""
+    curves, failures, done = [], [], 0
     for method in methods:
         runs = []
         for paper in papers:
@@ -117,7 +118,8 @@ def run_bench(
                 runs.append(revise_one(paper, method))
             except SlopmarkError as error:
                 failures.append(Failure(str(paper), method, str(error)))
+            done += 1
             if progress is not None:
-                progress()
+                progress(done, len(methods) * len(papers))
         curves.append(curve(method, runs, reference, rounds))
     return BenchResult(dict(reference), tuple(curves), tuple(failures))

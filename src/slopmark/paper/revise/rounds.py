@@ -12,12 +12,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from slopmark.errors import BadInput, did_you_mean
 from slopmark.paper.revise.edits import Rejection
 from slopmark.paper.revise.preserve import Violation
 from slopmark.paper.revise.review import Retirement, Reviewed
 from slopmark.paper.score import PaperScore
 
 METHODS = ("harness", "base", "reviewer-refine", "slop-aware")
+
+
+def check_method(method: str) -> None:
+    """`BadInput` naming the closest method when ``method`` is none of `METHODS`."""
+    if method not in METHODS:
+        hint = did_you_mean(method, METHODS)
+        known = f"; {hint}" if hint else f" (methods: {', '.join(METHODS)})"
+        raise BadInput(f"--method: unknown method '{method}'{known}")
 
 
 @dataclass(frozen=True)
@@ -46,14 +55,17 @@ class RoundRecord:
     retirements: tuple[Retirement, ...] = ()
     #: Preservation against the original manuscript, after the round.
     violations: tuple[Violation, ...] = ()
-    #: A hard violation discarded the round (harness) or marks it (baselines).
-    disqualified: bool = False
     #: The reviewed tree a hard violation discarded (harness only).
     discarded: Mapping[str, str] | None = None
 
     @property
     def hard_violations(self) -> tuple[Violation, ...]:
         return tuple(v for v in self.violations if v.hard)
+
+    @property
+    def disqualified(self) -> bool:
+        """A hard violation discarded the round (harness) or marks it (baselines)."""
+        return bool(self.hard_violations)
 
     @property
     def kept(self) -> tuple[Reviewed, ...]:

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from slopmark.errors import BadInput
-from slopmark.paper.latex import parse_source
+from slopmark.paper.document import Document
 from slopmark.paper.measures.base import MeasureSpec
 from slopmark.paper.revise.align import Tree
 from slopmark.paper.revise.chat import Chat
-from slopmark.paper.revise.manuscript import Manuscript, measure_tree
+from slopmark.paper.revise.manuscript import Manuscript, parse_tree
 from slopmark.paper.revise.review import Retirement
-from slopmark.paper.score import PaperScore
+from slopmark.paper.score import PaperScore, score_paper
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
@@ -68,7 +68,10 @@ class Session:
         return self.manuscript.tree
 
     def measure(self, tree: Mapping[str, str]) -> PaperScore:
-        return measure_tree(self.manuscript, tree, self.settings.specs, self.roles.measures)
+        return self.score(parse_tree(self.manuscript, tree))
+
+    def score(self, document: Document) -> PaperScore:
+        return score_paper(document, self.settings.specs, self.roles.measures)
 
     def reviewer(self) -> Chat:
         if self.roles.reviewer is None:
@@ -90,13 +93,12 @@ class State:
         return frozenset(item.key for item in self.retired)
 
 
-def require_expanding(manuscript: Manuscript) -> None:
-    """`BadInput` naming the file when the paper's ``\\input`` tree does not expand."""
+def require_expanding(manuscript: Manuscript) -> Document:
+    """The paper's Document, or `BadInput` naming the file where its ``\\input`` tree breaks."""
     main = manuscript.main
     if main not in manuscript.tree:
         raise BadInput(f"{manuscript.folder}: no main .tex file found in the tree")
-    files = {**manuscript.support, **manuscript.tree}
-    document = parse_source(manuscript.tree[main], main, files=files)
+    document = parse_tree(manuscript, manuscript.tree)
     for note in document.notes:
         if note.message.startswith(_NOT_EXPANDING):
             where = f"{note.at.file}:{note.at.line}" if note.at else main
@@ -104,3 +106,4 @@ def require_expanding(manuscript: Manuscript) -> None:
                 f"{manuscript.folder}/{where}: the paper does not expand ({note.message}); "
                 "fix the \\input before revising"
             )
+    return document

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
+from slopmark.code.bench.agents.options import check_keys
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.sandbox.base import Limits, Sandbox
 from slopmark.errors import BadInput, did_you_mean
@@ -64,6 +65,7 @@ class AgentSpec:
     summary: str
     #: True when the agent only copies reference solutions (no model involved).
     replays: bool = False
+    #: Option key → what it sets; `make_agent` rejects any other key.
     options: dict[str, str] = field(default_factory=dict)
 
 
@@ -84,15 +86,20 @@ def make_agent(name: str, options: Mapping[str, str]) -> Agent:
     """The agent ``name``; a command line with ``{prompt_file}`` becomes a `command` agent."""
     specs = agent_specs()
     if name in specs:
-        return specs[name].build(options)
+        return _build(specs[name], options)
     if "{prompt_file}" in name or "{prompt}" in name:
-        return specs["command"].build({**options, "template": name})
+        return _build(specs["command"], {**options, "template": name})
     hint = did_you_mean(name, specs)
     raise BadInput(
         f"unknown agent '{name}'"
         + (f"; {hint}" if hint else "")
         + f" (agents: {', '.join(specs)}; or give a command line containing {{prompt_file}})"
     )
+
+
+def _build(spec: AgentSpec, options: Mapping[str, str]) -> Agent:
+    check_keys(spec.name, options, spec.options)
+    return spec.build(options)
 
 
 def _load_builtins() -> None:

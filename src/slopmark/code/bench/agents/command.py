@@ -232,7 +232,6 @@ def last_line(text: str) -> str:
 
 
 def _build(options: Mapping[str, str]) -> CommandAgent:
-    opts.check_keys("command", options, ("template", "env", "home"))
     template = options.get("template", "")
     if "{prompt_file}" not in template and "{prompt}" not in template:
         raise BadInput(

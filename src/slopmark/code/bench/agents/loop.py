@@ -75,7 +75,6 @@ def _api_key(options: Mapping[str, str]) -> str:
 
 def settings_from(options: Mapping[str, str]) -> LoopSettings:
     """`LoopSettings` from ``--agent-option`` strings; BadInput names a bad one."""
-    opts.check_keys("loop", options, _OPTIONS)
     return LoopSettings(
         base_url=options.get("base_url") or os.environ.get("OPENAI_BASE_URL") or OPENAI_BASE_URL,
         api_key=_api_key(options),

@@ -1,8 +1,9 @@
 """Reading an agent's ``--agent-option key=value`` settings.
 
-Options arrive as strings. Each agent declares the keys it knows; an unknown
-key or a value of the wrong kind is a `BadInput` naming the agent, the key and
-the value, with a suggestion for a misspelt key.
+Options arrive as strings. Each agent declares the keys it knows in its
+`AgentSpec.options` (`make_agent` checks them); an unknown key or a value of
+the wrong kind is a `BadInput` naming the agent, the key and the value, with a
+suggestion for a misspelt key.
 """
 
 from __future__ import annotations

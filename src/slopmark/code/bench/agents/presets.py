@@ -37,7 +37,6 @@ class Preset:
     read_report: ReportReader
 
     def build(self, options: Mapping[str, str]) -> CommandAgent:
-        opts.check_keys(self.name, options, _OPTIONS)
         if shutil.which(self.binary) is None:
             raise BadInput(
                 f"agent '{self.name}' needs the '{self.binary}' CLI on PATH: {self.install_hint}"

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from slopmark.code.bench.agents import options as opts
 from slopmark.code.bench.agents.base import AgentOutcome, AgentSpec, AgentTask, register_agent
 
 
@@ -47,15 +45,10 @@ def replace_contents(workspace: Path, source: Path) -> None:
     shutil.copytree(source, workspace, dirs_exist_ok=True, symlinks=True)
 
 
-def _build(options: Mapping[str, str]) -> ReplayAgent:
-    opts.check_keys("replay", options, ())
-    return ReplayAgent()
-
-
 register_agent(
     AgentSpec(
         name="replay",
-        build=_build,
+        build=lambda _options: ReplayAgent(),
         summary="copies each checkpoint's reference solution (no model; checks the harness)",
         replays=True,
     )

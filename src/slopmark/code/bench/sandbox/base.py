@@ -100,9 +100,11 @@ def backend_names() -> list[str]:
 def backend(name: str) -> Backend:
     """The registered backend ``name``; BadInput for unknown names."""
     _load_builtins()
-    if name not in _BACKENDS:
-        raise BadInput(f"unknown sandbox '{name}'")
-    return _BACKENDS[name]
+    found = _BACKENDS.get(name)
+    if found is None:
+        hint = did_you_mean(name, [*_BACKENDS, "auto"])
+        raise BadInput(f"unknown sandbox '{name}'" + (f"; {hint}" if hint else ""))
+    return found
 
 
 def unavailable_reason(name: str) -> str | None:
@@ -112,27 +114,27 @@ def unavailable_reason(name: str) -> str | None:
 
 def choose_sandbox(name: str) -> Sandbox:
     """The backend ``name`` (or the first available for "auto"); BadInput if it cannot run."""
-    _load_builtins()
     if name == "auto":
-        reasons = []
-        for candidate in AUTO_ORDER:
-            why = _BACKENDS[candidate].unavailable()
-            if why is None:
-                return _BACKENDS[candidate].build()
-            reasons.append(f"{candidate}: {why}")
-        raise BadInput(
-            "no sandbox is available (" + "; ".join(reasons) + "); install bubblewrap "
-            "(apt-get install bubblewrap) or start Docker, or pass --sandbox none-unsafe "
-            "to run model-written code without isolation"
-        )
-    backend = _BACKENDS.get(name)
-    if backend is None:
-        hint = did_you_mean(name, [*_BACKENDS, "auto"])
-        raise BadInput(f"unknown sandbox '{name}'" + (f"; {hint}" if hint else ""))
-    why = backend.unavailable()
+        return _first_available()
+    chosen = backend(name)
+    why = chosen.unavailable()
     if why is not None:
         raise BadInput(f"sandbox '{name}' cannot run here: {why}")
-    return backend.build()
+    return chosen.build()
+
+
+def _first_available() -> Sandbox:
+    reasons = []
+    for candidate in map(backend, AUTO_ORDER):
+        why = candidate.unavailable()
+        if why is None:
+            return candidate.build()
+        reasons.append(f"{candidate.name}: {why}")
+    raise BadInput(
+        "no sandbox is available (" + "; ".join(reasons) + "); install bubblewrap "
+        "(apt-get install bubblewrap) or start Docker, or pass --sandbox none-unsafe "
+        "to run model-written code without isolation"
+    )
 
 
 def _load_builtins() -> None:
