@@ -24,6 +24,7 @@ from slopmark.evals.generators.instruction_rules import (
     cased,
     ends,
     forbid,
+    letter,
     lines,
     max_chars,
     paragraphs,
@@ -77,6 +78,8 @@ def define(template_id: str, prompt: str, slots: Slots, *makers: Maker) -> None:
 
 
 CITIES = ("Lisbon", "Nairobi", "Osaka", "Toronto", "Tbilisi", "Valparaíso")
+#: A word count that the letter templates' greeting and sign-off are part of.
+ALL_WORDS = "Use at most {n} words in total, greeting and sign-off included."
 JARGON = ("basically", "essentially", "molecule", "algorithm", "complex", "process")
 
 define(
@@ -105,8 +108,8 @@ define(
     "Write the opening paragraph of a cover letter for a {role} position at {company}.",
     {"role": ("junior data analyst", "night-shift nurse", "museum curator", "backend developer"),
      "company": ("Harbor Logistics", "Green Valley Clinic", "Northwind Bank", "Atlas Museum")},
-    starts("Dear Hiring Manager,"), paragraphs("exact", (1,), phrase="Write a single paragraph."),
-    forbid(1, "passionate"), words("range", (60, 70, 80), 40),
+    letter("Dear Hiring Manager,", None, (1,)), forbid(1, "passionate"),
+    words("range", (60, 70, 80), 40, phrase="Use {n}–{hi} words in total, greeting included."),
 )
 define(
     "packing-list",
@@ -115,7 +118,7 @@ define(
               "a beach holiday with a toddler", "a three-day music festival",
               "a cycling tour of the Alps")},
     starts("Packing list:"), bullets("exact", (5, 6, 7, 8)), words("max", (40, 50)),
-    forbid(0, "etc"),
+    forbid(0, "etc", whole_word=True),
 )
 define(
     "social-post",
@@ -145,7 +148,10 @@ define(
     "Give step-by-step instructions for making {dish}.",
     {"dish": ("pancakes", "a tomato omelette", "lemon iced tea", "garlic bread", "a lentil soup"),
      "sign_off": ("Enjoy!", "Serve warm.", "Bon appétit!")},
-    bullets("exact", (4, 5, 6), phrase="Write exactly {n} numbered steps (1., 2., 3., …)."),
+    bullets(
+        "exact", (4, 5, 6), phrase="Write exactly {n} numbered steps (1., 2., 3., …).",
+        marker="numbered",
+    ),
     forbid(0, "simply"), ends("{sign_off}"),
 )
 define(
@@ -168,8 +174,7 @@ define(
     {"item": ("new sofa", "birthday cake order", "replacement laptop charger", "garden furniture"),
      "customer": ("Ms. Okafor", "Mr. Lindqvist", "Dr. Haddad", "Ms. Moreau"),
      "agent": ("Priya", "Tom", "Lucia", "Ken")},
-    starts("Dear {customer},"), ends("Kind regards, {agent}"), paragraphs("range", (2,), 1),
-    forbid(0, "inconvenience"),
+    letter("Dear {customer},", "Kind regards, {agent}", (2, 3)), forbid(0, "inconvenience"),
 )
 define(
     "horror-story",
@@ -267,7 +272,7 @@ define(
      "gift": ("the hand-knitted scarf", "the lift to the airport", "the birthday books",
               "the help with the move"),
      "sender": ("Sam", "Maya", "Leo", "Ines")},
-    starts("Dear {person},"), ends("With thanks, {sender}"), words("max", (50, 60, 70)),
+    letter("Dear {person},", "With thanks, {sender}"), words("max", (50, 60, 70), phrase=ALL_WORDS),
 )
 define(
     "press-release",
@@ -276,8 +281,8 @@ define(
     {"company": ("Brightwell Foods", "Kestrel Robotics", "Lumen Health"),
      "product": ("a plant-based cheese", "a warehouse delivery robot", "a sleep-tracking ring",
                  "a children's coding kit")},
-    starts("FOR IMMEDIATE RELEASE"), paragraphs("exact", (1,), phrase="Write a single paragraph."),
-    forbid(1, "cutting-edge"), words("range", (50, 60), 40),
+    letter("FOR IMMEDIATE RELEASE", None, (1,), called="header"), forbid(1, "cutting-edge"),
+    words("range", (50, 60), 40, phrase="Use {n}–{hi} words in total, header included."),
 )
 define(
     "walking-directions",
@@ -285,7 +290,7 @@ define(
     {"start": ("the train station", "the town hall", "the harbour"),
      "goal": ("the museum", "the old market", "the university library", "the botanical garden")},
     lines("exact", (4, 5, 6)), words("max", (60, 80)),
-    bullets("exact", (0,), phrase="Do not use bullet points or numbered steps."),
+    bullets("exact", (0,), phrase="Do not use bullet points or numbered steps.", marker="any"),
 )
 define(
     "short-bio",
@@ -328,7 +333,7 @@ define(
     "Write alt text for a photo showing {scene}.",
     {"scene": ("a dog catching a frisbee on a beach", "two chefs plating desserts",
                "a foggy mountain road", "children planting trees", "a crowded night market")},
-    max_chars((100, 125)), forbid(0, "image of", "picture of"),
+    max_chars((100, 125)), forbid(0, "image of", "picture of", whole_word=True),
     sentences("exact", (1,), phrase="Use one sentence."),
 )
 define(
@@ -336,7 +341,8 @@ define(
     "Write the changelog entry for version {version} of {app}.",
     {"version": ("2.4.0", "1.0.3", "3.1.0", "0.9.2"),
      "app": ("a note-taking app", "a fitness tracker", "a CLI tool")},
-    starts("## {version}"), bullets("range", (3, 4), 3), forbid(0, "various", "minor"),
+    starts("## {version}"), bullets("range", (3, 4), 3),
+    forbid(0, "various", "minor", whole_word=True),
 )
 define(
     "talk-title",
@@ -378,9 +384,10 @@ define(
     "Write a polite message to your landlord about {issue}.",
     {"issue": ("a leaking kitchen tap", "a broken heater", "mould in the bathroom",
                "a faulty door lock"),
-     "landlord": ("Mr. Novak", "Mrs. Adeyemi", "Ms. Ruiz")},
-    starts("Hello {landlord},"), paragraphs("range", (2,), 1), forbid(0, "unacceptable"),
-    words("max", (120, 150)),
+     "landlord": ("Mr. Novak", "Mrs. Adeyemi", "Ms. Ruiz"),
+     "tenant": ("Sam", "Jonas", "Amira", "Eli")},
+    letter("Hello {landlord},", "Best wishes, {tenant}", (2, 3)), forbid(0, "unacceptable"),
+    words("max", (120, 150), phrase=ALL_WORDS),
 )
 define(
     "ingredient-list",
@@ -395,7 +402,7 @@ define(
     {"story/hero": (("Romeo and Juliet", "Romeo"), ("Moby-Dick", "Ahab"), ("Hamlet", "Ophelia"),
                     ("Cinderella", "prince"), ("Frankenstein", "Victor"))},
     lines("exact", (1,), phrase="Answer in exactly one line."), words("max", (20, 25, 30)),
-    forbid(0, "{hero}"),
+    forbid(0, "{hero}", whole_word=True),
 )
 define(
     "slide-bullets",

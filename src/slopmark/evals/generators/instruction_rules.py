@@ -86,7 +86,7 @@ def _count(
 words = partial(_count, "word_count", "words")
 sentences = partial(_count, "sentence_count", "sentences")
 paragraphs = partial(_count, "paragraph_count", "paragraphs, separated by blank lines")
-bullets = partial(_count, "bullet_count", "bullet points (lines starting with '- ')")
+bullets = partial(_count, "bullet_count", "bullet points (lines starting with '- ')", marker="-")
 
 
 def lines(
@@ -105,57 +105,87 @@ def max_chars(values: Sequence[int]) -> Maker:
     return make
 
 
-_FORBID_PHRASES = (
-    "Do not write {words} anywhere, in any capitalisation.",
-    "Never use {words}, not even inside a longer word.",
-)
+_FORBID_PHRASES = {
+    False: (
+        "Do not write {words} anywhere, in any capitalisation, not even inside a longer word.",
+        "Never use {words}, not even inside a longer word.",
+    ),
+    True: (
+        "Do not use {words} as a word, in any capitalisation; a longer word that merely "
+        "contains {them} is fine.",
+        "Avoid {words} in any capitalisation; only whole words count, so a longer word that "
+        "merely contains {them} is fine.",
+    ),
+}
 
 
-def forbid(k: int, *fixed: str, pool: Sequence[str] = SLOP) -> Maker:
-    """Forbid ``fixed`` (slot patterns) plus ``k`` words drawn from ``pool``."""
+def forbid(k: int, *fixed: str, pool: Sequence[str] = SLOP, whole_word: bool = False) -> Maker:
+    """Forbid ``fixed`` (slot patterns) plus ``k`` other words drawn from ``pool``.
+
+    ``whole_word``: only whole words count ("etc" is not in "sketchbook");
+    otherwise a longer word containing the text breaks the rule too
+    ("molecules" for "molecule"). Texts without a letter ("!", ":") are
+    forbidden anywhere.
+    """
 
     def make(rng: random.Random, ctx: Context) -> str:
-        texts = [pattern.format(**ctx.slots) for pattern in fixed] + rng.sample(list(pool), k)
-        ctx.rules.extend({"rule": "forbidden_substring", "text": text} for text in texts)
+        texts = [pattern.format(**ctx.slots) for pattern in fixed]
+        texts += rng.sample([word for word in pool if word not in texts], k)
         wordy = all(any(c.isalpha() for c in text) for text in texts)
-        phrases = _FORBID_PHRASES if wordy else ("Do not use {words} anywhere in your answer.",)
-        return rng.choice(phrases).format(words=_quoted(texts, "or"))
+        how = {"whole_word": whole_word} if wordy else {}
+        ctx.rules.extend({"rule": "forbidden_substring", "text": text, **how} for text in texts)
+        if not wordy:
+            return f"Do not use {_quoted(texts, 'or')} anywhere in your answer."
+        them = "it" if len(texts) == 1 else "one of them"
+        return rng.choice(_FORBID_PHRASES[whole_word]).format(words=_quoted(texts, "or"), them=them)
 
     return make
 
 
-def require(*patterns: str, count: int = 1) -> Maker:
+def require(*patterns: str, count: int = 1, whole_word: bool = True) -> Maker:
+    """Require each text (slot patterns, in the task's casing) at least ``count`` times."""
+
     def make(rng: random.Random, ctx: Context) -> str:
         texts = [ctx.text(pattern) for pattern in patterns]
-        rules = [{"rule": "required_phrase", "text": t} for t in texts]
-        ctx.rules.extend({**r, "min_count": count} if count > 1 else r for r in rules)
+        how = "as whole words" if whole_word else "even inside longer words"
+        for text in texts:
+            rule = {"rule": "required_phrase", "text": text, "whole_word": whole_word}
+            ctx.rules.append({**rule, "min_count": count} if count > 1 else rule)
         if count > 1:
             each = " each" if len(texts) > 1 else ""
-            return f"Mention {_quoted(texts)} at least {count} times{each}."
-        return rng.choice(("Include the phrase {t}.", "Your answer must contain {t}.")).format(
-            t=_quoted(texts)
-        )
+            return f"Mention {_quoted(texts)} at least {count} times{each} ({how}, any case)."
+        phrase = "phrases" if len(texts) > 1 else "phrase"
+        sentence = rng.choice((f"Include the {phrase} {{t}}", "Your answer must contain {t}"))
+        return sentence.format(t=_quoted(texts)) + f" ({how}, any case)."
 
     return make
 
 
+_EXACT = "nothing {where} {it}"
+_LOOSE = "nothing {where} {it}; capitalisation and final punctuation don't matter"
 _EDGE_PHRASES = {
     "starts_with": (
-        'Begin your answer with exactly "{t}" (nothing before it).',
-        'The very first words must be "{t}" (nothing before them).',
+        ('Begin your answer with exactly "{t}" ({how}).', True),
+        ('The very first words must be "{t}" ({how}).', False),
     ),
     "ends_with": (
-        'End your answer with exactly "{t}" (nothing after it).',
-        'The very last words must be "{t}" (nothing after them).',
+        ('End your answer with exactly "{t}" ({how}).', True),
+        ('The very last words must be "{t}" ({how}).', False),
     ),
 }
 
 
 def _edge(rule: str, pattern: str) -> Maker:
+    """The answer starts or ends with ``pattern``; "exactly" in the prompt makes case count."""
+
     def make(rng: random.Random, ctx: Context) -> str:
         text = ctx.text(pattern)
-        ctx.rules.append({"rule": rule, "text": text})
-        return rng.choice(_EDGE_PHRASES[rule]).format(t=text)
+        phrase, exact = rng.choice(_EDGE_PHRASES[rule])
+        ctx.rules.append({"rule": rule, "text": text, "exact": exact})
+        where, it = ("before", "it") if rule == "starts_with" else ("after", "it")
+        if not exact:
+            it = "them"
+        return phrase.format(t=text, how=(_EXACT if exact else _LOOSE).format(where=where, it=it))
 
     return make
 
@@ -166,6 +196,47 @@ def starts(pattern: str) -> Maker:
 
 def ends(pattern: str) -> Maker:
     return _edge("ends_with", pattern)
+
+
+def letter(
+    greeting: str, sign_off: str | None, paragraphs: Sequence[int] = (), called: str = "greeting"
+) -> Maker:
+    """A letter: exactly this greeting (or header) first and sign-off last; neither is a paragraph.
+
+    ``paragraphs`` (one count, or the least and most) adds a count of the
+    body's paragraphs, the greeting and sign-off left out even when they stand
+    on lines of their own.
+    """
+
+    def make(rng: random.Random, ctx: Context) -> str:
+        opening, closing = ctx.text(greeting), sign_off and ctx.text(sign_off)
+        ctx.rules.append({"rule": "starts_with", "text": opening, "exact": True})
+        edges = {"greeting": opening}
+        if not closing:
+            said = f'Open with exactly "{opening}"; the {called} may stand on a line of its own.'
+        else:
+            ctx.rules.append({"rule": "ends_with", "text": closing, "exact": True})
+            edges["sign_off"] = closing
+            said = (
+                f'Open with exactly "{opening}" and close with exactly "{closing}" (it may break '
+                f"over two lines); the {called} and sign-off may stand on lines of their own."
+            )
+        return said + (" " + _body(ctx, called, edges, paragraphs) if paragraphs else "")
+
+    return make
+
+
+def _body(ctx: Context, called: str, edges: dict[str, str], counts: Sequence[int]) -> str:
+    low, high = min(counts), max(counts)
+    ctx.rules.append(
+        {"rule": "paragraph_count", **({"n": low} if low == high else {"min": low, "max": high})}
+        | edges
+    )
+    many = f"{low}–{high}" if low < high else f"exactly {low}"
+    many = "a single paragraph" if high == 1 else f"{many} paragraphs separated by blank lines"
+    if "sign_off" in edges:
+        return f"Neither is a paragraph: between them write {many}, and nothing else."
+    return f"The {called} is not a paragraph: after it write {many}, and nothing else."
 
 
 def ban(candidates: str, k: int = 1) -> Maker:

@@ -30,17 +30,34 @@ around the whole output is removed. Then:
 
 Rules (counts take ``n`` for an exact number, or ``min`` and/or ``max``)
 -----------------------------------------------------------------------
-word_count, sentence_count, paragraph_count, bullet_count, line_count (also
-``count_blank``): the count is within bounds. max_chars ``n``: at most n
-characters. forbidden_substring ``text``: absent, ignoring case.
-required_phrase ``text`` (``min_count``, default 1): present at least that
-often, ignoring case, any run of whitespace matching any run of whitespace.
-starts_with / ends_with ``text``: the output begins / ends with exactly that
-text (case-sensitive). banned_letters ``letters`` (e.g. ``"ez"``): none of the
-letters appears, in either case. casing ``case``: ``lower`` (no uppercase
-letter), ``upper`` (no lowercase letter) or ``title`` (every word starting
-with a letter starts with a capital, except the minor words a, an, and, as,
-at, but, by, for, in, nor, of, on, or, the, to, with after the first word).
+word_count, sentence_count, line_count (also ``count_blank``): the count is
+within bounds. paragraph_count (also ``greeting`` and ``sign_off``, e.g.
+``"Dear Sam,"`` and ``"Love, Ana"``): the paragraphs between the greeting at
+the start and the sign-off at the end, which are not counted even on lines of
+their own (line breaks inside them, case and their final punctuation don't
+matter). bullet_count (also ``marker``: ``-``, ``*``, ``+``, ``numbered`` for
+``1.`` or ``1)``, or ``any``, the default): bullets with that marker.
+max_chars ``n``: at most n characters.
+
+Phrases are matched as `instruction_match` describes: Unicode dashes and
+spaces, line breaks and runs of whitespace are read as a reader reads them.
+forbidden_substring ``text`` (``whole_word``, default false): absent, ignoring
+case; with ``whole_word`` only where it is not part of a longer word ("etc"
+is not in "sketchbook"), without it also inside one ("molecule" is in
+"molecules"). required_phrase ``text`` (``min_count``, default 1;
+``whole_word``, default false): present at least that often, ignoring case.
+starts_with / ends_with ``text`` (``exact``, default true): the output begins
+/ ends with the text, nothing before / after it, and no longer word continues
+it; with ``exact: false`` case and final punctuation don't matter ("…brought
+me Home." ends with "home"). banned_letters ``letters`` (e.g. ``"ez"``): none
+of the letters appears, in either case. casing ``case``: ``lower`` (no
+uppercase letter), ``upper`` (no lowercase letter) or ``title`` (every word
+starting with a letter starts with a capital, except the minor words a, an,
+and, as, at, but, by, for, in, nor, of, on, or, the, to, with after the first
+word).
+
+A rule list may not hold the same rule twice (one rule would count double in
+the score): the same text forbidden or required twice, or two identical rules.
 """
 
 from __future__ import annotations
@@ -52,12 +69,18 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
+from slopmark.evals.verifiers import instruction_match as match
 from slopmark.evals.verifiers.base import Check, Message, Verdict, register
 
 _ALNUM = re.compile(r"[^\W_]")
 _SENTENCE_END = re.compile(r"(?<![.!?\u2026])[.!?\u2026]++[\"'\u201d\u2019)\]]*+(?=\s|$)")
 _BLANK_LINES = re.compile(r"\n[ \t\f\v]*\n\s*")
-_BULLET = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\S")
+_MARKERS = {"-": "-", "*": r"\*", "+": r"\+", "numbered": r"\d+[.)]"}
+MARKERS = (*_MARKERS, "any")
+_BULLETS = {
+    name: re.compile(rf"^[ \t]*(?:{pattern})[ \t]+\S")
+    for name, pattern in {**_MARKERS, "any": "|".join(_MARKERS.values())}.items()
+}
 MINOR_WORDS = frozenset(
     ("a", "an", "and", "as", "at", "but", "by", "for")
     + ("in", "nor", "of", "on", "or", "the", "to", "with")
@@ -89,7 +112,7 @@ def read(output: str) -> Reading:
         sentences=tuple(filter(_ALNUM.search, sentences)),
         paragraphs=tuple(filter(_ALNUM.search, chunks)),
         lines=lines,
-        bullets=tuple(filter(_BULLET.match, lines)),
+        bullets=tuple(filter(_BULLETS["any"].match, lines)),
     )
 
 
@@ -131,14 +154,13 @@ def _span(low: int, high: float) -> str:
     return f"at most {int(high)}" if low == 0 else f"{low}–{int(high)}"
 
 
-def _counted(unit: str, count: Callable[[Reading, Mapping[str, Any]], int]) -> Rule:
+def _counted(unit: str, count: Callable[[Reading, Mapping[str, Any]], int], **extra: str) -> Rule:
     def check(reading: Reading, params: Mapping[str, Any]) -> Outcome:
         got = count(reading, params)
         low, high = _bounds(params)
         noun = unit[:-1] if low == high == 1 else unit
         return low <= got <= high, f"expected {_span(low, high)} {noun}, got {got}"
 
-    extra = {"count_blank": "bool"} if unit == "lines" else {}
     return Rule(check, {**COUNT_PARAMS, **extra})
 
 
@@ -148,43 +170,56 @@ def _line_total(reading: Reading, params: Mapping[str, Any]) -> int:
     return sum(1 for line in reading.lines if line.strip())
 
 
+def _paragraph_total(reading: Reading, params: Mapping[str, Any]) -> int:
+    if not (params.get("greeting") or params.get("sign_off")):
+        return len(reading.paragraphs)
+    body = match.trim_edges(reading.text, params.get("greeting"), params.get("sign_off"))
+    return sum(1 for chunk in _BLANK_LINES.split(body) if _ALNUM.search(chunk))
+
+
+def _bullet_total(reading: Reading, params: Mapping[str, Any]) -> int:
+    marker = _BULLETS[params.get("marker", "any")]
+    return sum(1 for line in reading.bullets if marker.match(line))
+
+
 def _max_chars(reading: Reading, params: Mapping[str, Any]) -> Outcome:
     got = len(reading.text)
     return got <= params["n"], f"expected at most {params['n']} characters, got {got}"
 
 
-def _context(text: str, start: int, length: int) -> str:
-    return text[max(0, start - 20) : start + length + 20].replace("\n", " ")
+def _as_word(params: Mapping[str, Any]) -> str:
+    return " as a word" if params.get("whole_word", False) else ""
 
 
 def _forbidden(reading: Reading, params: Mapping[str, Any]) -> Outcome:
-    needle = params["text"].lower()
-    haystack = reading.text.lower()
-    found = haystack.count(needle)
+    text, how = params["text"], _as_word(params)
+    found = match.find(reading.text, text, params.get("whole_word", False))
     if not found:
-        return True, f"'{params['text']}' does not appear"
-    where = _context(reading.text, haystack.index(needle), len(needle))
-    return False, f"found '{params['text']}' {found} time(s) (first: '…{where}…'); expected none"
+        return True, f"'{text}' does not appear{how}"
+    at = found[0]
+    where = at.string[max(0, at.start() - 20) : at.end() + 20]
+    return False, f"found '{text}'{how} {len(found)} time(s) (first: '…{where}…'); expected none"
 
 
 def _required(reading: Reading, params: Mapping[str, Any]) -> Outcome:
-    words = params["text"].split()
-    pattern = r"\s+".join(re.escape(word) for word in words)
-    found = len(re.findall(pattern, reading.text, flags=re.IGNORECASE))
+    text, how = params["text"], _as_word(params)
+    found = len(match.find(reading.text, text, params.get("whole_word", False)))
     wanted = params.get("min_count", 1)
-    return found >= wanted, f"expected '{params['text']}' at least {wanted} time(s), found {found}"
+    return found >= wanted, f"expected '{text}'{how} at least {wanted} time(s), found {found}"
 
 
 def _starts(reading: Reading, params: Mapping[str, Any]) -> Outcome:
     text = params["text"]
     got = reading.text[: len(text) + 10]
-    return reading.text.startswith(text), f"expected the start {text!r}; the output starts {got!r}"
+    held = match.starts(reading.text, text, params.get("exact", True))
+    return held, f"expected the start {text!r}; the output starts {got!r}"
 
 
 def _ends(reading: Reading, params: Mapping[str, Any]) -> Outcome:
     text = params["text"]
     got = reading.text[-(len(text) + 10) :]
-    return reading.text.endswith(text), f"expected the end {text!r}; the output ends {got!r}"
+    held = match.ends(reading.text, text, params.get("exact", True))
+    return held, f"expected the end {text!r}; the output ends {got!r}"
 
 
 def _banned(reading: Reading, params: Mapping[str, Any]) -> Outcome:
@@ -219,14 +254,16 @@ def _word_in_case(word: str, case: str, first: bool) -> bool:
 RULES: dict[str, Rule] = {
     "word_count": _counted("words", lambda r, p: len(r.words)),
     "sentence_count": _counted("sentences", lambda r, p: len(r.sentences)),
-    "paragraph_count": _counted("paragraphs", lambda r, p: len(r.paragraphs)),
-    "bullet_count": _counted("bullets", lambda r, p: len(r.bullets)),
-    "line_count": _counted("lines", _line_total),
+    "paragraph_count": _counted("paragraphs", _paragraph_total, greeting="text", sign_off="text"),
+    "bullet_count": _counted("bullets", _bullet_total, marker="marker"),
+    "line_count": _counted("lines", _line_total, count_blank="bool"),
     "max_chars": Rule(_max_chars, {"n": "count"}, ("n",)),
-    "forbidden_substring": Rule(_forbidden, {"text": "text"}, ("text",)),
-    "required_phrase": Rule(_required, {"text": "text", "min_count": "positive"}, ("text",)),
-    "starts_with": Rule(_starts, {"text": "text"}, ("text",)),
-    "ends_with": Rule(_ends, {"text": "text"}, ("text",)),
+    "forbidden_substring": Rule(_forbidden, {"text": "text", "whole_word": "bool"}, ("text",)),
+    "required_phrase": Rule(
+        _required, {"text": "text", "min_count": "positive", "whole_word": "bool"}, ("text",)
+    ),
+    "starts_with": Rule(_starts, {"text": "text", "exact": "bool"}, ("text",)),
+    "ends_with": Rule(_ends, {"text": "text", "exact": "bool"}, ("text",)),
     "banned_letters": Rule(_banned, {"letters": "letters"}, ("letters",)),
     "casing": Rule(_casing, {"case": "case"}, ("case",)),
 }
@@ -250,6 +287,7 @@ KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
         "must be a string of letters, e.g. 'e' or 'xz'",
     ),
     "case": (lambda v: v in CASES, f"must be one of {', '.join(CASES)}"),
+    "marker": (lambda v: v in MARKERS, f"must be one of {', '.join(MARKERS)}"),
 }
 
 
@@ -290,6 +328,34 @@ def rule_problems(spec: Any) -> list[str]:
     return found
 
 
+_PHRASE_RULES = ("forbidden_substring", "required_phrase")
+
+
+def _rule_key(spec: Mapping[str, Any]) -> str:
+    """Two rules with one key say the same thing: a phrase rule is its (normalised) text."""
+    if spec["rule"] in _PHRASE_RULES:
+        return f"{spec['rule']} '{match.normalise(spec['text']).casefold()}'"
+    params = ", ".join(f"{k}={v!r}" for k, v in sorted(spec.items()) if k != "rule")
+    return f"{spec['rule']} {params}"
+
+
+def duplicate_problems(rules: Sequence[Any]) -> list[str]:
+    """A rule listed twice counts double in the score: name each repeat and its first."""
+    first: dict[str, int] = {}
+    found = []
+    for index, spec in enumerate(rules):
+        if rule_problems(spec):
+            continue
+        key = _rule_key(spec)
+        if key in first:
+            found.append(
+                f"rules[{index}]: repeats rules[{first[key]}] ({key}); "
+                "a repeated rule counts twice in the score, remove one"
+            )
+        first.setdefault(key, index)
+    return found
+
+
 def _rule_names(rules: Sequence[Mapping[str, Any]]) -> list[str]:
     names: list[str] = []
     seen: Counter[str] = Counter()
@@ -314,7 +380,7 @@ class InstructionVerifier:
             return [*found, "'rules' must be a non-empty list of {'rule': NAME, ...params}"]
         for index, spec in enumerate(rules):
             found.extend(f"rules[{index}]: {p}" for p in rule_problems(spec))
-        return found
+        return found + duplicate_problems(rules)
 
     def verify(
         self, config: Mapping[str, Any], output: str, transcript: Sequence[Message]
