@@ -99,11 +99,12 @@ def _loose(phrase: str) -> str:
 def trim_edges(text: str, greeting: str | None, sign_off: str | None) -> str:
     """``text`` without the greeting at its start and the sign-off at its end, where present.
 
-    Line breaks inside either are allowed and case and trailing punctuation
-    are ignored, so the body's paragraphs can be counted on their own.
+    Line breaks inside either are allowed, and case, trailing punctuation and
+    markdown emphasis (``**Dear Sam,**``) are ignored, so the body's paragraphs
+    can be counted on their own.
     """
     if greeting:
-        start = r"\A\s*" + _loose(_unpunctuated(greeting)) + r"[^\w\s]*"
+        start = r"\A[\s*_#>]*" + _loose(_unpunctuated(greeting)) + r"[^\w\s]*"
         text = re.sub(start, "", text, count=1, flags=re.I)
     if sign_off:
         end = _loose(_unpunctuated(sign_off)) + r"[^\w\s]*\s*\Z"
