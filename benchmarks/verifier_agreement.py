@@ -295,7 +295,7 @@ def report(rows: Sequence[Row]) -> dict[str, Any]:
     for rule, group in sorted(by_type.items()):
         both = [r for r in group if r.ifeval is not None]
         types[rule] = {
-            "checker": next((r.checker for r in both), None),
+            "checker": " + ".join(sorted({str(r.checker) for r in both})) or None,
             "checks": len(group),
             "compared": len(both),
             "agree": sum(r.slopmark == r.ifeval for r in both),
@@ -315,11 +315,11 @@ def _pct(part: int, whole: int) -> str:
 def print_report(result: dict[str, Any], answers_made: int, tasks: int) -> None:
     types = result["types"]
     print(f"{answers_made} answers to {tasks} tasks (variant 0 of every instruction template)\n")
-    print(f"{'rule':<20} {'IFEval checker':<45} {'checks':>6} {'compared':>8} {'agree':>7} "
+    print(f"{'rule':<20} {'IFEval checker':<60} {'checks':>6} {'compared':>8} {'agree':>7} "
           f"{'slopmark=reader':>15} {'IFEval=reader':>13}")  # fmt: skip
     for rule, t in types.items():
         print(
-            f"{rule:<20} {t['checker'] or '(none)':<45} {t['checks']:>6} {t['compared']:>8} "
+            f"{rule:<20} {t['checker'] or '(none)':<60} {t['checks']:>6} {t['compared']:>8} "
             f"{_pct(t['agree'], t['compared']):>7} "
             f"{_pct(t['slopmark_is_reader'], t['checks']):>15} "
             f"{_pct(t['ifeval_is_reader'], t['compared']):>13}"

@@ -239,3 +239,21 @@ def test_the_shipped_press_release_no_longer_repeats_a_rule() -> None:
     texts = [r["text"] for r in press.verifier["rules"] if r["rule"] == "forbidden_substring"]
     assert len(texts) == len(set(texts)) >= 2
     assert press.turns[0].count("'cutting-edge'") == 1
+
+
+def test_every_answer_of_the_agreement_benchmark_gets_the_readers_verdict(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The answers benchmarks/verifier_agreement.py builds, with the reader's verdicts."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[2] / "benchmarks"))
+    from agreement_answers import answers
+
+    tasks, _ = load_tasks([Path(__file__).parents[2] / "src/slopmark/evals/pool/instruction.jsonl"])
+    made, wrong = 0, []
+    for task in (t for t in tasks if t.variant == 0):
+        for answer in answers(task.id, task.turns[0], task.verifier["rules"]):
+            made += 1
+            checks = VERIFIER.verify(task.verifier, answer.text, []).checks
+            if tuple(c.passed for c in checks) != answer.reader:
+                wrong.append((task.id, answer.kind))
+    assert made >= 400 and wrong == []
