@@ -9,6 +9,7 @@ verifier must give the reader's verdict on every row.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from subprocess import CompletedProcess
@@ -257,3 +258,10 @@ def test_every_answer_of_the_agreement_benchmark_gets_the_readers_verdict(
             if tuple(c.passed for c in checks) != answer.reader:
                 wrong.append((task.id, answer.kind))
     assert made >= 400 and wrong == []
+
+
+def test_every_unicode_dash_reads_as_a_hyphen() -> None:
+    from slopmark.evals.verifiers.instruction_match import normalise
+
+    dashes = [chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Pd"]
+    assert {normalise(f"a{d}b") for d in [*dashes, "\u2212"]} == {"a-b"}

@@ -182,9 +182,8 @@ def _edge(rule: str, pattern: str) -> Maker:
         text = ctx.text(pattern)
         phrase, exact = rng.choice(_EDGE_PHRASES[rule])
         ctx.rules.append({"rule": rule, "text": text, "exact": exact})
-        where, it = ("before", "it") if rule == "starts_with" else ("after", "it")
-        if not exact:
-            it = "them"
+        where = "before" if rule == "starts_with" else "after"
+        it = "it" if exact else "them"
         return phrase.format(t=text, how=(_EXACT if exact else _LOOSE).format(where=where, it=it))
 
     return make

@@ -280,7 +280,10 @@ def _whole(value: Any, least: int) -> bool:
 KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "count": (lambda v: _whole(v, 0), "must be a whole number ≥ 0"),
     "positive": (lambda v: _whole(v, 1), "must be a whole number ≥ 1"),
-    "text": (lambda v: isinstance(v, str) and bool(v.strip()), "must be a non-empty string"),
+    "text": (
+        lambda v: isinstance(v, str) and bool(match.normalise(v)),
+        "must be a non-empty string",
+    ),
     "bool": (lambda v: isinstance(v, bool), "must be true or false"),
     "letters": (
         lambda v: isinstance(v, str) and v.isalpha(),

@@ -26,7 +26,11 @@ import unicodedata
 from functools import lru_cache
 
 _ALNUM = re.compile(r"[^\W_]")
-_DASHES = "".join(chr(c) for c in range(0x10000) if unicodedata.category(chr(c)) == "Pd") + "\u2212"
+#: Unicode's dash punctuation (general category Pd, Unicode 14) and the minus sign U+2212.
+_DASHES = (
+    "-\u058a\u05be\u1400\u1806\u2010\u2011\u2012\u2013\u2014\u2015\u2e17\u2e1a\u2e3a"
+    "\u2e3b\u2e40\u2e5d\u301c\u3030\u30a0\ufe31\ufe32\ufe58\ufe63\uff0d\U00010ead\u2212"
+)
 _INVISIBLE = "\u00ad\u180e\u200b\u200c\u200d\u2060\ufeff"
 _TRANSLATE = {**dict.fromkeys(map(ord, _DASHES), "-"), **dict.fromkeys(map(ord, _INVISIBLE))}
 _HYPHEN_BREAK = re.compile(r"-[^\S\n]*\n\s*")
