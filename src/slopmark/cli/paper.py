@@ -23,6 +23,10 @@ app = typer.Typer(
 _MEASURES_HELP = "all | deterministic | a comma list of measure names."
 _PAIRS_HELP = 'PAIRS.jsonl: one {"ai": PATH, "human": PATH} object per line.'
 _MODEL_HELP = "YAML naming the labeller, scorer and vision models (model-based measures)."
+_PROFILE_HELP = (
+    "default: slopmark's definitions; reference: the authors' release (yerimoh/ScientificSlop) "
+    "for the four deterministic measures. docs/paper-definitions.md lists every difference."
+)
 
 
 def _models(path: Path | None) -> ModelSet | None:
@@ -43,22 +47,24 @@ def measure(
     ),
     measures: str = typer.Option("all", "--measures", help=_MEASURES_HELP),
     model_config: Path | None = typer.Option(None, "--model-config", help=_MODEL_HELP),
+    profile: str = typer.Option("default", "--profile", help=_PROFILE_HELP),
 ) -> None:
     """Score a paper on the six measures and locate every instance."""
     from slopmark.cli.paper_view import print_score, write_findings
     from slopmark.paper.findings import findings_json
-    from slopmark.paper.load import load_paper
+    from slopmark.paper.load import load_with_reference
     from slopmark.paper.measures.base import choose_measures
-    from slopmark.paper.score import score_paper
+    from slopmark.paper.score import choose_profile, score_paper
 
+    chosen = choose_profile(profile)
     specs = choose_measures(measures)
-    document = load_paper(path, main)
-    score = score_paper(document, specs, _models(model_config))
+    document, reference = load_with_reference(path, main, chosen == "reference")
+    score = score_paper(document, specs, _models(model_config), reference)
     if findings is not None:
         write_findings(findings, str(path), score)
     if as_json:
         notes = [note.message for note in document.notes]
-        print_json({**findings_json(str(path), score), "notes": notes})
+        print_json({**findings_json(str(path), score), "profile": chosen, "notes": notes})
         return
     print_score(Console(), str(path), document, score)
 

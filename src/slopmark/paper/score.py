@@ -11,13 +11,28 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import fmean
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
+from slopmark.errors import BadInput
 from slopmark.paper.document import Document
 from slopmark.paper.measures.base import PLANES, MeasureResult, MeasureSpec, Plane
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
+    from slopmark.paper.reference import RefSource
+
+#: ``default``: slopmark's definitions; ``reference``: the authors' release for the four
+#: deterministic measures (docs/paper-definitions.md lists every difference).
+Profile = Literal["default", "reference"]
+PROFILES: tuple[Profile, ...] = ("default", "reference")
+
+
+def choose_profile(name: str) -> Profile:
+    """``default`` or ``reference``; BadInput naming the option otherwise."""
+    for profile in PROFILES:
+        if name == profile:
+            return profile
+    raise BadInput(f"--profile: unknown profile '{name}' (profiles: default, reference)")
 
 
 @dataclass(frozen=True)
@@ -49,7 +64,21 @@ def aggregate(results: Sequence[MeasureResult]) -> PaperScore:
 
 
 def score_paper(
-    document: Document, specs: Sequence[MeasureSpec], models: ModelSet | None = None
+    document: Document,
+    specs: Sequence[MeasureSpec],
+    models: ModelSet | None = None,
+    reference: RefSource | None = None,
 ) -> PaperScore:
-    """Run every measure of ``specs`` on ``document`` and aggregate them."""
-    return aggregate([spec.build().measure(document, models) for spec in specs])
+    """Run every measure of ``specs`` on ``document`` and aggregate them.
+
+    With ``reference`` (the ``reference`` profile), the measures the authors' release
+    computes deterministically run on that source, as the release does.
+    """
+    released: dict[str, MeasureResult] = {}
+    if reference is not None:
+        from slopmark.paper.reference import reference_results
+
+        released = reference_results(reference, [spec.name for spec in specs])
+    return aggregate(
+        [released.get(spec.name) or spec.build().measure(document, models) for spec in specs]
+    )

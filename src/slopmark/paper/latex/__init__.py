@@ -25,7 +25,7 @@ from slopmark.paper.latex.files import (
 )  # fmt: skip
 from slopmark.paper.latex.source import flatten
 
-__all__ = ["find_main_file", "load_document", "parse_source"]
+__all__ = ["find_main_file", "load_document", "main_file", "parse_source"]
 
 
 def _memory_reader(files: Mapping[str, str]) -> FileReader:
@@ -49,7 +49,8 @@ def parse_source(
     return build_document(flatten(name, text, reader), name, reader)
 
 
-def _main_path(path: Path, main: str | None) -> Path:
+def main_file(path: Path, main: str | None) -> Path:
+    """The main file of a paper folder (found, or ``main``), or the .tex file given."""
     if not path.exists():
         raise BadInput(f"{path}: no such file or folder; pass a paper folder or a .tex file")
     if path.is_dir():
@@ -64,7 +65,7 @@ def _main_path(path: Path, main: str | None) -> Path:
 
 def load_document(path: Path, main: str | None = None) -> Document:
     """The Document of a paper folder (its main file found, or ``main``) or a ``.tex`` file."""
-    main_path = _main_path(path, main)
+    main_path = main_file(path, main)
     root = main_path.parent
     text = read_file(main_path)
     require_latex(text, str(main_path))

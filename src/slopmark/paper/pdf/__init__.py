@@ -18,7 +18,7 @@ from slopmark.paper.document import Document, Note, Span
 from slopmark.paper.pdf.extract import read_rows
 from slopmark.paper.pdf.rebuild import Rebuilt, rebuild
 
-__all__ = ["load_pdf", "rebuild_pdf", "rebuild_source"]
+__all__ = ["document_of", "load_pdf", "rebuild_pdf", "rebuild_source"]
 
 
 def rebuild_pdf(pdf: Path) -> Rebuilt:
@@ -31,11 +31,15 @@ def rebuild_source(pdf: Path) -> str:
     return rebuild_pdf(pdf).source
 
 
-def load_pdf(pdf: Path) -> Document:
-    """The `Document` of ``pdf``: its rebuilt source read by the LaTeX reader (origin "pdf")."""
-    rebuilt = rebuild_pdf(pdf)
+def document_of(rebuilt: Rebuilt, name: str) -> Document:
+    """The `Document` of a rebuilt source, read by the LaTeX reader (origin "pdf")."""
     from slopmark.paper.latex import parse_source
 
-    document = parse_source(rebuilt.source, name=pdf.name)
-    notes = tuple(Note(message, Span(pdf.name, 1)) for message in rebuilt.notes)
+    document = parse_source(rebuilt.source, name=name)
+    notes = tuple(Note(message, Span(name, 1)) for message in rebuilt.notes)
     return dataclasses.replace(document, origin="pdf", notes=document.notes + notes)
+
+
+def load_pdf(pdf: Path) -> Document:
+    """The `Document` of ``pdf``: its rebuilt source read by the LaTeX reader (origin "pdf")."""
+    return document_of(rebuild_pdf(pdf), pdf.name)
