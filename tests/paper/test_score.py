@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from slopmark.paper.document import Span
-from slopmark.paper.findings import SHOWN, findings_json, findings_markdown
+from slopmark.paper.findings import findings_json, findings_markdown
 from slopmark.paper.measures.base import Instance, MeasureResult
 from slopmark.paper.score import aggregate
 
@@ -34,16 +34,17 @@ def test_nothing_applicable_is_undefined_not_zero() -> None:
     assert score.results[0].status == "not_applicable"
 
 
-def test_findings_list_at_most_eight_instances_and_count_the_rest() -> None:
+def test_findings_list_every_instance_grouped_by_section() -> None:
     instances = tuple(
-        Instance("citation_isolation", Span("intro.tex", n), "1 Intro", f"S{n}.", "relate it")
+        Instance("citation_isolation", Span("intro.tex", n), "1 Intro" if n < 9 else "2 Related",
+                 f"S{n}.", "relate it")
         for n in range(1, 12)
-    )
+    )  # fmt: skip
     score = aggregate([result("citation_isolation", "ARGUMENT", 11, 20, instances=instances)])
     text = findings_markdown("paper/", score)
     assert "## Citation isolation (ARGUMENT)" in text
     assert "11 / 20 units flagged" in text
-    assert text.count("- repair: relate it") == SHOWN
-    assert "`intro.tex:8`" in text and "`intro.tex:9`" not in text
-    assert "… and 3 more" in text
+    assert text.count("- repair: relate it") == 11
+    assert "### 1 Intro (8)" in text and "### 2 Related (3)" in text
+    assert text.index("`intro.tex:8`") < text.index("### 2 Related") < text.index("`intro.tex:9`")
     assert len(findings_json("paper/", score)["measures"][0]["instances"]) == 11

@@ -1,9 +1,11 @@
 """`SLOP_FINDINGS.md` and its JSON twin: the located instances of every pattern.
 
-Per measure: its score with the unit counts behind it, weak flags, and up to
-`SHOWN` instances (file, line, section, the offending text, what a repair
-would connect) plus the count of the rest. The revision loop feeds this file
-to its editor, so it names places and connections, never a score target.
+Per measure: its score with the unit counts behind it, weak flags, and every
+instance (file, line, the offending text as a person reads it, what a repair
+would connect), grouped under the section that holds it in the order the
+sections first appear. The JSON twin holds the same instances, every field.
+The revision loop feeds this file to its editor, so it names places and
+connections, never a score target.
 """
 
 from __future__ import annotations
@@ -11,10 +13,8 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from slopmark.paper.measures.base import MeasureResult
+from slopmark.paper.measures.base import Instance, MeasureResult
 from slopmark.paper.score import PaperScore
-
-SHOWN = 8
 
 #: Titles that are not the measure's name capitalised with spaces for underscores.
 TITLES = {"cross_section_references": "Cross-section references"}
@@ -33,15 +33,23 @@ def counts(result: MeasureResult) -> str:
     return text + (f" (weak: {result.reason})" if result.weak else "")
 
 
+def by_section(instances: tuple[Instance, ...]) -> dict[str, list[Instance]]:
+    """The instances under the section holding them, sections in order of first appearance."""
+    groups: dict[str, list[Instance]] = {}
+    for item in instances:
+        groups.setdefault(item.section or "(outside any section)", []).append(item)
+    return groups
+
+
 def _instance_lines(result: MeasureResult) -> list[str]:
     lines = []
-    for item in result.instances[:SHOWN]:
-        where = f"{item.at.file}:{item.at.line}"
-        text = " ".join(item.text.split())
-        lines += [f"- `{where}` ({item.section}): {text}", f"  - repair: {item.repair}"]
-    rest = len(result.instances) - SHOWN
-    if rest > 0:
-        lines.append(f"- … and {rest} more")
+    for section, items in by_section(result.instances).items():
+        lines += [f"### {section} ({len(items)})", ""]
+        for item in items:
+            where = f"{item.at.file}:{item.at.line}"
+            text = " ".join(item.text.split())
+            lines += [f"- `{where}`: {text}", f"  - repair: {item.repair}"]
+        lines.append("")
     return lines
 
 
@@ -50,8 +58,7 @@ def findings_markdown(paper: str, score: PaperScore, extra: str = "") -> str:
     lines = [f"# Scientific slop findings: {paper}", ""]
     for result in score.results:
         lines += [f"## {title(result.measure)} ({result.plane})", "", counts(result), ""]
-        lines += _instance_lines(result)
-        lines.append("")
+        lines += _instance_lines(result) or [""]
     if extra:
         lines += [extra.rstrip(), ""]
     return "\n".join(lines)

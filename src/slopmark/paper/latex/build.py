@@ -8,12 +8,14 @@ no ``\end{document}`` the text is read to its end; with no
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from slopmark.paper.document import Document, Label, Note, Section
+from slopmark.paper.document import Document, Float, Label, Note, Section
 from slopmark.paper.latex.bibliography import read_bibliography
 from slopmark.paper.latex.commands import read_args
 from slopmark.paper.latex.convert import Lookup, plain_text
 from slopmark.paper.latex.files import FileReader
+from slopmark.paper.latex.floats import LabelDraft
 from slopmark.paper.latex.macros import find_macros
 from slopmark.paper.latex.prose import Bounds, build_views
 from slopmark.paper.latex.scan import Scan, Scanner
@@ -88,6 +90,29 @@ def _sections(scan: Scan, text: str, flat: Flat, start: int, end: int) -> list[B
     return bounds
 
 
+def last_definitions(drafts: tuple[LabelDraft, ...]) -> tuple[list[LabelDraft], list[Note]]:
+    """Each key's last definition (LaTeX resolves a label defined twice to the last one)."""
+    last = {draft.key: draft for draft in drafts}
+    kept = [draft for draft in drafts if last[draft.key] is draft]
+    notes = [
+        Note(f"label '{d.key}' is defined again at {last[d.key].at.file}:{last[d.key].at.line};"
+             " the last definition is used, as LaTeX does", d.at)
+        for d in drafts if last[d.key] is not d
+    ]  # fmt: skip
+    return kept, notes
+
+
+def _floats(scan: Scan, kept: list[LabelDraft]) -> tuple[Float, ...]:
+    """The floats in order, each keeping the labels whose last definition it holds."""
+    final = {d.key: d.pos for d in kept}
+    found = []
+    for pos, item in sorted(scan.floats, key=lambda pair: pair[0]):
+        end = pos + len(item.source)
+        keys = tuple(k for k in item.labels if pos <= final[k] < end)
+        found.append(item if keys == item.labels else replace(item, labels=keys))
+    return tuple(found)
+
+
 def build_document(flat: Flat, main: str, reader: FileReader) -> Document:
     """The `Document` of a flattened source."""
     text = flat.text
@@ -104,7 +129,8 @@ def build_document(flat: Flat, main: str, reader: FileReader) -> Document:
     lookup = Lookup(dict(scan.citations), dict(scan.references), dict(scan.floats), scan.regions,
                     pointers, macros.texts)  # fmt: skip
     views = build_views(text, masked, bounds, lookup, flat.span)
-    labels = tuple(Label(d.key, d.kind, d.section, d.number, d.at) for d in scan.labels)
+    kept, twice = last_definitions(scan.labels)
+    labels = tuple(Label(d.key, d.kind, d.section, d.number, d.at) for d in kept)
     return Document(
         main=main,
         files=flat.files,
@@ -113,10 +139,10 @@ def build_document(flat: Flat, main: str, reader: FileReader) -> Document:
         labels=labels,
         references=tuple(reference for _, reference in scan.references),
         citations=tuple(citation for _, citation in scan.citations),
-        floats=tuple(item for _, item in sorted(scan.floats, key=lambda pair: pair[0])),
+        floats=_floats(scan, kept),
         environments=scan.environments,
         sentences=views.sentences,
-        notes=(*flat.notes, *notes, *scan.notes),
+        notes=(*flat.notes, *notes, *scan.notes, *twice),
         structure_view=views.structure,
         prose_view=views.prose,
         origin="latex",

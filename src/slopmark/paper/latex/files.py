@@ -25,9 +25,14 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f]")
 _MAX_BYTES = 20_000_000
 
 
-def decode(data: bytes, name: str) -> str:
-    """The text of a file, or `BadInput` naming the file when it is empty or not text."""
+def decode(data: bytes, name: str, blank_ok: bool = False) -> str:
+    """The text of a file, or `BadInput` naming the file when it is empty or not text.
+
+    With ``blank_ok`` (an ``\\input`` file) an empty or blank file is read as "".
+    """
     if not data.strip():
+        if blank_ok:
+            return ""
         raise BadInput(f"{name}: the file is empty; pass a LaTeX source")
     if b"\x00" in data[:65536]:
         raise BadInput(f"{name}: not text (binary content); pass a LaTeX source")
@@ -46,7 +51,7 @@ def require_latex(text: str, name: str) -> None:
         raise BadInput(f"{name}: no LaTeX found (no \\commands); pass a LaTeX source")
 
 
-def read_file(path: Path) -> str:
+def read_file(path: Path, blank_ok: bool = False) -> str:
     """The decoded text of ``path`` (`BadInput` when unreadable, empty or not text)."""
     try:
         if path.stat().st_size > _MAX_BYTES:
@@ -54,7 +59,7 @@ def read_file(path: Path) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise BadInput(f"{path}: cannot be read ({exc.strerror or exc})") from exc
-    return decode(data, str(path))
+    return decode(data, str(path), blank_ok)
 
 
 def folder_reader(root: Path) -> FileReader:
@@ -65,7 +70,7 @@ def folder_reader(root: Path) -> FileReader:
             candidate = root / found
             if candidate.is_file():
                 try:
-                    return found, read_file(candidate)
+                    return found, read_file(candidate, blank_ok=True)
                 except BadInput:
                     return None
         return None

@@ -6,7 +6,8 @@ outside braces. ``\multicolumn{n}{spec}{x}`` becomes x then n-1 empty cells,
 ``\midrule``, ``\bottomrule``, ``\cline``, ``\cmidrule``, ...) are skipped.
 A cell is numeric when, with formatting, ``$``, ``%`` and a ``±`` part (or a
 sub/superscript spread) removed, it reads as a number: ``81.2``, ``-3``,
-``1e-4``, ``12%``, ``0.93±0.02``, ``5.5 \cdot 10^{4}``.
+``1e-4``, ``12%``, ``0.93±0.02``, ``$-55.4_{\pm 0.2}$``, ``5.5 \cdot 10^{4}``, a
+factor ``5.3x`` / ``2×``. The test reads the raw cell (before cleaning).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ _SCI = re.compile(r"\s*(?:\\cdot|\\times|×|x)\s*10\s*\^\s*\{?\s*([-+−]?\d+)\s
 _SCRIPT = re.compile(r"[_^]\s*(?:\{(?:[^{}]|\{[^{}]*\})*\}|\\?\w)")
 _FORMAT = re.compile(r"\\[A-Za-z@]+\*?|[{}$~]|\\[,;:! ]")
 _PM = re.compile(r"(?:±|\\pm|\+/-|\+-).*$", re.S)
-_NUMBER = re.compile(r"[-+−]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+−]?\d+)?%?")
+_NUMBER = re.compile(r"[-+−]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+−]?\d+)?(?:%|[x×])?")
 
 
 def is_numeric(cell: str) -> bool:
@@ -91,9 +92,9 @@ def parse_tabular(name: str, inner: str) -> TableCells:
         raw[0] = _ROW_OPTION.sub("", raw[0])
         cells = [text for cell in raw for text in _unwrap_cell(cell)]
         if any(cells):
-            rows.append(tuple(map(_clean, cells)))
+            rows.append(tuple(cells))
     numeric = tuple(tuple(map(is_numeric, row)) for row in rows)
-    return TableCells(tuple(rows), numeric)
+    return TableCells(tuple(tuple(map(_clean, row)) for row in rows), numeric)
 
 
 def _clean(cell: str) -> str:

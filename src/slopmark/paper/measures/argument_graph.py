@@ -39,6 +39,7 @@ from slopmark.paper.measures.base import (
     Plane,
     heading,
     register_measure,
+    shown,
 )
 from slopmark.paper.models import ModelCallFailed, ModelSet, PromptLogprobs
 
@@ -245,13 +246,13 @@ def _reason(claims: int, scored: int, sentences: int) -> str | None:
 
 def _instance(document: Document, sentences: tuple[Sentence, ...], found: Support) -> Instance:
     claim, support = sentences[found.claim - 1], sentences[found.support - 1]
-    context = support.source or support.text
+    context = shown(document, support)
     repair = (
         f'state the supporting context "{context}" (sentence {found.support} of the '
         f"introduction) before the claim (sentence {found.claim})"
     )
     section = heading(document.section(claim.section))
-    return Instance(NAME, claim.at, section, claim.source or claim.text, repair)
+    return Instance(NAME, claim.at, section, shown(document, claim), repair)
 
 
 register_measure(

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from slopmark.errors import BadInput, did_you_mean
-from slopmark.paper.document import Document, Section, Span
+from slopmark.paper.document import Document, Section, Sentence, Span
+from slopmark.paper.latex.readable import readable
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
@@ -43,6 +44,13 @@ class Instance:
 def heading(section: Section) -> str:
     """A section as people name it: ``"4 Experiments"``, or the bare title when unnumbered."""
     return f"{section.number} {section.title}" if section.number else section.title
+
+
+def shown(document: Document, sentence: Sentence) -> str:
+    """A sentence as a person reads it (no raw LaTeX; label numbers printed), for findings."""
+    if not sentence.source:
+        return sentence.text
+    return readable(sentence.source, {label.key: label.number for label in document.labels})
 
 
 @dataclass(frozen=True)

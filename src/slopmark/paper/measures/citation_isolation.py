@@ -44,6 +44,7 @@ from slopmark.paper.measures.base import (
     Plane,
     heading,
     register_measure,
+    shown,
 )
 from slopmark.paper.measures.cues import (
     GENERIC_NAMES,
@@ -166,7 +167,7 @@ def _instance(document: Document, sentence: Sentence) -> Instance:
         measure=NAME,
         at=sentence.at,
         section=heading(document.section(sentence.section)),
-        text=sentence.source or sentence.text,
+        text=shown(document, sentence),
         repair=REPAIR.format(work=", ".join(cited_keys(sentence)) or "the cited work"),
     )
 

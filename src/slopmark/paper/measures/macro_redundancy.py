@@ -41,6 +41,7 @@ from slopmark.paper.measures.base import (
     Plane,
     heading,
     register_measure,
+    shown,
 )
 
 if TYPE_CHECKING:
@@ -160,7 +161,7 @@ def _instance(document: Document, sentence: Sentence, found: Recycled) -> Instan
         measure=NAME,
         at=sentence.at,
         section=heading(document.section(document.section(sentence.section).top)),
-        text=sentence.source or sentence.text,
+        text=shown(document, sentence),
         repair=f"say it once; point back to {first} instead",
     )
 
