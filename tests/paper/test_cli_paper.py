@@ -118,3 +118,30 @@ def test_bench_on_the_shared_corpus(tmp_path: Path) -> None:
     assert report["pairs"] == len(ai)
     aggregate = next(r for r in report["reports"] if r["measure"] == "aggregate")
     assert aggregate["pair_accuracy"]["value"] is not None
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpora/papers")
+def test_bench_two_labelled_folders_compares_all_cross_pairs(tmp_path: Path) -> None:
+    for side in ("ai", "human"):
+        (tmp_path / side).mkdir()
+        for paper in CORPUS.glob(f"{side}-*"):
+            shutil.copytree(paper, tmp_path / side / paper.name)
+    done = run_cli(
+        "paper", "bench", "--ai", str(tmp_path / "ai"), "--human", str(tmp_path / "human"),
+        "--measures", "deterministic", "--profile", "reference", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["design"] == "all cross pairs" and report["profile"] == "reference"
+    assert report["pairs"] == 6 and "all-cross-pairs accuracy" in report["computed"]
+    aggregate = next(r for r in report["reports"] if r["measure"] == "aggregate")
+    assert (aggregate["ai_papers"], aggregate["human_papers"]) == (3, 2)
+    assert aggregate["pair_accuracy"]["value"] == aggregate["auroc"]["value"]
+
+
+def test_bench_needs_pairs_or_both_folders(tmp_path: Path) -> None:
+    for args in ([], ["--ai", str(tmp_path)], [str(tmp_path / "P.jsonl"), "--ai", "x"]):
+        done = run_cli("paper", "bench", *args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    empty = run_cli("paper", "bench", "--ai", str(tmp_path), "--human", str(tmp_path))
+    assert empty.returncode == 2 and "no paper in it" in empty.stderr

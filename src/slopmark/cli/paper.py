@@ -71,26 +71,40 @@ def measure(
 
 @app.command()
 def bench(
-    pairs: Path = typer.Argument(..., help=_PAIRS_HELP),
+    pairs: Path | None = typer.Argument(None, help=_PAIRS_HELP),
+    ai: Path | None = typer.Option(None, "--ai", help="A folder of AI-written papers."),
+    human: Path | None = typer.Option(None, "--human", help="A folder of human-written papers."),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     measures: str = typer.Option("all", "--measures", help=_MEASURES_HELP),
     model_config: Path | None = typer.Option(None, "--model-config", help=_MODEL_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap intervals."),
+    profile: str = typer.Option("default", "--profile", help=_PROFILE_HELP),
 ) -> None:
-    """PairAcc, AUROC and TPR at 5% FPR per measure and for the aggregate, with bootstrap CIs."""
+    """PairAcc, AUROC and TPR at 5% FPR per measure and for the aggregate, with intervals
+    that resample papers: matched pairs from PAIRS.jsonl, or all cross pairs of --ai/--human."""
     from slopmark.cli.paper_view import bench_json, print_bench
     from slopmark.cli.progress import progress_bar
-    from slopmark.paper.bench import read_pairs, run_bench
+    from slopmark.paper.bench import papers_in, read_pairs, run_bench, run_folders
     from slopmark.paper.measures.base import choose_measures
+    from slopmark.paper.score import choose_profile
 
-    if not pairs.is_file():
-        raise BadInput(f"{pairs}: no such file; pass a PAIRS.jsonl")
-    lines, problems = read_pairs(pairs)
+    chosen = choose_profile(profile)
     specs = choose_measures(measures)
-    with progress_bar("scoring pairs") as advance:
-        result = run_bench(lines, specs, _models(model_config), advance, seed)
+    if (pairs is None) == (ai is None and human is None) or (ai is None) != (human is None):
+        raise BadInput("paper bench: pass either PAIRS.jsonl or both --ai DIR and --human DIR")
+    problems: list[tuple[str, str]] = []
+    with progress_bar("scoring papers") as advance:
+        if pairs is not None:
+            if not pairs.is_file():
+                raise BadInput(f"{pairs}: no such file; pass a PAIRS.jsonl")
+            lines, problems = read_pairs(pairs)
+            result = run_bench(lines, specs, _models(model_config), advance, seed, chosen)
+        else:
+            assert ai is not None and human is not None
+            papers = papers_in(ai, "--ai"), papers_in(human, "--human")
+            result = run_folders(*papers, specs, _models(model_config), advance, seed, chosen)
     if as_json:
-        print_json(bench_json(result, problems))
+        print_json({**bench_json(result, problems), "profile": chosen})
     else:
         print_bench(Console(), result, problems)
     if problems or result.problems:

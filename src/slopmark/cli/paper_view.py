@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from slopmark.paper.bench import BenchResult
+from slopmark.paper.bench import CROSSED, BenchResult
 from slopmark.paper.document import Document
 from slopmark.paper.findings import counts, findings_json, findings_markdown, title
 from slopmark.paper.pairs import Estimate
@@ -49,6 +49,18 @@ def _estimate(estimate: Estimate) -> str:
     return f"{estimate.value:.3f} [{estimate.low:.3f}, {estimate.high:.3f}]"
 
 
+def design_line(result: BenchResult) -> str:
+    """What was compared and how the intervals were made."""
+    last = result.reports[-1] if result.reports else None
+    papers = f"{last.ai_papers} AI and {last.human_papers} human papers" if last else ""
+    if result.design == CROSSED:
+        what = "all-cross-pairs accuracy (every AI paper against every human paper; = AUROC)"
+    else:
+        what = "matched-pair accuracy (the pairs of the file; a paper may sit in several)"
+    return (f"computed: {what}; {papers} (aggregate). PairAcc intervals: two-way cluster "
+            "bootstrap over AI papers and human papers; AUROC and TPR: papers redrawn per group")
+
+
 def print_bench(console: Console, result: BenchResult, problems: list[tuple[str, str]]) -> None:
     heading = f"Pair benchmark ({result.pairs} usable pairs; higher = more AI-like)"
     table = Table("measure", "pairs", "PairAcc [95% CI]", "AUROC [95% CI]", "TPR@5%FPR [95% CI]",
@@ -59,12 +71,15 @@ def print_bench(console: Console, result: BenchResult, problems: list[tuple[str,
             _estimate(report.auroc), _estimate(report.tpr_at_5_fpr),
         )  # fmt: skip
     console.print(table)
+    console.print(design_line(result))
     for where, what in [*problems, *result.problems]:
         console.print(f"[red]left out[/] {where}: {what}")
 
 
 def bench_json(result: BenchResult, problems: list[tuple[str, str]]) -> dict[str, Any]:
     return {
+        "design": result.design,
+        "computed": design_line(result),
         "pairs": result.pairs,
         "reports": [asdict(report) for report in result.reports],
         "papers": {path: {"aggregate": s.aggregate, "planes": s.planes,

@@ -1,9 +1,11 @@
-"""`slopmark paper bench`: score every paper of a PAIRS.jsonl and compare AI with human.
+"""`slopmark paper bench`: score the papers of a comparison and compare AI with human.
 
-Each line of PAIRS.jsonl is ``{"ai": PATH, "human": PATH, ...metadata}``, paths
-relative to the file's folder. A line or paper that cannot be read is reported
-and left out; the other pairs are still scored. A paper appearing in several
-pairs is scored once.
+Two designs. A PAIRS.jsonl holds matched pairs, one ``{"ai": PATH, "human": PATH,
+...metadata}`` per line, paths relative to the file's folder; a paper may sit in
+several pairs. Two labelled folders (``--ai DIR --human DIR``) compare every AI
+paper with every human paper. A paper is scored once; a line or paper that
+cannot be read is reported and left out, the rest is still scored. The
+statistics and their paper-level intervals are in `slopmark.paper.pairs`.
 """
 
 from __future__ import annotations
@@ -14,16 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from slopmark.errors import SlopmarkError
-from slopmark.paper.load import load_paper
+from slopmark.errors import BadInput, SlopmarkError
+from slopmark.paper.load import load_with_reference
 from slopmark.paper.measures.base import MeasureSpec
-from slopmark.paper.pairs import PairReport, evaluate
-from slopmark.paper.score import PaperScore, score_paper
+from slopmark.paper.pairs import Design, PairReport, evaluate
+from slopmark.paper.score import PaperScore, Profile, score_paper
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
 
 AGGREGATE = "aggregate"
+MATCHED = "matched pairs"
+CROSSED = "all cross pairs"
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -37,10 +42,13 @@ class PairLine:
 @dataclass(frozen=True)
 class BenchResult:
     reports: tuple[PairReport, ...]
+    #: Pairs whose two papers were both scored.
     pairs: int
     #: (where, what was wrong) for every line or paper left out.
     problems: tuple[tuple[str, str], ...]
     scores: dict[str, PaperScore]
+    #: `MATCHED` (a pairs file) or `CROSSED` (two labelled folders).
+    design: str = MATCHED
 
 
 def _pair(path: Path, number: int, text: str) -> PairLine:
@@ -71,6 +79,19 @@ def read_pairs(path: Path) -> tuple[list[PairLine], list[tuple[str, str]]]:
     return pairs, problems
 
 
+def papers_in(folder: Path, option: str) -> list[Path]:
+    """The papers of a labelled folder: each subfolder, and each .tex or .pdf file in it."""
+    if not folder.is_dir():
+        raise BadInput(f"{option} {folder}: not a folder; pass a folder of papers")
+    found = sorted(
+        p for p in folder.iterdir()
+        if p.is_dir() and not p.name.startswith(".") or p.suffix.lower() in (".tex", ".pdf")
+    )  # fmt: skip
+    if not found:
+        raise BadInput(f"{option} {folder}: no paper in it (subfolders, .tex or .pdf files)")
+    return found
+
+
 def _value(score: PaperScore, measure: str) -> float | None:
     if measure == AGGREGATE:
         return score.aggregate
@@ -81,38 +102,57 @@ def _value(score: PaperScore, measure: str) -> float | None:
 class _Scorer:
     """Scores each paper once; a paper that cannot be read is recorded, not raised."""
 
-    def __init__(self, specs: Sequence[MeasureSpec], models: ModelSet | None) -> None:
-        self.specs, self.models = specs, models
+    def __init__(
+        self, specs: Sequence[MeasureSpec], models: ModelSet | None, profile: Profile
+    ) -> None:
+        self.specs, self.models, self.profile = specs, models, profile
         self.scores: dict[str, PaperScore] = {}
         self.problems: list[tuple[str, str]] = []
 
-    def __call__(self, path: Path) -> PaperScore | None:
+    def __call__(self, path: Path) -> str | None:
+        """The paper's key in `scores`, or None when it could not be scored."""
         key = str(path)
         if key not in self.scores:
             try:
-                self.scores[key] = score_paper(load_paper(path), self.specs, self.models)
+                document, source = load_with_reference(path, None, self.profile == "reference")
+                self.scores[key] = score_paper(document, self.specs, self.models, source)
             except SlopmarkError as error:
                 self.problems.append((key, str(error)))
                 return None
-        return self.scores[key]
+        return key
 
 
-def _defined(
-    usable: Sequence[tuple[PaperScore, PaperScore]], measure: str
-) -> list[tuple[float, float]]:
-    values = [(_value(ai, measure), _value(human, measure)) for ai, human in usable]
-    return [(a, h) for a, h in values if a is not None and h is not None]
+def _design(
+    scores: dict[str, PaperScore], pairs: Sequence[tuple[str, str]], measure: str, kind: str
+) -> Design:
+    """The design of ``measure``: the pairs whose two papers have a value, papers indexed."""
+    ai: dict[str, int] = {}
+    human: dict[str, int] = {}
+    indexed = []
+    for a, h in pairs:
+        if _value(scores[a], measure) is not None and _value(scores[h], measure) is not None:
+            indexed.append((ai.setdefault(a, len(ai)), human.setdefault(h, len(human))))
+    ai_values = tuple(_value(scores[k], measure) or 0.0 for k in ai)
+    human_values = tuple(_value(scores[k], measure) or 0.0 for k in human)
+    return Design(ai_values, human_values, tuple(indexed), kind)
+
+
+def _reports(scored: _Scorer, pairs: list[tuple[str, str]], kind: str, seed: int
+             ) -> tuple[PairReport, ...]:  # fmt: skip
+    measures = [*(spec.name for spec in scored.specs), AGGREGATE]
+    return tuple(evaluate(m, _design(scored.scores, pairs, m, kind), seed=seed) for m in measures)
 
 
 def run_bench(
     pairs: Sequence[PairLine],
     specs: Sequence[MeasureSpec],
     models: ModelSet | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
     seed: int = 0,
+    profile: Profile = "default",
 ) -> BenchResult:
-    """Score both papers of every pair, then every statistic per measure and aggregate."""
-    scored = _Scorer(specs, models)
+    """Matched pairs: score both papers of every pair, then every statistic per measure."""
+    scored = _Scorer(specs, models, profile)
     usable = []
     for done, pair in enumerate(pairs, start=1):
         ai, human = scored(pair.ai), scored(pair.human)
@@ -120,6 +160,29 @@ def run_bench(
             usable.append((ai, human))
         if progress is not None:
             progress(done, len(pairs))
-    measures = [*(spec.name for spec in specs), AGGREGATE]
-    reports = tuple(evaluate(m, _defined(usable, m), seed=seed) for m in measures)
-    return BenchResult(reports, len(usable), tuple(scored.problems), scored.scores)
+    reports = _reports(scored, usable, MATCHED, seed)
+    return BenchResult(reports, len(usable), tuple(scored.problems), scored.scores, MATCHED)
+
+
+def run_folders(
+    ai: Sequence[Path],
+    human: Sequence[Path],
+    specs: Sequence[MeasureSpec],
+    models: ModelSet | None = None,
+    progress: Progress | None = None,
+    seed: int = 0,
+    profile: Profile = "default",
+) -> BenchResult:
+    """Two labelled sets of papers: every AI paper against every human paper."""
+    scored = _Scorer(specs, models, profile)
+    keys: dict[str, list[str]] = {"ai": [], "human": []}
+    everything = [("ai", p) for p in ai] + [("human", p) for p in human]
+    for done, (side, path) in enumerate(everything, start=1):
+        key = scored(path)
+        if key is not None:
+            keys[side].append(key)
+        if progress is not None:
+            progress(done, len(everything))
+    crossed = [(a, h) for a in keys["ai"] for h in keys["human"]]
+    reports = _reports(scored, crossed, CROSSED, seed)
+    return BenchResult(reports, len(crossed), tuple(scored.problems), scored.scores, CROSSED)

@@ -1,25 +1,49 @@
-"""The pair benchmark: does a measure score the AI paper of a pair above the human one?
+"""The pair benchmark's statistics, with intervals that resample papers, not pairs.
 
-For each measure (and the aggregate), over the pairs where both papers have a
-score: PairAcc = share of pairs where the AI paper scores higher (ties 0.5);
-AUROC = the probability that a random AI paper outscores a random human one
-(ties 0.5, the Mann–Whitney statistic); TPR at 5% FPR = share of AI papers
-scoring above the threshold at which at most 5% of human papers score above
-it. Every direction is fixed in advance: higher = more AI-like. Confidence
-intervals: percentile bootstrap over pairs (seeded).
+A `Design` holds one score per AI paper, one per human paper, and the pairs
+compared: the matched pairs of a PAIRS.jsonl (a paper may sit in several) or
+every AI × human pair of two labelled folders. Directions are fixed in advance:
+higher = more AI-like.
+
+- PairAcc: share of the design's pairs whose AI paper scores higher (ties ½).
+  Over all cross pairs it equals AUROC.
+- AUROC: P(AI > human) + ½ P(tie) over the distinct papers (Mann–Whitney).
+- TPR at 5% FPR: share of AI papers above the lowest threshold that at most 5%
+  of human papers exceed.
+
+Intervals (95%, seeded). Pairs that share a paper are not independent, so a
+bootstrap over pairs is too narrow. PairAcc uses the two-way cluster bootstrap
+of Cameron, Gelbach & Miller (2011, "Robust inference with multiway
+clustering", J. Bus. Econ. Stat. 29(2)): a bootstrap over AI papers
+(each drawn paper brings all its pairs), one over human papers, and one over
+pairs (its variance in closed form, σ²/pairs, the limit of infinitely many
+draws); the variance is v_AI + v_human − v_pairs (the pair term is counted in
+both one-way variances), falling back to the larger one-way variance if that
+difference is negative; each variance is scaled by G / (G − 1) for its G
+clusters (CGM's small-sample factor); the interval is the estimate ± t₀.₉₇₅
+standard errors, with t quantiles on G − 1 degrees of
+freedom, G the smaller number of papers (CGM's advice for few clusters),
+on the logit scale (delta method), so it stays inside (0, 1).
+With one pair per paper this is the pair bootstrap; with shared papers it
+widens as it should. AUROC and TPR resample the AI papers and
+the human papers independently (stratified bootstrap, percentile interval).
 """
 
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
 
 Pair = tuple[float, float]  # (AI score, human score)
 BOOTSTRAP = 2000
 FPR = 0.05
+Z95 = 1.959963984540054
 STATISTICS = ("pair_accuracy", "auroc", "tpr_at_5_fpr")
+Floats = NDArray[np.float64]
 
 
 def pair_accuracy(pairs: Sequence[Pair]) -> float | None:
@@ -29,21 +53,16 @@ def pair_accuracy(pairs: Sequence[Pair]) -> float | None:
     return wins / len(pairs)
 
 
+def _wins(ai: Floats, human: Floats) -> Floats:
+    """1 where the AI score is higher, ½ on ties, 0 otherwise (element-wise or broadcast)."""
+    return np.asarray((ai > human) + 0.5 * (ai == human), dtype=np.float64)
+
+
 def auroc(ai: Sequence[float], human: Sequence[float]) -> float | None:
-    """P(AI > human) + ½ P(AI = human), by ranks (O(n log n))."""
+    """P(AI > human) + ½ P(AI = human)."""
     if not ai or not human:
         return None
-    ranked = sorted([(v, 1) for v in ai] + [(v, 0) for v in human])
-    rank_sum, position = 0.0, 0
-    while position < len(ranked):
-        end = position
-        while end < len(ranked) and ranked[end][0] == ranked[position][0]:
-            end += 1
-        mean_rank = (position + 1 + end) / 2
-        rank_sum += mean_rank * sum(label for _, label in ranked[position:end])
-        position = end
-    n_ai, n_human = len(ai), len(human)
-    return (rank_sum - n_ai * (n_ai + 1) / 2) / (n_ai * n_human)
+    return float(_wins(np.asarray(ai)[:, None], np.asarray(human)[None, :]).mean())
 
 
 def tpr_at_fpr(ai: Sequence[float], human: Sequence[float], fpr: float = FPR) -> float | None:
@@ -51,9 +70,30 @@ def tpr_at_fpr(ai: Sequence[float], human: Sequence[float], fpr: float = FPR) ->
     if not ai or not human:
         return None
     allowed = math.floor(fpr * len(human))
-    ordered = sorted(human, reverse=True)
-    threshold = ordered[allowed] if allowed < len(ordered) else ordered[-1]
-    return sum(score > threshold for score in ai) / len(ai)
+    threshold = sorted(human, reverse=True)[min(allowed, len(human) - 1)]
+    return float(sum(score > threshold for score in ai) / len(ai))
+
+
+@dataclass(frozen=True)
+class Design:
+    """Scores of the distinct papers and the (AI index, human index) pairs compared."""
+
+    ai: tuple[float, ...]
+    human: tuple[float, ...]
+    pairs: tuple[tuple[int, int], ...]
+    #: "matched pairs" (a pairs file) or "all cross pairs" (two labelled folders).
+    kind: str = "matched pairs"
+
+    @classmethod
+    def matched(cls, pairs: Sequence[Pair]) -> Design:
+        """Pairs of distinct papers (no paper shared), from their scores alone."""
+        return cls(tuple(a for a, _ in pairs), tuple(h for _, h in pairs),
+                   tuple((i, i) for i in range(len(pairs))))  # fmt: skip
+
+    @classmethod
+    def crossed(cls, ai: Sequence[float], human: Sequence[float]) -> Design:
+        every = tuple((i, j) for i in range(len(ai)) for j in range(len(human)))
+        return cls(tuple(ai), tuple(human), every, "all cross pairs")
 
 
 @dataclass(frozen=True)
@@ -63,43 +103,103 @@ class Estimate:
     high: float | None
 
 
-def _statistics(pairs: Sequence[Pair]) -> dict[str, float | None]:
-    ai, human = [a for a, _ in pairs], [h for _, h in pairs]
-    return {
-        "pair_accuracy": pair_accuracy(pairs),
-        "auroc": auroc(ai, human),
-        "tpr_at_5_fpr": tpr_at_fpr(ai, human),
-    }
+def _kernel(design: Design) -> tuple[Floats, NDArray[np.intp], NDArray[np.intp]]:
+    ai_of = np.array([i for i, _ in design.pairs], dtype=np.intp)
+    human_of = np.array([j for _, j in design.pairs], dtype=np.intp)
+    return _wins(np.asarray(design.ai)[ai_of], np.asarray(design.human)[human_of]), ai_of, human_of
 
 
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    position = q * (len(ordered) - 1)
-    low = math.floor(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+def _cluster_variance(
+    wins: Floats, cluster: NDArray[np.intp], clusters: int, samples: int, rng: np.random.Generator
+) -> float:
+    """Variance of PairAcc when whole clusters (a paper with all its pairs) are redrawn."""
+    sums = np.bincount(cluster, weights=wins, minlength=clusters)
+    sizes = np.bincount(cluster, minlength=clusters).astype(np.float64)
+    draws = rng.integers(0, clusters, size=(samples, clusters))
+    drawn = sums[draws].sum(axis=1) / sizes[draws].sum(axis=1)
+    return float(np.var(drawn)) * _small_sample(clusters)
 
 
-def bootstrap(
-    pairs: Sequence[Pair], samples: int = BOOTSTRAP, seed: int = 0
-) -> dict[str, tuple[float | None, float | None]]:
-    """The 95% percentile interval of every statistic, over pairs resampled with replacement."""
-    if len(pairs) < 2:
-        return dict.fromkeys(STATISTICS, (None, None))
-    rng = random.Random(seed)
-    drawn: dict[str, list[float]] = {name: [] for name in STATISTICS}
-    for _ in range(samples):
-        sample = [pairs[rng.randrange(len(pairs))] for _ in pairs]
-        for name, value in _statistics(sample).items():
-            if value is not None:
-                drawn[name].append(value)
-    return {name: _interval(values) for name, values in drawn.items()}
+def _small_sample(clusters: int) -> float:
+    """G / (G - 1): the bootstrap variance of a mean over G clusters is (G - 1) / G too small."""
+    return clusters / (clusters - 1) if clusters > 1 else 1.0
 
 
-def _interval(values: list[float]) -> tuple[float | None, float | None]:
-    if not values:
+def two_way_interval(
+    design: Design, samples: int = BOOTSTRAP, seed: int = 0
+) -> tuple[float | None, float | None]:
+    """The 95% interval of PairAcc from the two-way cluster bootstrap (module docstring)."""
+    if len(design.pairs) < 2:
         return None, None
-    return _percentile(values, 0.025), _percentile(values, 0.975)
+    wins, ai_of, human_of = _kernel(design)
+    rng = np.random.default_rng(seed)
+    v_ai = _cluster_variance(wins, ai_of, len(design.ai), samples, rng)
+    v_human = _cluster_variance(wins, human_of, len(design.human), samples, rng)
+    v_pairs = float(np.var(wins)) / len(wins) * _small_sample(len(wins))
+    variance = v_ai + v_human - v_pairs
+    if variance < 0:
+        variance = max(v_ai, v_human)
+    half = t_critical(min(len(design.ai), len(design.human)) - 1) * math.sqrt(variance)
+    return _logit_interval(float(wins.mean()), half)
+
+
+def _logit_interval(value: float, half: float) -> tuple[float, float]:
+    """value ± half, taken on the logit scale (delta method) so it stays inside (0, 1)."""
+    if not 0.0 < value < 1.0:
+        return max(0.0, value - half), min(1.0, value + half)
+    centre = math.log(value / (1 - value))
+    spread = half / (value * (1 - value))
+    return _expit(centre - spread), _expit(centre + spread)
+
+
+def _expit(x: float) -> float:
+    return 1 / (1 + math.exp(-x)) if x > -700 else 0.0
+
+
+def t_critical(freedom: int) -> float:
+    """The 97.5% quantile of Student's t: tabled for ν ≤ 4, else the Cornish–Fisher series
+    in 1/ν (off by less than 0.1% from ν = 5 on)."""
+    if freedom < 1:
+        return math.inf
+    if freedom <= 4:
+        return (12.7062, 4.3027, 3.1824, 2.7764)[freedom - 1]
+    z, nu = Z95, float(freedom)
+    return (z + (z**3 + z) / (4 * nu) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * nu**2)
+            + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * nu**3))  # fmt: skip
+
+
+def _counts(draws: NDArray[np.int64], size: int) -> Floats:
+    """Per bootstrap sample (row), how often each of ``size`` items was drawn."""
+    rows = np.arange(draws.shape[0])[:, None] * size
+    flat = np.bincount((draws + rows).ravel(), minlength=draws.shape[0] * size)
+    return flat.reshape(draws.shape[0], size).astype(np.float64)
+
+
+def _percentile(values: Floats) -> tuple[float | None, float | None]:
+    if values.size == 0:
+        return None, None
+    low, high = np.quantile(values, [0.025, 0.975])
+    return float(low), float(high)
+
+
+def paper_intervals(
+    design: Design, samples: int = BOOTSTRAP, seed: int = 0
+) -> dict[str, tuple[float | None, float | None]]:
+    """95% percentile intervals of AUROC and TPR, AI and human papers redrawn independently."""
+    ai, human = np.asarray(design.ai), np.asarray(design.human)
+    if len(ai) < 2 or len(human) < 2:
+        return {"auroc": (None, None), "tpr_at_5_fpr": (None, None)}
+    rng = np.random.default_rng(seed + 1)
+    ai_counts = _counts(rng.integers(0, len(ai), size=(samples, len(ai))), len(ai))
+    human_counts = _counts(rng.integers(0, len(human), size=(samples, len(human))), len(human))
+    wins = _wins(ai[:, None], human[None, :])
+    aurocs = ((ai_counts @ wins) * human_counts).sum(axis=1) / (len(ai) * len(human))
+    order = np.argsort(-human, kind="stable")
+    allowed = min(math.floor(FPR * len(human)), len(human) - 1)
+    first = (human_counts[:, order].cumsum(axis=1) > allowed).argmax(axis=1)
+    thresholds = human[order][first]
+    tprs = (ai_counts * (ai[None, :] > thresholds[:, None])).sum(axis=1) / len(ai)
+    return {"auroc": _percentile(aurocs), "tpr_at_5_fpr": _percentile(tprs)}
 
 
 @dataclass(frozen=True)
@@ -109,13 +209,20 @@ class PairReport:
     pair_accuracy: Estimate
     auroc: Estimate
     tpr_at_5_fpr: Estimate
+    #: What the pairs are ("matched pairs" / "all cross pairs") and the distinct papers.
+    design: str = "matched pairs"
+    ai_papers: int = 0
+    human_papers: int = 0
 
 
 def evaluate(
-    measure: str, pairs: Sequence[Pair], samples: int = BOOTSTRAP, seed: int = 0
+    measure: str, design: Design, samples: int = BOOTSTRAP, seed: int = 0
 ) -> PairReport:
-    """Every statistic of ``pairs`` with its bootstrap interval."""
-    intervals = bootstrap(pairs, samples, seed)
-    point = _statistics(pairs)
-    estimates = {name: Estimate(value, *intervals[name]) for name, value in point.items()}
-    return PairReport(measure, len(pairs), **estimates)
+    """Every statistic of ``design`` with its interval (module docstring)."""
+    compared = [(design.ai[i], design.human[j]) for i, j in design.pairs]
+    accuracy = Estimate(pair_accuracy(compared), *two_way_interval(design, samples, seed))
+    intervals = paper_intervals(design, samples, seed)
+    area = Estimate(auroc(design.ai, design.human), *intervals["auroc"])
+    tpr = Estimate(tpr_at_fpr(design.ai, design.human), *intervals["tpr_at_5_fpr"])
+    return PairReport(measure, len(design.pairs), accuracy, area, tpr, design.kind,
+                      len(design.ai), len(design.human))  # fmt: skip
