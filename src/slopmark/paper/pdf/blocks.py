@@ -2,7 +2,9 @@
 
 - The body font is the size carrying most characters. A *heading* is a short row (≤ 15
   words, not ending in ``,``/``;``, holding a letter) set larger than the body (by ≥ 1 pt)
-  or wholly bold, or a row that is just ``Abstract`` (often set small); a leading ``3``,
+  or wholly bold, or a row that is just ``Abstract`` (often set small), or, at body size,
+  a row in capitals (``1 INTRODUCTION``) or a numbered row in title case (``3.2 Training
+  Details``, see `numbered_title`); a leading ``3``,
   ``3.1`` or (in the appendix, or after ``Appendix``) ``A``, ``A.2`` is its printed number.
   A heading row right below another of the same size and weight, with no number of its
   own, continues it.
@@ -38,6 +40,8 @@ EQUATION_NUMBER = re.compile(r"^\((?P<number>\d+)\)$")
 HEADING_NUMBER = re.compile(
     r"^(?P<appendix>Appendix\s+)?(?P<number>\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?:?\s+(?P<title>\S.*)$"
 )
+#: A numbered title case row with at most this many words can be a heading at body size.
+TITLE_WORDS = 10
 #: Headings that open the reference list.
 REFERENCES = frozenset({"references", "bibliography", "literature cited", "works cited"})
 BIB_LABEL = re.compile(r"^(?:\[\d+\]|\d+\.)$")
@@ -125,7 +129,29 @@ def is_heading(row: Row, body: float) -> bool:
         return False
     if text.rstrip(".:").lower() == "abstract":
         return True
-    return row.size >= body + 1 or (row.bold and row.size >= body - 0.5)
+    if row.size >= body + 1 or (row.bold and row.size >= body - 0.5):
+        return True
+    return row.size >= body - 0.5 and (all_caps(text) or numbered_title(text))
+
+
+def all_caps(text: str) -> bool:
+    """``1 INTRODUCTION``, ``RELATED WORK``: every letter a capital, a word of four or more,
+    no comma and no closing period (``ICLR, 2017.`` in a reference list is no heading)."""
+    letters = [ch for ch in text if ch.isalpha()]
+    plain = "," not in text and not text.endswith(".")
+    return plain and all(ch.isupper() for ch in letters) and bool(re.search(r"[A-Z]{4}", text))
+
+
+def numbered_title(text: str) -> bool:
+    """``3.2 Training Details``: a section number, then at most `TITLE_WORDS` words in title
+    case (most words of four letters or more capitalised), no closing period."""
+    match = HEADING_NUMBER.match(text)
+    if match is None or match.group("number")[0].isalpha() or text.endswith("."):
+        return False
+    words = match.group("title").split()
+    long = [w for w in words if len(w) >= 4]
+    capital = sum(w[0].isupper() for w in long)
+    return len(words) <= TITLE_WORDS and words[0][0].isupper() and capital >= 0.6 * len(long)
 
 
 def _one_text(row: Row) -> bool:

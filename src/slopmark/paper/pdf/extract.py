@@ -6,7 +6,9 @@ into words, gathers the words sharing a baseline, and joins those into
 font size and `STRETCH` times the line's median word gap (a table's column gap,
 an equation number, but not a justified line's stretched spaces). A baseline's
 chunks form a `Row`. Text inside embedded
-figures (form XObjects such as an included plot) is left out.
+figures (form XObjects such as an included plot) is left out, and so is turned
+text (a diagonal watermark, a rotated margin note), told by its text matrix,
+and line numbers in the margins or the gutter (`without_line_numbers`).
 
 Reading order: a page whose text leaves an empty vertical strip near its
 middle, crossed by less than `CROSSING_SHARE` of the lines reaching across
@@ -51,6 +53,14 @@ GAP_EM = 0.8
 STRETCH = 2.5
 #: A page is two-column when less than this share of the lines spanning its gutter cross it.
 CROSSING_SHARE = 0.15
+#: Larger words on both sides of the gutter closer than this many sizes are one line.
+TITLE_GAP_EM = 4.0
+#: Line numbers: at least this many digit-only words stacked within this many points.
+LINE_NUMBER_ROWS = 5
+LINE_NUMBER_X = 4.0
+LINE_NUMBER_SMALLER = 1.5
+#: Text whose matrix turns it by more than about 1° (|b| + |c| over |a| + |d|) is dropped.
+ROTATION_TOLERANCE = 0.02
 #: Font-name parts that mark a bold face (CMBX = Computer Modern bold, Medi = Times bold).
 BOLD_MARKS = ("bold", "black", "heavy", "semibold", "demi", "medi", "cmbx", "sfbx")
 LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st"})
@@ -149,7 +159,7 @@ def _reason(error: Exception) -> str:
 
 
 def _page_rows(number: int, page: LTPage) -> list[Row]:
-    lines = _baselines(_page_words(page))
+    lines = _baselines(without_line_numbers(list(_page_words(page))))
     gutter = _gutter(lines)
     if gutter is None:
         return [Row(number, tuple(_chunks(line))) for line in lines]
@@ -164,8 +174,55 @@ def _page_words(page: LTPage) -> Iterator[Chunk]:
             continue
         for line in box:
             if isinstance(line, LTTextLineHorizontal):
-                chars = [item for item in line if isinstance(item, LTChar)]
+                chars = [item for item in line if isinstance(item, LTChar) and not rotated(item)]
                 yield from _words(chars, page.height)
+
+
+def rotated(char: LTChar) -> bool:
+    """Is the glyph drawn turned (a diagonal watermark, a vertical margin note)?
+
+    Its text matrix [a b c d] is a scaled rotation; upright text has b = c = 0."""
+    a, b, c, d = char.matrix[:4]
+    return abs(b) + abs(c) > ROTATION_TOLERANCE * (abs(a) + abs(d))
+
+
+def without_line_numbers(words: list[Chunk]) -> list[Chunk]:
+    """The words of a page without its line numbers (``lineno``, review templates).
+
+    Line numbers are digit-only words stacked in a column (centres within `LINE_NUMBER_X`
+    points) of at least `LINE_NUMBER_ROWS` words, mostly increasing downwards, and either
+    set smaller than the page's text (by `LINE_NUMBER_SMALLER` points) or in an x-span no
+    other word of the page overlaps (a margin; never a table column, which its header and
+    the running text above or below cross)."""
+    digits = [w for w in words if w.text.isdigit() and len(w.text) <= 4]
+    others = [w for w in words if not (w.text.isdigit() and len(w.text) <= 4)]
+    if not others:
+        return words
+    body = main_size(others)
+    dropped: set[int] = set()
+    for column in _stacks(digits):
+        left, right = min(w.x0 for w in column), max(w.x1 for w in column)
+        small = max(w.size for w in column) <= body - LINE_NUMBER_SMALLER
+        alone = not any(w.x0 < right and w.x1 > left for w in others)
+        if len(column) < LINE_NUMBER_ROWS or not (small or alone):
+            continue
+        ordered = [int(w.text) for w in sorted(column, key=lambda w: w.top)]
+        rising = sum(b > a for a, b in zip(ordered, ordered[1:], strict=False))
+        if rising >= 0.8 * (len(ordered) - 1):
+            dropped.update(id(w) for w in column)
+    return [w for w in words if id(w) not in dropped]
+
+
+def _stacks(words: list[Chunk]) -> list[list[Chunk]]:
+    """Words grouped by the x of their centre (within `LINE_NUMBER_X`)."""
+    stacks: list[list[Chunk]] = []
+    for word in sorted(words, key=lambda w: (w.x0 + w.x1) / 2):
+        centre = (word.x0 + word.x1) / 2
+        if stacks and centre - (stacks[-1][-1].x0 + stacks[-1][-1].x1) / 2 <= LINE_NUMBER_X:
+            stacks[-1].append(word)
+        else:
+            stacks.append([word])
+    return stacks
 
 
 def _words(chars: list[LTChar], height: float) -> Iterator[Chunk]:
@@ -326,14 +383,16 @@ def _two_columns(number: int, lines: list[list[Chunk]], gutter: float) -> list[R
 
 def _full_width(line: list[Chunk], gutter: float, body: float) -> bool:
     """A line across the gutter: a word crosses it, or words on both sides are a plain space
-    apart or all larger than the body text (a centred title, author or date line)."""
+    apart, or all larger than the body text and less than `TITLE_GAP_EM` sizes apart (a
+    centred title, author or date line; two headings side by side are further apart)."""
     if any(word.x0 < gutter < word.x1 for word in line):
         return True
     left, right = _split_at(line, gutter)
     if not left or not right:
         return False
     size = min(word.size for word in line)
-    return right[0].x0 - left[-1].x1 < GAP_EM * size or size >= body + 1
+    gap = right[0].x0 - left[-1].x1
+    return gap < GAP_EM * size or (size >= body + 1 and gap < TITLE_GAP_EM * size)
 
 
 def _split_at(line: list[Chunk], gutter: float) -> tuple[list[Chunk], list[Chunk]]:

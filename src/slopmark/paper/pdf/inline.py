@@ -1,11 +1,14 @@
 """Running text of a PDF → LaTeX: printed pointers become ``\\ref``, citations ``\\cite``.
 
-Rules, tried left to right over the text (the first that matches at a place wins):
+Rules, tried left to right over the text (the first that matches at a place wins); a
+pointer word may start in lower case ("as shown in table 2", "equation 15"):
 
 - ``Figure 3`` / ``Fig. 3`` / ``Figures 2 and 3`` → ``Figure~\\ref{fig:3}``; the same for
   ``Table``/``Tab.`` (``tab:``), ``Algorithm``/``Alg.`` (``alg:``), ``Section``/``Sec.``/``§``
   and ``Appendix``/``App.`` (``sec:``, with the printed number: ``sec:3.2``, ``sec:B``),
-  ``Eq. (2)``/``Equation 2`` (``\\eqref{eq:2}``).
+  ``Eq. (2)``/``Equation 2`` (``\\eqref{eq:2}``); a bare ``(2)`` right after a word (not
+  ``and``/``or``, no punctuation between: "filters (4)", not "(1) ..., and (2)") when the
+  paper has a display equation numbered 2.
 - Numeric citations ``[12]``, ``[3, 5–7]`` → ``\\cite{ref12}``, ``\\cite{ref3,ref5,ref6,ref7}``
   (ranges expanded up to `MAX_RANGE` entries; a number past the numbered bibliography, or
   0, leaves the brackets as text).
@@ -62,9 +65,11 @@ def citation_key(authors: str, year: str) -> str:
 
 @dataclass(frozen=True)
 class Context:
-    """What the rules need to know about the paper: the numbered bibliography's size."""
+    """What the rules need to know about the paper: the numbered bibliography's size and
+    the printed numbers of its display equations."""
 
     numeric_entries: int | None = None
+    equations: frozenset[str] = frozenset()
 
 
 def _numbers(spec: str) -> list[str] | None:
@@ -131,6 +136,11 @@ def _pointer(prefix: str, command: str = "ref") -> Callable[[re.Match[str], Cont
     return render
 
 
+def _bare_equation(match: re.Match[str], context: Context) -> str | None:
+    number = match.group("number")
+    return rf"(\ref{{eq:{number}}})" if number in context.equations else None
+
+
 @dataclass(frozen=True)
 class Rule:
     name: str
@@ -141,30 +151,32 @@ class Rule:
 RULES = (
     Rule(
         "figure",
-        rf"\b(?P<word>Figures?|Figs?\.)\s*(?P<spec>{NUMBER}(?:{SEPARATOR}{NUMBER})*)",
+        rf"\b(?P<word>[Ff]igures?|[Ff]igs?\.)\s*(?P<spec>{NUMBER}(?:{SEPARATOR}{NUMBER})*)",
         _pointer("fig"),
     ),
     Rule(
         "table",
-        rf"\b(?P<word>Tables?|Tabs?\.)\s*(?P<spec>{NUMBER}(?:{SEPARATOR}{NUMBER})*)",
+        rf"\b(?P<word>[Tt]ables?|[Tt]abs?\.)\s*(?P<spec>{NUMBER}(?:{SEPARATOR}{NUMBER})*)",
         _pointer("tab"),
     ),
     Rule(
         "algorithm",
-        rf"\b(?P<word>Algorithms?|Algs?\.)\s*(?P<spec>\d+(?:{SEPARATOR}\d+)*)",
+        rf"\b(?P<word>[Aa]lgorithms?|[Aa]lgs?\.)\s*(?P<spec>\d+(?:{SEPARATOR}\d+)*)",
         _pointer("alg"),
     ),
     Rule(
         "section",
-        rf"(?:\b(?P<word>Sections?|Secs?\.|Appendix|Appendices|App\.)\s+|(?P<word2>§§?)\s*)"
+        rf"(?:\b(?P<word>[Ss]ections?|[Ss]ecs?\.|[Aa]ppendix|[Aa]ppendices|App\.)\s+|(?P<word2>§§?)\s*)"
         rf"(?P<spec>{SECTION_NUMBER}(?:{SEPARATOR}{SECTION_NUMBER})*)",
         _pointer("sec"),
     ),
     Rule(
         "equation",
-        r"\b(?P<word>Eqs?\.|Equations?)\s*(?P<spec>\(\d+\)|\d+)",
+        r"\b(?P<word>[Ee]qs?\.|[Ee]quations?)\s*(?P<spec>\(\d+\)|\d+)",
         _pointer("eq", "eqref"),
     ),
+    Rule("bare_equation", r"(?<=[A-Za-z0-9] )(?<!\band )(?<!\bor )\((?P<number>\d+)\)",
+         _bare_equation),
     Rule("cite", r"\[(?P<nums>\d+(?:\s*[,–—-]\s*\d+)*)\]", _numeric_cite),
     Rule(
         "citet", rf"(?P<authors>{AUTHORS})\s+\((?P<years>{YEAR}(?:\s*[;,]\s*{YEAR})*)\)", _narrative
@@ -184,7 +196,7 @@ def to_latex(text: str, context: Context | None = None) -> str:
     done = 0
     for match in _ANY.finditer(text):
         rule, pattern = _BY_NAME[str(match.lastgroup)]
-        inner = pattern.fullmatch(match.group(0))
+        inner = pattern.fullmatch(text, match.start(), match.end())
         rendered = rule.render(inner, context) if inner else None
         if rendered is None:
             continue

@@ -22,7 +22,8 @@
   A table caption takes the table rows right below it, else those right above it, as a
   ``tabular`` (see `tables`). Table rows with no caption become a bare ``tabular``. A float
   moves to just after the paragraph holding its first printed pointer (see `floats`).
-- A row ending in ``(N)`` becomes an ``equation`` with ``\\label{eq:N}``.
+- A row ending in ``(N)`` becomes an ``equation`` with ``\\label{eq:N}``, unless no
+  sentence of the paper points to any equation (see `pointed_equations`).
 - Running text and captions go through `inline.to_latex` (pointers and citations).
 
 Limits: text drawn inside figures, footnotes and running headers stay in the prose; a
@@ -32,6 +33,7 @@ two-column table in a two-column paper is cut at the gutter; roman section numbe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -79,7 +81,27 @@ def rebuild(rows: tuple[Row, ...], name: str) -> Rebuilt:
         r"\end{document}",
         "",
     ]
-    return Rebuilt("\n".join(lines), tuple(writer.notes))
+    return Rebuilt("\n".join(pointed_equations(lines)), tuple(writer.notes))
+
+
+_EQUATION_LABEL = re.compile(r"\\label\{eq:([^}]*)\}")
+_EQUATION_POINTER = re.compile(r"\\(?:eqref|ref)\{eq:([^}]*)\}")
+
+
+def pointed_equations(lines: list[str]) -> list[str]:
+    """The lines, without the equation labels when no sentence points to an equation.
+
+    An unlabelled equation is not an object the paper declares, and a PDF does not say
+    which equations were labelled. A paper that points to its equations by number
+    labels them; one that never does, most often labels none (so the PDF route does not
+    invent objects the LaTeX route would not see)."""
+    pointed = {m.group(1) for line in lines for m in _EQUATION_POINTER.finditer(line)}
+    if pointed:
+        return lines
+    return [
+        line for line in lines
+        if not (label := _EQUATION_LABEL.fullmatch(line)) or label.group(1) in pointed
+    ]  # fmt: skip
 
 
 def _is_abstract_start(block: Block) -> bool:
@@ -157,7 +179,8 @@ class _Writer:
         paragraphs = _references(blocks)
         self.entries: tuple[Entry, ...] = entries(paragraphs)
         size = len(self.entries) if numbered(paragraphs) else None
-        self.context = Context(numeric_entries=size)
+        equations = frozenset(b.number for b in blocks if isinstance(b, Equation))
+        self.context = Context(numeric_entries=size, equations=equations)
         self.notes: list[str] = []
         self.counters = [0, 0, 0, 0]
         self.abstract = self.appendix = self.bibliography = False
