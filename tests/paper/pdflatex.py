@@ -25,8 +25,15 @@ _PACKAGES = re.compile(r"\\usepackage(?:\[[^\]]*\])?\{([^}]*)\}")
 _BIBSTYLE = re.compile(r"\\bibliographystyle\{([^}]*)\}")
 
 
+#: Packages of texlive-latex-extra / texlive-science the corpus and the fixtures use.
+NEEDED = ("titlesec.sty", "lineno.sty", "draftwatermark.sty", "cleveref.sty", "algorithm.sty")
+
+
 def available() -> bool:
-    return shutil.which("pdflatex") is not None and shutil.which("kpsewhich") is not None
+    """pdflatex, bibtex and the TeX packages the compiled papers need (see .ci/run)."""
+    if not all(shutil.which(tool) for tool in ("pdflatex", "kpsewhich", "bibtex")):
+        return False
+    return all(_where(name) for name in NEEDED)
 
 
 def _where(name: str) -> str:

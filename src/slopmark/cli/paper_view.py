@@ -29,6 +29,9 @@ def print_score(console: Console, paper: str, document: Document, score: PaperSc
     planes = ", ".join(f"{plane} {_num(value)}" for plane, value in score.planes.items())
     covered = ", ".join(score.covered) or "none"
     console.print(f"aggregate S(p) {_num(score.aggregate)} (planes covered: {covered}; {planes})")
+    if score.recovery is not None:
+        found = ", ".join(f"{value} {name}" for name, value in score.recovery.items())
+        console.print(f"structure recovered from the PDF: {found}")
     for note in document.notes:
         where = f" ({note.at.file}:{note.at.line})" if note.at else ""
         console.print(f"[yellow]note:[/] {note.message}{where}")

@@ -9,13 +9,14 @@ not run is left out and named; when no item applies, S(p) is undefined (None).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from statistics import fmean
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from slopmark.errors import BadInput
 from slopmark.paper.document import Document
 from slopmark.paper.measures.base import PLANES, MeasureResult, MeasureSpec, Plane
+from slopmark.paper.recovery import gaps, recovery
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
@@ -41,6 +42,8 @@ class PaperScore:
     #: Mean of the applicable items of each plane (None when none applied).
     planes: dict[Plane, float | None]
     aggregate: float | None
+    #: For a PDF: what the PDF route recovered of the paper's structure.
+    recovery: dict[str, Any] | None = None
 
     @property
     def covered(self) -> tuple[Plane, ...]:
@@ -74,11 +77,23 @@ def score_paper(
     With ``reference`` (the ``reference`` profile), the measures the authors' release
     computes deterministically run on that source, as the release does.
     """
+    found = recovery(document) if document.origin == "pdf" else None
+    poor = gaps(found) if found is not None else {}
     released: dict[str, MeasureResult] = {}
     if reference is not None:
         from slopmark.paper.reference import reference_results
 
-        released = reference_results(reference, [spec.name for spec in specs])
-    return aggregate(
-        [released.get(spec.name) or spec.build().measure(document, models) for spec in specs]
-    )
+        wanted = [spec.name for spec in specs if spec.name not in poor]
+        released = reference_results(reference, wanted)
+    results = [
+        _not_measured(spec, poor[spec.name]) if spec.name in poor
+        else released.get(spec.name) or spec.build().measure(document, models)
+        for spec in specs
+    ]  # fmt: skip
+    score = aggregate(results)
+    return replace(score, recovery=found.as_dict()) if found is not None else score
+
+
+def _not_measured(spec: MeasureSpec, reason: str) -> MeasureResult:
+    return MeasureResult(spec.name, spec.plane, "not_applicable", None, 0, 0, "units",
+                         reason=reason)  # fmt: skip

@@ -6,7 +6,9 @@ headings, paragraphs, captions, table rows and equations; `rebuild` writes those
 LaTeX (its docstring lists the rules), with `inline` turning printed pointers and
 citations into ``\\ref`` / ``\\cite`` commands, `tables` cutting table rows into cells and
 `bibliography` keying the reference list. `load_pdf` hands the rebuilt source to the
-LaTeX reader, so every measure runs on a PDF as on a source tree.
+LaTeX reader, so every measure runs on a PDF as on a source tree; a PDF that is not a
+paper is refused, and `slopmark.paper.recovery` reports what was recovered and which
+measures it is too poor for.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from slopmark.errors import BadInput
 from slopmark.paper.document import Document, Note, Span
 from slopmark.paper.pdf.extract import read_rows
 from slopmark.paper.pdf.rebuild import Rebuilt, rebuild
+from slopmark.paper.recovery import is_paper, recovery
 
 __all__ = ["document_of", "load_pdf", "rebuild_pdf", "rebuild_source"]
 
@@ -32,10 +36,18 @@ def rebuild_source(pdf: Path) -> str:
 
 
 def document_of(rebuilt: Rebuilt, name: str) -> Document:
-    """The `Document` of a rebuilt source, read by the LaTeX reader (origin "pdf")."""
+    """The `Document` of a rebuilt source, read by the LaTeX reader (origin "pdf").
+
+    BadInput when the PDF is not a paper (no heading, no reference list, few words)."""
     from slopmark.paper.latex import parse_source
 
     document = parse_source(rebuilt.source, name=name)
+    found = recovery(document)
+    if not is_paper(found):
+        raise BadInput(
+            f"{name}: not a paper ({rebuilt.pages} page(s), {found.words} words, no section "
+            "heading, no reference list); pass the PDF of a paper"
+        )
     notes = tuple(Note(message, Span(name, 1)) for message in rebuilt.notes)
     return dataclasses.replace(document, origin="pdf", notes=document.notes + notes)
 

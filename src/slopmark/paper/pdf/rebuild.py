@@ -26,9 +26,10 @@
   sentence of the paper points to any equation (see `pointed_equations`).
 - Running text and captions go through `inline.to_latex` (pointers and citations).
 
-Limits: text drawn inside figures, footnotes and running headers stay in the prose; a
-two-column table in a two-column paper is cut at the gutter; roman section numbers
-(``IV. RESULTS``) are read as unnumbered headings.
+Limits: text drawn inside figures and footnotes stays in the prose (watermarks, line
+numbers, page numbers and running headers repeated on half the pages are removed before,
+see `extract` and `blocks`); a two-column table in a two-column paper is cut at the
+gutter; roman section numbers (``IV. RESULTS``) are read as unnumbered headings.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ class Rebuilt:
     source: str
     #: Printed section numbers LaTeX would number differently.
     notes: tuple[str, ...]
+    pages: int = 0
 
 
 def rebuild(rows: tuple[Row, ...], name: str) -> Rebuilt:
@@ -81,7 +83,8 @@ def rebuild(rows: tuple[Row, ...], name: str) -> Rebuilt:
         r"\end{document}",
         "",
     ]
-    return Rebuilt("\n".join(pointed_equations(lines)), tuple(writer.notes))
+    pages = max((row.page for row in rows), default=0)
+    return Rebuilt("\n".join(pointed_equations(lines)), tuple(writer.notes), pages)
 
 
 _EQUATION_LABEL = re.compile(r"\\label\{eq:([^}]*)\}")
