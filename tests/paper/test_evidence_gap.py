@@ -144,19 +144,19 @@ ACKNOWLEDGED = (
 )
 
 
-def test_an_acknowledged_gap_scores_one_half_and_says_why() -> None:
+def test_an_acknowledged_gap_still_scores_one_and_quotes_the_statements() -> None:
     result = eg.evidence_gap(document((table(3, (RESULTS,)),), sentences=ACKNOWLEDGED))
-    assert (result.score, result.flagged, result.units) == (0.5, 1, 1)
+    assert (result.score, result.flagged, result.units) == (1.0, 1, 1)
     assert result.detail["acknowledged_gap"] == {
         "no_case_inspected": "We did not inspect individual model outputs.",
         "aggregate_only": "All conclusions rest on aggregate metrics over five seeds.",
     }
-    assert "aggregate" in result.detail["why"]
 
 
-def test_half_an_acknowledgement_is_still_a_full_gap() -> None:
+def test_half_an_acknowledgement_is_quoted_nowhere() -> None:
     paper = document((table(3, (RESULTS,)),), sentences=ACKNOWLEDGED[1:])
-    assert eg.evidence_gap(paper).score == 1.0
+    result = eg.evidence_gap(paper)
+    assert result.score == 1.0 and "acknowledged_gap" not in result.detail
 
 
 def test_an_exhibit_beats_an_acknowledgement() -> None:

@@ -124,7 +124,7 @@ def test_statement_sections_appendix_and_short_sentences_are_not_units() -> None
 def test_half_of_the_tokens_is_enough(extra: int, flagged: int) -> None:
     # 8 recycled tokens + 8 new ones = 0.5 (flagged); + 9 new ones < 0.5 (not).
     recycled = "alpha beta gamma delta epsilon zeta eta theta"
-    fresh = " ".join(f"new{n}" for n in range(extra))
+    fresh = " ".join(f"new{chr(97 + n)}" for n in range(extra))
     paper = build(
         part("Introduction", "introduction", recycled + " one two three."),
         part("Method", "method", f"{recycled} {fresh}."),
@@ -181,3 +181,19 @@ def test_corpus_papers_are_measured(name: str) -> None:
     assert result.status == "ok" and result.units > 0
     assert result.score is not None and 0 <= result.score <= 1
     assert len(result.instances) == result.flagged
+
+
+def test_tokens_keep_hyphenated_words_and_decimals_whole() -> None:
+    assert mr.tokens("A state-of-the-art model's F1 is 0.5, up 12%.") == (
+        "a", "state-of-the-art", "model's", "f", "1", "is", "0.5", "up", "12",
+    )  # fmt: skip
+
+
+def test_eight_grams_holding_a_placeholder_never_count() -> None:
+    """Two sentences that share only a skeleton of citations and math are not recycled."""
+    skeleton = "zzcite zzcite zzmath zzmath zzcite zzref zzcite zzmath"
+    paper = build(
+        part("Introduction", "introduction", f"{skeleton} one two three four."),
+        part("Method", "method", f"{skeleton} five six seven eight."),
+    )
+    assert mr.macro_redundancy(paper).flagged == 0

@@ -26,16 +26,17 @@ An exhibit (one is enough, anywhere) is
 - a long quotation outside the related work: at least `LONG_QUOTE_WORDS`
   words inside ````...''``, ``“...”``, ``"..."`` or ``\\enquote{...}``.
 
-An acknowledged gap scores 0.5 instead of 1: a paper with no exhibit that
+A gap the paper acknowledges still scores 1 (h(p) is 0 or 1 in Appendix A,
+and the authors' release has no middle value): when a paper with no exhibit
 states both that no individual case was inspected (`NOT_INSPECTED`) and that
-its results rest on aggregate scores (`AGGREGATE_ONLY`). ``detail`` then
-quotes both statements.
+its results rest on aggregate scores (`AGGREGATE_ONLY`), ``detail`` quotes both
+statements, for the reader and for the revision loop.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from slopmark.paper.document import Document, Environment, Float, Span, TableCells
@@ -58,7 +59,6 @@ UNIT = "papers"
 MIN_DATA_ROWS = 2
 MIN_NUMERIC_CELLS = 4
 LONG_QUOTE_WORDS = 40
-ACKNOWLEDGED_SCORE = 0.5
 REPAIR = "show one concrete input/output or failure case from the records"
 
 EXHIBIT_ENVIRONMENTS = frozenset({
@@ -258,7 +258,7 @@ def _gap_instance(document: Document, table: ResultTable) -> Instance:
 
 
 def evidence_gap(document: Document) -> MeasureResult:
-    """h(p) for the paper: 1 with a result table and no exhibit, 0.5 acknowledged, else 0."""
+    """h(p) for the paper: 1 with a result table and no exhibit (acknowledged or not), else 0."""
     tables = result_tables(document)
     if not tables:
         reason = (
@@ -277,8 +277,7 @@ def evidence_gap(document: Document) -> MeasureResult:
     if statements is None:
         return gap
     detail["acknowledged_gap"] = statements
-    detail["why"] = "the paper states it inspected no individual case and rests on aggregates"
-    return replace(gap, score=ACKNOWLEDGED_SCORE)
+    return gap
 
 
 class EvidenceGap:

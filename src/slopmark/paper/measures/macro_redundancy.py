@@ -11,9 +11,13 @@ and the score is the share of such sentences with h(u) = 1 (Eq. 1).
 
 Choices made here, so that the count is reproducible:
 
-- Tokens are the maximal runs of Unicode letters and digits in the lowercased
-  prose sentence (punctuation dropped; apostrophes and hyphens split words).
-  The prose view's sentinels (``zzmath``, ``zzcite``, ``zzref``) are tokens.
+- Tokens, as in the authors' release: a letter followed by letters, hyphens and
+  apostrophes (``state-of-the-art`` and ``model's`` are one token each), or a
+  number with its decimal part (``0.5``); lower-cased; other punctuation
+  dropped. Letters are Unicode letters (the release reads ASCII only). The
+  prose view's sentinels (``zzmath``, ``zzcite``, ``zzref``) are tokens, but an
+  8-gram holding one never counts: a shared skeleton of placeholders is not
+  repeated text (the release skips them too).
 - A "section" is the top-level section a sentence belongs to (a subsection
   belongs to its section); the abstract is a section of its own.
 - Units are the sentences of the abstract and of body sections, minus
@@ -33,7 +37,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from slopmark.paper.document import Document, Section, Sentence
+from slopmark.paper.document import (
+    CITE_TOKEN,
+    MATH_TOKEN,
+    REF_TOKEN,
+    Document,
+    Section,
+    Sentence,
+)
 from slopmark.paper.measures.base import (
     Instance,
     MeasureResult,
@@ -53,7 +64,8 @@ GRAM = 8
 MIN_TOKENS = 8
 THRESHOLD = 0.5
 
-_WORD = re.compile(r"[^\W_]+")
+_WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|[-'])*|\d+(?:\.\d+)?")
+_SENTINELS = frozenset({MATH_TOKEN, CITE_TOKEN, REF_TOKEN})
 _STATEMENT_TITLE = re.compile(
     r"\b(?:ethic|broader\s+impact|societal\s+impact|impact\s+statement|reproducibility"
     r"|checklist|acknowledg|limitations?\s+statement|funding|author\s+contribution)",
@@ -63,7 +75,7 @@ _STATEMENT_ROLES = {"statement", "acknowledgements"}
 
 
 def tokens(text: str) -> tuple[str, ...]:
-    """The lowercased letter/digit runs of ``text`` (sentinels included)."""
+    """The lowercased words and numbers of ``text`` (sentinels included)."""
     return tuple(_WORD.findall(text.lower()))
 
 
@@ -88,11 +100,16 @@ def recycled_units(units: Sequence[tuple[tuple[str, ...], int]]) -> tuple[Recycl
     found: list[Recycled] = []
     for position, (words, section) in enumerate(units):
         grams = list(zip(*(words[i:] for i in range(GRAM)), strict=False))
+        plain = [_SENTINELS.isdisjoint(gram) for gram in grams]
         if len(words) >= MIN_TOKENS:
-            homes = [first_seen.get(gram, section) for gram in grams]
+            homes = [
+                first_seen.get(g, section) if p else section
+                for g, p in zip(grams, plain, strict=True)
+            ]
             found += _judge(position, len(words), homes, section)
-        for gram in grams:
-            first_seen.setdefault(gram, section)
+        for gram, counted in zip(grams, plain, strict=True):
+            if counted:
+                first_seen.setdefault(gram, section)
     return tuple(found)
 
 
