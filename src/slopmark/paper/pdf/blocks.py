@@ -127,11 +127,14 @@ def is_heading(row: Row, body: float) -> bool:
         return False
     if CAPTION_START.match(text):
         return False
-    if text.rstrip(".:").lower() == "abstract":
-        return True
+    return text.rstrip(".:").lower() == "abstract" or _heading_style(row, body)
+
+
+def _heading_style(row: Row, body: float) -> bool:
+    """Larger than the body, bold, or at body size in capitals or a numbered title."""
     if row.size >= body + 1 or (row.bold and row.size >= body - 0.5):
         return True
-    return row.size >= body - 0.5 and (all_caps(text) or numbered_title(text))
+    return row.size >= body - 0.5 and (all_caps(row.text) or numbered_title(row.text))
 
 
 def all_caps(text: str) -> bool:

@@ -194,23 +194,28 @@ def without_line_numbers(words: list[Chunk]) -> list[Chunk]:
     set smaller than the page's text (by `LINE_NUMBER_SMALLER` points) or in an x-span no
     other word of the page overlaps (a margin; never a table column, which its header and
     the running text above or below cross)."""
-    digits = [w for w in words if w.text.isdigit() and len(w.text) <= 4]
-    others = [w for w in words if not (w.text.isdigit() and len(w.text) <= 4)]
+    others = [w for w in words if not _is_number(w)]
     if not others:
         return words
     body = main_size(others)
-    dropped: set[int] = set()
-    for column in _stacks(digits):
-        left, right = min(w.x0 for w in column), max(w.x1 for w in column)
-        small = max(w.size for w in column) <= body - LINE_NUMBER_SMALLER
-        alone = not any(w.x0 < right and w.x1 > left for w in others)
-        if len(column) < LINE_NUMBER_ROWS or not (small or alone):
-            continue
-        ordered = [int(w.text) for w in sorted(column, key=lambda w: w.top)]
-        rising = sum(b > a for a, b in zip(ordered, ordered[1:], strict=False))
-        if rising >= 0.8 * (len(ordered) - 1):
-            dropped.update(id(w) for w in column)
+    stacks = _stacks([w for w in words if _is_number(w)])
+    dropped = {id(w) for stack in stacks if _numbers_column(stack, others, body) for w in stack}
     return [w for w in words if id(w) not in dropped]
+
+
+def _is_number(word: Chunk) -> bool:
+    return word.text.isdigit() and len(word.text) <= 4
+
+
+def _numbers_column(column: list[Chunk], others: list[Chunk], body: float) -> bool:
+    if len(column) < LINE_NUMBER_ROWS:
+        return False
+    left, right = min(w.x0 for w in column), max(w.x1 for w in column)
+    small = max(w.size for w in column) <= body - LINE_NUMBER_SMALLER
+    alone = not any(w.x0 < right and w.x1 > left for w in others)
+    ordered = [int(w.text) for w in sorted(column, key=lambda w: w.top)]
+    rising = sum(b > a for a, b in zip(ordered, ordered[1:], strict=False))
+    return (small or alone) and rising >= 0.8 * (len(ordered) - 1)
 
 
 def _stacks(words: list[Chunk]) -> list[list[Chunk]]:

@@ -59,12 +59,7 @@ def units(paper: RefPaper) -> list[Unit]:
     headings = {_heading_key(s.title) for s in paper.sections}
     headings |= {_heading_key(m.group(1)) for m in _RUN_IN.finditer(paper.tex)}
     headings.discard("")
-    found: list[Unit] = []
-    if paper.abstract.strip():
-        begin = paper.tex.find("\\begin{abstract}")
-        base = begin + len("\\begin{abstract}") if begin >= 0 else 0
-        view = prose_view(paper.abstract, base)
-        found += [_unit(s.text, s.start, s.shown, -1, "Abstract") for s in sentences(view)]
+    found = _abstract_units(paper)
     for section in paper.body():
         if _is_statement(section.title, section.role):
             continue
@@ -75,6 +70,16 @@ def units(paper: RefPaper) -> list[Unit]:
             if s.text.lower().rstrip(". ") not in headings
         ]
     return sorted(found, key=lambda unit: unit.start)
+
+
+def _abstract_units(paper: RefPaper) -> list[Unit]:
+    """The abstract's sentences (the first abstract environment, preamble included)."""
+    if not paper.abstract.strip():
+        return []
+    begin = paper.tex.find("\\begin{abstract}")
+    base = begin + len("\\begin{abstract}") if begin >= 0 else 0
+    view = prose_view(paper.abstract, base)
+    return [_unit(s.text, s.start, s.shown, -1, "Abstract") for s in sentences(view)]
 
 
 def _unit(text: str, start: int, shown: int, section: int, title: str) -> Unit:

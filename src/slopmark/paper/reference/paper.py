@@ -145,18 +145,21 @@ def _sections(tex: str, start: int, end: int, appendix: int | None) -> list[RefS
     for i, match in enumerate(heads):
         level = _LEVELS[match.group(1)]
         top += level == 1
-        title = clean_title(match.group(2))
         stop = heads[i + 1].start() if i + 1 < len(heads) else end
-        after = appendix is not None and match.start() >= appendix
-        index = top if level == 1 else len(found)
-        found.append(RefSection(index, level, title, role_of(title), match.start(), match.end(),
-                                stop, after))  # fmt: skip
+        found.append(_section(match, level, top if level == 1 else len(found), stop, appendix))
     tops = [s for s in found if s.level == 1]
     for left, right in zip(tops, tops[1:], strict=False):
         left.end = right.start
     if tops:
         tops[-1].end = end
     return found
+
+
+def _section(match: re.Match[str], level: int, index: int, stop: int,
+             appendix: int | None) -> RefSection:  # fmt: skip
+    title = clean_title(match.group(2))
+    after = appendix is not None and match.start() >= appendix
+    return RefSection(index, level, title, role_of(title), match.start(), match.end(), stop, after)
 
 
 def _fallback_appendix(sections: list[RefSection]) -> int | None:

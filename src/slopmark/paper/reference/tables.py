@@ -119,14 +119,19 @@ def _is_header(row: list[Cell]) -> bool:
     return bool(filled) and numbers <= len(filled) // 4
 
 
+def _header_rows(rows: list[list[Cell]]) -> int:
+    """How many of the first three rows are header rows."""
+    count = 0
+    while count < min(3, len(rows)) and _is_header(rows[count]):
+        count += 1
+    return count
+
+
 def _data_rows(rows: list[list[Cell]]) -> list[list[bool]]:
     """Per data row, which of its cells (padded to the widest row) are numbers."""
-    header = 0
-    while header < len(rows) and header < 3 and _is_header(rows[header]):
-        header += 1
     width = max(len(r) for r in rows)
     found: list[list[bool]] = []
-    for row in rows[max(header, 1) :]:
+    for row in rows[max(_header_rows(rows), 1) :]:
         raws = [row[j].raw if j < len(row) else "" for j in range(width)]
         numeric = [bool(r.strip()) and is_number_cell(r) for r in raws]
         if row[0].span > 1 and _is_group_title(raws, numeric):

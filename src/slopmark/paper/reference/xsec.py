@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from slopmark.paper.measures.base import Instance, MeasureResult
 from slopmark.paper.reference.expand import RefSource
-from slopmark.paper.reference.paper import RefPaper, clean_title
+from slopmark.paper.reference.paper import RefLabel, RefPaper, clean_title
 from slopmark.paper.reference.prose import NOT_A_REF, REF_COMMAND, prose_view, sentences, tokens
 
 NAME = "cross_section_references"
@@ -97,18 +97,23 @@ def _heading_level(command: str) -> int:
 
 def _alias_candidates(paper: RefPaper, heads: list[re.Match[str]], label: re.Match[str]
                       ) -> list[tuple[int, int, int]]:  # fmt: skip
+    """(gap length, heading start, heading level) of the headings a label may belong to."""
     found: list[tuple[int, int, int]] = []
     before = [h for h in heads if h.end() <= label.start()]
+    if before and _after_heading(paper.tex[before[-1].end() : label.start()]):
+        gap = label.start() - before[-1].end()
+        found.append((gap, before[-1].start(), _heading_level(before[-1].group(0))))
     after = [h for h in heads if h.start() >= label.end()]
-    if before:
-        gap = paper.tex[before[-1].end() : label.start()]
-        if "\\begin{" not in gap and "\\label{" not in gap and len(gap) <= 120:
-            found.append((len(gap), before[-1].start(), _heading_level(before[-1].group(0))))
-    if after:
-        gap = paper.tex[label.end() : after[0].start()]
-        if not gap.strip():
-            found.append((len(gap), after[0].start(), _heading_level(after[0].group(0))))
+    if after and not paper.tex[label.end() : after[0].start()].strip():
+        gap = after[0].start() - label.end()
+        found.append((gap, after[0].start(), _heading_level(after[0].group(0))))
     return found
+
+
+def _after_heading(gap: str) -> bool:
+    """A label this far after a heading still names it: ≤ 120 characters, no environment
+    or other label between."""
+    return "\\begin{" not in gap and "\\label{" not in gap and len(gap) <= 120
 
 
 def heading_labels(paper: RefPaper) -> dict[str, tuple[int, int]]:
@@ -137,33 +142,43 @@ def objects(paper: RefPaper) -> tuple[dict[ObjectId, RefObject], dict[str, Objec
     }
     named: dict[str, ObjectId] = {}
     for key, label in paper.labels.items():
-        if label.section is None or label.section not in body:
-            continue
-        alias = aliases.get(key)
-        if alias is not None and alias[0] in body and alias[1] == 1:
-            named[key] = ("S", alias[0])
-            continue
-        kind = "subsection" if alias else ("other" if label.kind == "section" else label.kind)
-        found[("L", key)] = RefObject(kind, label.section, key, label.offset)
-        named[key] = ("L", key)
+        if label.section is not None and label.section in body:
+            named[key] = _label_object(key, label, aliases.get(key), body, found)
     return found, named
+
+
+def _label_object(key: str, label: RefLabel, alias: tuple[int, int] | None, body: set[int],
+                  found: dict[ObjectId, RefObject]) -> ObjectId:  # fmt: skip
+    """The object a body label names, adding it to ``found`` when it is one of its own."""
+    if alias is not None and alias[0] in body and alias[1] == 1:
+        return ("S", alias[0])
+    kind = "subsection" if alias else ("other" if label.kind == "section" else label.kind)
+    assert label.section is not None
+    found[("L", key)] = RefObject(kind, label.section, key, label.offset)
+    return ("L", key)
 
 
 def _command_events(paper: RefPaper, named: dict[str, ObjectId]) -> list[Event]:
     body = {s.idx for s in paper.body()}
     events: list[Event] = []
     for match in REF_COMMAND.finditer(paper.tex):
-        if not paper.start <= match.start() < paper.end or NOT_A_REF.search(match.group(1)):
-            continue
-        source = paper.top_of(match.start())
-        in_appendix = paper.appendix is not None and match.start() >= paper.appendix
-        if source is None or source not in body or in_appendix:
+        source = _command_source(paper, match, body)
+        if source is None:
             continue
         for argument in re.findall(r"\{([^{}]*)\}", match.group(2)):
             for key in filter(None, (k.strip() for k in argument.split(","))):
-                target = _label_target(paper, key, named, body)
-                events.append(Event(source, match.start(), target))
+                events.append(Event(source, match.start(), _label_target(paper, key, named, body)))
     return events
+
+
+def _command_source(paper: RefPaper, match: re.Match[str], body: set[int]) -> int | None:
+    """The body section a reference command sits in (None: not counted)."""
+    if not paper.start <= match.start() < paper.end or NOT_A_REF.search(match.group(1)):
+        return None
+    if paper.appendix is not None and match.start() >= paper.appendix:
+        return None
+    source = paper.top_of(match.start())
+    return source if source in body else None
 
 
 def _label_target(paper: RefPaper, key: str, named: dict[str, ObjectId], body: set[int]
@@ -240,17 +255,21 @@ def _text_events(paper: RefPaper) -> list[Event]:
     events: list[Event] = []
     for sentence in sentences(view):
         source = paper.top_of(sentence.start)
-        if source is None or source not in body:
-            continue
-        targets: list[Target] = []
-        for match in _PRINTED.finditer(sentence.text):
-            targets += [names.printed(n, body) for n in match.groups() if n]
-        targets += [names.deictic(m.group(1), source) for m in _DEICTIC.finditer(sentence.text)]
-        targets += [names.by_name(m.group(1).lower().strip())
-                    for m in _NAMED.finditer(sentence.text)]  # fmt: skip
-        targets += ["appendix" for _ in _APPENDIX_WORDS.finditer(sentence.text)]
-        events += [Event(source, sentence.start, target) for target in targets]
+        if source is not None and source in body:
+            targets = _sentence_targets(sentence.text, source, names, body)
+            events += [Event(source, sentence.start, target) for target in targets]
     return events
+
+
+def _sentence_targets(text: str, source: int, names: _Names, body: set[int]) -> list[Target]:
+    """K2 then K3 targets of one sentence, in the release's order."""
+    targets: list[Target] = []
+    for match in _PRINTED.finditer(text):
+        targets += [names.printed(n, body) for n in match.groups() if n]
+    targets += [names.deictic(m.group(1), source) for m in _DEICTIC.finditer(text)]
+    targets += [names.by_name(m.group(1).lower().strip()) for m in _NAMED.finditer(text)]
+    targets += ["appendix" for _ in _APPENDIX_WORDS.finditer(text)]
+    return targets
 
 
 def roadmap(paper: RefPaper, events: list[Event]) -> set[int]:
@@ -261,6 +280,12 @@ def roadmap(paper: RefPaper, events: list[Event]) -> set[int]:
     intro = body[0].idx
     ordered = sorted(range(len(events)), key=lambda i: events[i].offset)
     forward = [i for i in ordered if events[i].source == intro and _later_section(events[i], intro)]
+    best = _longest_rising(forward, events)
+    return set(best) if len(best) >= 2 else set()
+
+
+def _longest_rising(forward: list[int], events: list[Event]) -> list[int]:
+    """The first longest run of ``forward`` whose target sections strictly increase."""
     best: list[int] = []
     run: list[int] = []
     for i in forward:
@@ -268,8 +293,7 @@ def roadmap(paper: RefPaper, events: list[Event]) -> set[int]:
             best = run if len(run) > len(best) else best
             run = []
         run.append(i)
-    best = run if len(run) > len(best) else best
-    return set(best) if len(best) >= 2 else set()
+    return run if len(run) > len(best) else best
 
 
 def _section_of(event: Event) -> int:
