@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from slopmark.paper.latex.readable import readable
 from slopmark.paper.measures.base import Instance, MeasureResult
 from slopmark.paper.reference.expand import RefSource
 from slopmark.paper.reference.mapped import Mapped, Replacement, join
@@ -126,7 +127,7 @@ def citation_isolation(source: RefSource, paper: RefPaper) -> MeasureResult:
         return MeasureResult.of(NAME, "ARGUMENT", 0, 0, "citing sentences", reason=reason)
     isolated = [u for u in units if len(u.keys) < 2]
     instances = tuple(
-        Instance(NAME, source.span(u.start), u.section, " ".join(u.text.split()),
+        Instance(NAME, source.span(u.start), u.section, readable(u.text),
                  f"say how {', '.join(sorted(u.keys))} relates to the other works it sits beside")
         for u in isolated
     )  # fmt: skip
