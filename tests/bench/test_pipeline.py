@@ -35,7 +35,9 @@ def results_of(run_dir: Path) -> list[dict[str, object]]:
 def test_validate_passes_on_the_reference_solutions() -> None:
     done = run_cli("code", "bench", "validate", "--problems", str(DATA), "--sandbox", SANDBOX)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "ok    wordcount/checkpoint_3 (9 tests)" in done.stdout
+    line = "] ok    wordcount/checkpoint_3  9 tests: 9 passed — core 2/2, regression 7/7"
+    assert line in done.stdout
+    assert done.stdout.splitlines()[-1] == "3/3 reference checkpoints ok, 0 failed, 0 errored"
 
 
 def test_validate_catches_a_broken_reference(tmp_path: Path) -> None:
@@ -44,8 +46,9 @@ def test_validate_catches_a_broken_reference(tmp_path: Path) -> None:
     broken.write_text(broken.read_text().replace("splitlines()", "split('\\n')"))
     done = run_cli("code", "bench", "validate", "--problems", str(tmp_path), "--sandbox", SANDBOX)
     assert done.returncode == 1
-    assert "FAIL  wordcount/checkpoint_2" in done.stdout
-    assert "test_counts_lines" in done.stdout
+    verdict = "FAIL  wordcount/checkpoint_2  7 tests: 6 passed, 1 failed — core 0/1 (1 failed)"
+    failing = "failed  core          .evaluation_tests/test_checkpoint_2.py::test_counts_lines"
+    assert verdict in done.stdout and failing in done.stdout
     assert "ok    wordcount/checkpoint_1" in done.stdout
 
 
@@ -60,7 +63,7 @@ def test_run_with_replay_agent_end_to_end(tmp_path: Path) -> None:
     assert [r["status"] for r in results] == ["scored"] * 3
     assert [len(r["tests"]) for r in results] == [4, 7, 9]  # type: ignore[arg-type]
     groups = {t["group"] for t in results[2]["tests"]}  # type: ignore[attr-defined]
-    assert groups == {"core", "error", "regression"}  # the error marker wins over regression
+    assert groups == {"core", "regression"}  # an earlier checkpoint's @error test is regression
     stored = list_runs(open_store(db), domain="code_iterative")
     assert sorted(r.task_id for r in stored) == [f"wordcount.v1/checkpoint_{n}" for n in (1, 2, 3)]
     assert all(r.passed and r.model == "replay" and r.template_id == "wordcount" for r in stored)

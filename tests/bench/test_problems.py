@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from clirun import run_cli
 from slopmark.code.bench.envs import hidden_test_environment, workspace_environment
 from slopmark.code.bench.problem import Checkpoint, Problem, load_problems
+from slopmark.code.bench.profiles import EvalEnvironment, EvalOptions, host_of, resolve
 from slopmark.code.bench.sandbox import choose_sandbox
 from slopmark.code.bench.testrun import run_tests
 from slopmark.store import open_store
@@ -42,8 +44,11 @@ def test_every_reference_checkpoint_is_strictly_solved() -> None:
         "--jobs", "2",
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    solved = [line for line in done.stdout.splitlines() if line.startswith("ok ")]
-    assert len(solved) == sum(len(p.checkpoints) for p in SHIPPED)
+    solved = [line for line in done.stdout.splitlines() if "] ok    " in line]
+    count = sum(len(p.checkpoints) for p in SHIPPED)
+    assert len(solved) == count == 19
+    total = f"{count}/{count} reference checkpoints ok, 0 failed, 0 errored"
+    assert done.stdout.splitlines()[-1] == total
 
 
 def naive_workspace(problem: Problem, checkpoint: Checkpoint) -> Path:
@@ -61,15 +66,18 @@ def test_naive_solution_fails_somewhere_with_every_test_group(
 ) -> None:
     """Checkpoint by checkpoint until naive code fails: it must, and every group must exist."""
     sandbox = choose_sandbox("bwrap")
-    test_env = hidden_test_environment(problem.test_dependencies)
+    environment = resolve(problem, EvalOptions(), host_of(os.environ))
+    assert isinstance(environment, EvalEnvironment), environment
+    test_env = hidden_test_environment(problem.test_dependencies, environment.interpreter)
     failures, groups = 0, set[str]()
     for checkpoint in problem.checkpoints:
         workspace = naive_workspace(problem, checkpoint)
-        ws_env, error = workspace_environment(workspace, tmp_path / "envs", sandbox)
+        python = environment.interpreter
+        ws_env, error = workspace_environment(workspace, tmp_path / "envs", sandbox, python)
         assert error is None
         run = run_tests(
             problem, checkpoint, workspace, tmp_path / checkpoint.name,
-            sandbox=sandbox, test_env=test_env, ws_env=ws_env,
+            sandbox=sandbox, environment=environment, test_env=test_env, ws_env=ws_env,
         )  # fmt: skip
         assert run.error is None, run.error
         groups |= {t.group for t in run.tests}

@@ -1,13 +1,10 @@
-"""Test grouping, result files and the store record of a checkpoint."""
+"""Result files and the store record of a checkpoint (grouping: test_scb_rules.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from slopmark.code.bench.ledger import DOMAIN, harness_version, subject, to_run
-from slopmark.code.bench.problem import Checkpoint
 from slopmark.code.bench.results import (
     AgentRecord,
     CaseOutcome,
@@ -16,27 +13,6 @@ from slopmark.code.bench.results import (
     read_result,
     write_result,
 )
-from slopmark.code.bench.testrun import group_of
-
-SECOND = Checkpoint("checkpoint_2", 2, 1, "", Path("checkpoint_2.md"))
-
-
-@pytest.mark.parametrize(
-    ("file", "markers", "group"),
-    [
-        ("tests/test_checkpoint_2.py", [], "core"),
-        ("tests/test_checkpoint_2.py", ["functionality"], "functionality"),
-        ("tests/test_checkpoint_2.py", ["error", "functionality"], "error"),
-        ("tests/test_checkpoint_1.py", [], "regression"),
-        ("tests/test_checkpoint_1.py", ["error"], "error"),
-        ("tests/test_checkpoint_2.py", ["regression", "functionality"], "regression"),
-        ("tests/test_checkpoint_2.py", ["slow"], "functionality"),
-        ("tests/test_checkpoint_2.py", ["critical"], "core"),
-    ],
-)
-def test_groups_follow_marker_priority(file: str, markers: list[str], group: str) -> None:
-    custom = {"slow": "FUNCTIONALITY", "critical": "CORE"}
-    assert group_of({"file": file, "markers": markers}, SECOND, custom) == group
 
 
 def sample() -> CheckpointResult:

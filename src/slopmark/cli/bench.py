@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from slopmark.cli.output import print_json
+from slopmark.code.bench.profiles import EvalOptions
 from slopmark.errors import BadInput, CheckFailed
 
 app = typer.Typer(
@@ -29,6 +30,18 @@ _AGENT_HELP = "An agent (see `slopmark code bench agents`) or a command line wit
 _OUT_HELP = "Run folder (default: runs/<agent>-<model>-<prompt>-<time>); an existing one resumes."
 _OPTION_HELP = "KEY=VALUE for the agent (repeatable), e.g. base_url=URL or max_steps=30."
 _DB_HELP = "Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
+_ENV_PROFILE = typer.Option(
+    None, "--env-profile",
+    help="How hidden tests run: scb (SlopCodeBench's Python 3.12, toolchains, test layout; "
+    "the default) or native (slopmark's own Python).",
+)  # fmt: skip
+_PYTHON = typer.Option(
+    None, "--python", help="Python for the hidden tests: X.Y (found by pyenv, PATH, uv) or a path."
+)
+_TEST_NETWORK = typer.Option(
+    None, "--test-network/--no-test-network",
+    help="Network during hidden tests (default: the problem's evaluation.network, else off).",
+)  # fmt: skip
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)([smh]?)")
 _UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0}
 
@@ -49,6 +62,18 @@ def parse_options(values: list[str]) -> dict[str, str]:
             raise BadInput(f"--agent-option {value!r}: write KEY=VALUE, e.g. max_steps=30")
         options[key.strip()] = setting
     return options
+
+
+def eval_options(profile: str | None, python: str | None, network: bool | None) -> EvalOptions:
+    """The run's evaluation options; BadInput names the option that is wrong."""
+    from slopmark.code.bench.problem import PROFILES
+    from slopmark.code.bench.pythons import check_version
+
+    if profile is not None and profile not in PROFILES:
+        raise BadInput(f"--env-profile {profile!r}: use scb or native")
+    if python is not None and "/" not in python:
+        python = check_version(python, "--python")
+    return EvalOptions(profile, python, network)
 
 
 @app.command("list")
@@ -78,21 +103,45 @@ def validate(
     sandbox: str = _SANDBOX,
     jobs: int = _JOBS,
     keep: Path | None = typer.Option(None, "--keep", help="Keep the run folder here."),
+    env_profile: str | None = _ENV_PROFILE,
+    python: str | None = _PYTHON,
+    test_network: bool | None = _TEST_NETWORK,
+    expect_failures: Path | None = typer.Option(
+        None, "--expect-failures", help="Tests (or checkpoints) known to fail, one a line."
+    ),
+    write_expect_failures: Path | None = typer.Option(
+        None, "--write-expect-failures", help="Write today's failures to FILE (then pass it)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print every verdict as JSON."),
 ) -> None:
     """Replay every reference solution: each checkpoint must be solved strictly (else exit 1)."""
-    from slopmark.cli.bench_view import print_validation
+    from slopmark.cli.bench_validate_view import ValidateView, plain_console, validation_json
     from slopmark.code.bench.problem import load_problems
     from slopmark.code.bench.runner import BenchConfig
     from slopmark.code.bench.session import execute
+    from slopmark.code.bench.validation import failure_keys, judge, read_expected, write_expected
 
     found = load_problems(problems, problem or None)
+    options = eval_options(env_profile, python, test_network)
+    expected = read_expected(expect_failures) if expect_failures else frozenset()
+    total = sum(len(p.checkpoints) for p in found)
+    view = ValidateView(plain_console(stderr=as_json), total, expected)
     with tempfile.TemporaryDirectory(prefix="slopmark-validate-") as scratch:
         folder = keep or Path(scratch) / "run"
-        config = BenchConfig(folder, "replay", None, "just-solve", sandbox, jobs=jobs)
-        results, failures = execute(config, found, None)
-    unsolved = print_validation(Console(), results, failures)
-    if unsolved:
-        raise CheckFailed(f"{unsolved} reference checkpoint(s) are not strictly solved")
+        config = BenchConfig(
+            folder, "replay", None, "just-solve", sandbox, jobs=jobs, evaluation=options
+        )
+        results, failures = execute(config, found, None, view.on_result)
+    if write_expect_failures is not None:
+        keys = failure_keys(results)
+        write_expected(write_expect_failures, keys)
+        view.console.print(f"wrote {len(keys)} expected failure(s) to {write_expect_failures}")
+        view.verdicts = [judge(result, expected | frozenset(keys)) for result in results]
+    bad = view.finish(failures)
+    if as_json:
+        print_json(validation_json(view.verdicts, failures))
+    if bad:
+        raise CheckFailed(f"{bad} reference checkpoint(s) or problem(s) are not ok")
 
 
 @app.command()
@@ -113,6 +162,9 @@ def run(
         16384, "--agent-memory", min=0, help="Agent address-space limit in MiB (0: none)."
     ),
     db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    env_profile: str | None = _ENV_PROFILE,
+    python: str | None = _PYTHON,
+    test_network: bool | None = _TEST_NETWORK,
 ) -> None:
     """Run an agent over the problems; every checkpoint is tested, measured and stored."""
     from slopmark.cli.bench_view import print_report, print_result_line
@@ -126,6 +178,7 @@ def run(
     config = BenchConfig(
         folder, agent, model, prompt, sandbox, timeout_s=parse_duration(timeout), jobs=jobs,
         agent_options=parse_options(agent_option), agent_memory_mb=agent_memory or None,
+        evaluation=eval_options(env_profile, python, test_network),
     )  # fmt: skip
     engine = open_store(database_url(db, os.environ))
     console = Console()

@@ -6,6 +6,10 @@
 - The **workspace environment** holds what the agent's ``requirements.txt``
   asks for. It is built in a sandbox that may reach the package index, and
   mounted read-only when the tests run with the network off.
+
+Both are made from the evaluation's interpreter (see `profiles`), and their
+cache keys include its version and path, so a 3.11 and a 3.12 environment
+never mix.
 """
 
 from __future__ import annotations
@@ -16,10 +20,10 @@ import hashlib
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from slopmark.code.bench.pythons import Interpreter
 from slopmark.code.bench.sandbox.base import Limits, Mount, Sandbox
 from slopmark.errors import EngineError
 
@@ -42,8 +46,8 @@ def _digest(lines: Sequence[str]) -> str:
     return hashlib.blake2b("\n".join(lines).encode(), digest_size=8).hexdigest()
 
 
-def _create_venv(path: Path, with_pip: bool) -> None:
-    command = [sys.executable, "-m", "venv", str(path)]
+def _create_venv(path: Path, with_pip: bool, python: Interpreter) -> None:
+    command = [str(python.executable), "-m", "venv", str(path)]
     if not with_pip:
         command.insert(3, "--without-pip")
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -53,16 +57,24 @@ def _create_venv(path: Path, with_pip: bool) -> None:
         )
 
 
-def hidden_test_environment(test_dependencies: Sequence[str], root: Path | None = None) -> Path:
-    """A cached virtual environment with pytest and ``test_dependencies``; its folder.
+def _interpreter_key(python: Interpreter) -> list[str]:
+    return [f"python={python.version}", f"executable={python.executable}"]
 
-    Built once per set of requirements (under a lock, so parallel runs share it).
+
+def hidden_test_environment(
+    test_dependencies: Sequence[str], python: Interpreter, root: Path | None = None
+) -> Path:
+    """A cached virtual environment of ``python`` with pytest and ``test_dependencies``.
+
+    Built once per interpreter and set of requirements (under a lock, so
+    parallel runs share it).
     """
     requirements = sorted({*BASE_TEST_REQUIREMENTS, *test_dependencies})
-    env = (root or cache_root()) / f"test-env-{_digest(requirements)}"
+    key = _digest([*_interpreter_key(python), *requirements])
+    env = (root or cache_root()) / f"test-env-{python.version}-{key}"
     with _building(env) as missing:
         if missing:
-            _build_test_environment(env, requirements)
+            _build_test_environment(env, requirements, python)
     return env
 
 
@@ -79,9 +91,9 @@ def _building(env: Path) -> Iterator[bool]:
         yield not (env / ".complete").is_file()
 
 
-def _build_test_environment(env: Path, requirements: Sequence[str]) -> None:
+def _build_test_environment(env: Path, requirements: Sequence[str], python: Interpreter) -> None:
     shutil.rmtree(env, ignore_errors=True)
-    _create_venv(env, with_pip=True)
+    _create_venv(env, with_pip=True, python=python)
     done = subprocess.run(
         [str(env / "bin" / "python"), "-m", "pip", "install", "--quiet",
          "--disable-pip-version-check", *requirements],
@@ -105,32 +117,36 @@ def requirement_lines(workspace: Path) -> list[str]:
     return [line for line in lines if line]
 
 
-def workspace_environment(workspace: Path, envs: Path, sandbox: Sandbox) -> tuple[Path, str | None]:
+def workspace_environment(
+    workspace: Path, envs: Path, sandbox: Sandbox, python: Interpreter
+) -> tuple[Path, str | None]:
     """The environment of the workspace's requirements (cached in ``envs``) and an error, if any.
 
-    With no requirements this is a bare venv. Installing runs in ``sandbox``
-    with the network on and the workspace read-only; a failed install is the
-    submission's error (its requirements cannot be installed), reported back.
+    With no requirements this is a bare venv of ``python``. Installing runs in
+    ``sandbox`` with the network on and the workspace read-only; a failed
+    install is the submission's error (its requirements cannot be installed),
+    reported back.
     """
     requirements = requirement_lines(workspace)
-    env = envs / f"ws-env-{_digest(requirements)}"
+    key = _digest([*_interpreter_key(python), *requirements])
+    env = envs / f"ws-env-{python.version}-{key}"
     with _building(env) as missing:
         if not missing:
             return env, None
-        return env, _build_workspace_environment(env, workspace, requirements, sandbox)
+        return env, _build_workspace_environment(env, workspace, requirements, sandbox, python)
 
 
 def _build_workspace_environment(
-    env: Path, workspace: Path, requirements: Sequence[str], sandbox: Sandbox
+    env: Path, workspace: Path, requirements: Sequence[str], sandbox: Sandbox, python: Interpreter
 ) -> str | None:
     shutil.rmtree(env, ignore_errors=True)
-    _create_venv(env, with_pip=bool(requirements))
+    _create_venv(env, with_pip=bool(requirements), python=python)
     if requirements:
         done = sandbox.run(
             [str(env / "bin" / "python"), "-m", "pip", "install", "--quiet",
              "--disable-pip-version-check", "-r", str(workspace / "requirements.txt")],
             workdir=workspace,
-            mounts=[Mount(workspace), Mount(env, writable=True)],
+            mounts=[Mount(workspace), Mount(env, writable=True), Mount(python.prefix)],
             limits=INSTALL_LIMITS,
             env={"PATH": f"{env / 'bin'}:/usr/bin:/bin", "HOME": str(env), "PIP_NO_CACHE_DIR": "1"},
         )  # fmt: skip

@@ -4,8 +4,9 @@ Subject = agent (+ model); task = problem version and checkpoint; template =
 the problem (its checkpoints are correlated, so the board clusters on it).
 ``passed`` is the strict solve, ``score`` the share of tests passed. Quality
 numbers go to ``details``. A harness failure (the tests produced no report
-for a reason that is not the submission's) is stored as an errored run,
-which the board keeps out of pass rates.
+for a reason that is not the submission's, could not be collected, or the
+evaluation environment lacked a piece) is stored as an errored run, which
+the board keeps out of pass rates.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ def harness_version(prompt: str) -> str:
 
 def _harness_fault(result: CheckpointResult) -> bool:
     error = result.error or ""
-    return result.status == "test_error" and error.startswith(NO_REPORT)
+    return result.errored or (result.status == "test_error" and error.startswith(NO_REPORT))
 
 
 def _details(result: CheckpointResult) -> dict[str, Any]:

@@ -8,6 +8,10 @@
 <problem>/solutions/checkpoint_N/ (or solution/)   reference solutions
 ```
 Older problems keep the spec at ``checkpoint_N/spec.md``; both are read.
+
+slopmark's own optional ``evaluation:`` mapping says how the hidden tests run
+(see `Evaluation`): ``profile`` (scb or native), ``python`` (X.Y),
+``toolchains`` (the commands the tests need) and ``network`` (off by default).
 """
 
 from __future__ import annotations
@@ -19,10 +23,23 @@ from typing import Any
 
 import yaml
 
+from slopmark.code.bench.pythons import check_version
 from slopmark.errors import BadInput
 
 _CHECKPOINT_NAME = re.compile(r"checkpoint_(\d+)")
 DEFAULT_TIMEOUT_S = 30.0
+PROFILES = ("scb", "native")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A problem's own evaluation settings; None leaves the choice to the run and the profile."""
+
+    profile: str | None = None
+    python: str | None = None
+    #: The toolchain commands the tests need (None: all of the profile's).
+    toolchains: tuple[str, ...] | None = None
+    network: bool = False
 
 
 @dataclass(frozen=True)
@@ -56,6 +73,7 @@ class Problem:
     #: Where the problem comes from, for the board's source filter: original (ours)
     #: or community (anyone else's, e.g. SlopCodeBench's own problems).
     source: str = "community"
+    evaluation: Evaluation = field(default_factory=Evaluation)
 
     @property
     def tests_dir(self) -> Path:
@@ -166,6 +184,28 @@ def _markers(config: Path, raw: Any) -> dict[str, str]:
     return markers
 
 
+def _evaluation(config: Path, raw: Any) -> Evaluation:
+    entry = _mapping(raw if raw is not None else {}, config, "evaluation")
+    unknown = sorted(set(entry) - {"profile", "python", "toolchains", "network"})
+    if unknown:
+        raise _fail(config, f"'evaluation' has unknown key(s) {', '.join(unknown)}; "
+                    "use profile, python, toolchains, network")  # fmt: skip
+    profile = entry.get("profile")
+    if profile is not None and profile not in PROFILES:
+        raise _fail(config, f"'evaluation.profile' is {profile!r}; use scb or native")
+    python = entry.get("python")
+    if python is not None:
+        python = check_version(str(python), f"{config}: 'evaluation.python'")
+    tools = entry.get("toolchains")
+    if tools is not None and not isinstance(tools, list):
+        raise _fail(config, "'evaluation.toolchains' must be a list of commands, e.g. [uv, cargo]")
+    network = entry.get("network", False)
+    if not isinstance(network, bool):
+        raise _fail(config, f"'evaluation.network' is {network!r}; use true or false")
+    toolchains = tuple(str(tool) for tool in tools) if tools is not None else None
+    return Evaluation(profile, python, toolchains, network)
+
+
 def _source(config: Path, value: Any) -> str:
     if value not in ("original", "community"):
         raise _fail(config, f"'source' is {value!r}; use original or community")
@@ -199,6 +239,7 @@ def load_problem(root: Path) -> Problem:
         markers=_markers(config, raw.get("markers")),
         version=int(raw.get("version", 1)),
         source=_source(config, raw.get("source", "community")),
+        evaluation=_evaluation(config, raw.get("evaluation")),
     )
 
 

@@ -13,7 +13,14 @@ from slopmark.code.bench.agents.base import AgentOutcome
 #: scored: tests ran. agent_failed: the agent crashed or timed out (correctness 0).
 #: not_run: an earlier checkpoint's agent failed (correctness 0, no workspace).
 #: test_error: the hidden tests produced no report (see ``error``).
-CheckpointStatus = Literal["scored", "agent_failed", "not_run", "test_error"]
+#: env_error: the evaluation environment lacks a piece (a Python version, a toolchain).
+#: collect_error: pytest could not collect or run the tests (SCB's infrastructure failure).
+CheckpointStatus = Literal[
+    "scored", "agent_failed", "not_run", "test_error", "env_error", "collect_error"
+]
+#: Statuses that are the harness's or the environment's fault, never the agent's:
+#: such checkpoints are errored, kept out of every rate until retried.
+ERRORED: tuple[CheckpointStatus, ...] = ("env_error", "collect_error")
 GROUPS = ("core", "functionality", "error", "regression")
 
 
@@ -66,6 +73,11 @@ class CheckpointResult:
     #: Seconds spent: agent, environment + tests, metrics, and the whole checkpoint.
     timings: dict[str, float] = field(default_factory=dict)
     source: str = "community"
+
+    @property
+    def errored(self) -> bool:
+        """The environment or the harness failed: no verdict on the agent (see `ERRORED`)."""
+        return self.status in ERRORED
 
     def group(self, name: str) -> tuple[CaseOutcome, ...]:
         return tuple(test for test in self.tests if test.group == name)

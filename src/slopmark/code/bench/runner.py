@@ -21,13 +21,14 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from slopmark.code.bench.agents.base import Agent, AgentOutcome, AgentTask
 from slopmark.code.bench.envs import hidden_test_environment, workspace_environment
 from slopmark.code.bench.problem import Checkpoint, Problem
+from slopmark.code.bench.profiles import EvalEnvironment, EvalOptions, Host, resolve
 from slopmark.code.bench.prompts import PromptTemplate
 from slopmark.code.bench.quality import has_files, measure_workspace
 from slopmark.code.bench.results import (
@@ -38,7 +39,8 @@ from slopmark.code.bench.results import (
     write_result,
 )
 from slopmark.code.bench.sandbox.base import Limits, Sandbox
-from slopmark.code.bench.testrun import NOT_COPIED, run_tests
+from slopmark.code.bench.testlayout import NOT_COPIED
+from slopmark.code.bench.testrun import run_tests
 from slopmark.errors import BadInput, SlopmarkError
 
 RESULT = "result.json"
@@ -61,6 +63,8 @@ class BenchConfig:
     #: The agent's memory (address space) and process limits in its sandbox.
     agent_memory_mb: int | None = 16384
     agent_max_procs: int | None = 512
+    #: How the hidden tests run: profile, Python, network (see `profiles`).
+    evaluation: EvalOptions = field(default_factory=EvalOptions)
 
 
 @dataclass(frozen=True)
@@ -81,8 +85,16 @@ def open_run_dir(config: BenchConfig, problems: Sequence[Problem]) -> None:
                 f"{manifest}: this run folder was started with {key}={before.get(key)!r}, "
                 f"not {wanted[key]!r}; resume with the same options or pass a new --out"
             )
+    evaluation = asdict(config.evaluation)
+    if before.get("evaluation", evaluation) != evaluation:
+        raise BadInput(
+            f"{manifest}: this run folder was started with evaluation options "
+            f"{before['evaluation']}, not {evaluation}; resume with the same --env-profile, "
+            "--python and --test-network, or pass a new --out"
+        )
     seen = sorted({p.name for p in problems} | set(before.get("problems", [])))
-    record = {**wanted, "problems": seen, "started": before.get("started", time.time())}
+    record = {**wanted, "evaluation": evaluation, "problems": seen,
+              "started": before.get("started", time.time())}  # fmt: skip
     manifest.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
@@ -90,6 +102,11 @@ def load_results(run_dir: Path) -> list[CheckpointResult]:
     """Every finished checkpoint in ``run_dir``, by problem and order."""
     found = [read_result(path) for path in sorted(run_dir.glob(f"*/*/{RESULT}"))]
     return sorted(found, key=lambda r: (r.problem, r.index))
+
+
+def _finished(result_path: Path) -> bool:
+    """A checkpoint with a result, unless that result is an environment error (retried)."""
+    return result_path.is_file() and read_result(result_path).status != "env_error"
 
 
 def _copy_tree(source: Path | None, target: Path) -> None:
@@ -110,13 +127,19 @@ class ProblemRun:
         self.live = self.folder / "workspace"
 
     def run(self) -> list[CheckpointResult]:
+        found = resolve(self.problem, self.bench.config.evaluation, self.bench.host)
+        if not isinstance(found, EvalEnvironment):
+            return [
+                self._env_error(c, i, found.message) for i, c in enumerate(self.problem.checkpoints)
+            ]
+        self.environment = found
+        self.test_env = hidden_test_environment(self.problem.test_dependencies, found.interpreter)
         results: list[CheckpointResult] = []
-        self.test_env = hidden_test_environment(self.problem.test_dependencies)
         previous: Path | None = None
         failed = False
         for index, checkpoint in enumerate(self.problem.checkpoints):
             result_path = self.folder / checkpoint.name / RESULT
-            if result_path.is_file():
+            if _finished(result_path):
                 result = read_result(result_path)
             elif failed:
                 result = self._not_run(checkpoint, index)
@@ -135,6 +158,18 @@ class ProblemRun:
         shutil.rmtree(folder, ignore_errors=True)  # a checkpoint killed half-way
         folder.mkdir(parents=True)
         return folder
+
+    def _env_error(self, checkpoint: Checkpoint, index: int, message: str) -> CheckpointResult:
+        """An environment error, recorded without running the agent (redone on resume);
+        a checkpoint that already finished keeps its result."""
+        result_path = self.folder / checkpoint.name / RESULT
+        if _finished(result_path):
+            result = read_result(result_path)
+        else:
+            result = self._result(checkpoint, index, "env_error", None, error=message)
+            write_result(self._fresh(checkpoint) / RESULT, result)
+        self.bench.finished(result)
+        return result
 
     def _not_run(self, checkpoint: Checkpoint, index: int) -> CheckpointResult:
         return self._result(
@@ -218,18 +253,17 @@ class ProblemRun:
     ) -> tuple[CheckpointStatus, tuple[CaseOutcome, ...], str | None]:
         started = time.perf_counter()
         envs = self.bench.config.run_dir / "envs"
-        ws_env, install_error = workspace_environment(snapshot, envs, self.bench.sandbox)
+        python = self.environment.interpreter
+        ws_env, install_error = workspace_environment(snapshot, envs, self.bench.sandbox, python)
         if install_error is not None:
             timings["tests_s"] = time.perf_counter() - started
             return "test_error", (), install_error
         run = run_tests(
-            self.problem, checkpoint, snapshot, folder,
-            sandbox=self.bench.sandbox, test_env=self.test_env, ws_env=ws_env,
+            self.problem, checkpoint, snapshot, folder, sandbox=self.bench.sandbox,
+            environment=self.environment, test_env=self.test_env, ws_env=ws_env,
         )  # fmt: skip
         timings["tests_s"] = time.perf_counter() - started
-        if run.error is not None:
-            return "test_error", (), run.error
-        return "scored", run.tests, None
+        return run.status, run.tests, run.error
 
 
 class BenchRun:
@@ -242,9 +276,11 @@ class BenchRun:
         sandbox: Sandbox,
         agent: Agent,
         template: PromptTemplate,
+        host: Host,
         on_result: OnResult | None = None,
     ) -> None:
         self.config = config
+        self.host = host
         self.sandbox = sandbox
         self.agent = agent
         self.template = template

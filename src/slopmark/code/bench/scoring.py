@@ -4,8 +4,18 @@ Per checkpoint: strict (every test passes, regression included), isolated
 (every test of the checkpoint itself passes), core (every core test passes).
 Per problem: partial (at least one checkpoint strictly solved). Rates use the
 fixed denominator of every checkpoint attempted, so a checkpoint the agent
-never reached counts as unsolved. Quality means are over the checkpoints that
-produced a workspace only: a missing workspace is never imputed.
+never reached counts as unsolved. An errored checkpoint (the environment or
+the harness failed, `results.ERRORED`) is no verdict on the agent: it is
+counted apart and left out of every rate. Quality means are over the
+checkpoints that produced a workspace only: a missing workspace is never
+imputed.
+
+The three solve rates mirror SlopCodeBench's ``get_evaluation_metrics``
+(``src/slop_code/metrics/checkpoint/extractors.py``: ``pass_rate``,
+``checkpoint_pass_rate`` without the Regression group, ``core_pass_rate``,
+each 0 when its group is empty) and ``compute_solve_rates``
+(``src/slop_code/metrics/summary/aggregators.py``: a checkpoint is solved
+when its rate is 1).
 
 Phases follow SlopCodeBench's trajectory view: the first checkpoint is Start,
 the last Final, and the interior is split in thirds: Early, Mid, Late.
@@ -65,9 +75,12 @@ class Rates:
     erosion: float | None
     verbosity: float | None
     measured: int
+    #: Checkpoints left out of the rates because they errored (not counted in ``checkpoints``).
+    errored: int = 0
 
     @classmethod
-    def of(cls, results: Sequence[CheckpointResult]) -> Rates:
+    def of(cls, everything: Sequence[CheckpointResult]) -> Rates:
+        results = [r for r in everything if not r.errored]
         measured = [r for r in results if r.quality is not None]
         return cls(
             checkpoints=len(results),
@@ -78,6 +91,7 @@ class Rates:
             erosion=mean(EROSION(r) for r in measured),
             verbosity=mean(VERBOSITY(r) for r in measured),
             measured=len(measured),
+            errored=len(everything) - len(results),
         )
 
 
@@ -172,7 +186,7 @@ def summarize(results: Sequence[CheckpointResult]) -> Summary:
         overall=Rates.of(results),
         phases=_phases(results),
         trajectories=trajectories,
-        partial=rate([t.partial for t in trajectories]),
+        partial=rate([t.partial for t in trajectories if not all(r.errored for r in t.results)]),
         erosion_rose_share=_share(t.erosion_rose for t in trajectories),
         verbosity_rose_share=_share(t.verbosity_rose for t in trajectories),
         **_spend(results),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 
 from sqlalchemy import Engine
@@ -9,6 +10,7 @@ from sqlalchemy import Engine
 from slopmark.code.bench.agents.base import make_agent
 from slopmark.code.bench.ledger import store_result
 from slopmark.code.bench.problem import Problem
+from slopmark.code.bench.profiles import host_of
 from slopmark.code.bench.prompts import load_prompt
 from slopmark.code.bench.results import CheckpointResult
 from slopmark.code.bench.runner import BenchConfig, BenchRun, ProblemFailure
@@ -32,5 +34,8 @@ def execute(
         if on_result is not None:
             on_result(result)
 
-    bench = BenchRun(config, sandbox=sandbox, agent=agent, template=template, on_result=finished)
+    bench = BenchRun(
+        config, sandbox=sandbox, agent=agent, template=template, host=host_of(os.environ),
+        on_result=finished,
+    )
     return bench.run(problems)

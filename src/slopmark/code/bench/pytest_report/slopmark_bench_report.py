@@ -1,8 +1,14 @@
 """A pytest plugin the harness loads into hidden test sessions (``-p slopmark_bench_report``).
 
 It writes one JSON record per test to the file named by
-``$SLOPMARK_BENCH_REPORT``: node id, file, markers, outcome, duration and the
-failure's last line. Collection errors are recorded as tests that errored.
+``$SLOPMARK_BENCH_REPORT``: node id, file, markers, keywords, outcome,
+duration, the failure's own message and the tail of its full text (traceback
+and captured output, read by the harness to tell a network failure). The
+outcome is the one pytest-json-report gives (which SlopCodeBench reads): the
+status pytest's ``pytest_report_teststatus`` hook reports for each phase, the
+last one that is not a pass winning (``xfailed``, ``xpassed``, ``error`` for a
+failed setup or teardown). Files that fail to collect are listed apart, with
+the number of tests collected and pytest's exit status.
 It imports nothing but pytest and the standard library, so it runs in the
 test environment, not slopmark's.
 """
@@ -15,13 +21,25 @@ from typing import Any
 
 import pytest
 
-_markers: dict[str, list[str]] = {}
+#: How much of a failure's full text is kept.
+DETAIL_CHARS = 4000
+
+_items: dict[str, dict[str, list[str]]] = {}
 _records: dict[str, dict[str, Any]] = {}
+_collect_errors: list[dict[str, Any]] = []
+_config: list[pytest.Config] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _config.append(config)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        _markers[item.nodeid] = sorted({mark.name for mark in item.iter_markers()})
+        _items[item.nodeid] = {
+            "markers": sorted({mark.name for mark in item.iter_markers()}),
+            "keywords": [str(keyword) for keyword in item.keywords],
+        }
 
 
 def _message(report: pytest.TestReport | pytest.CollectReport) -> str | None:
@@ -35,45 +53,49 @@ def _message(report: pytest.TestReport | pytest.CollectReport) -> str | None:
     return text[-1][:500] if text else None
 
 
+def _detail(report: pytest.TestReport) -> str:
+    parts = [report.longreprtext, report.capstdout, report.capstderr]
+    return "\n".join(part for part in parts if part)[-DETAIL_CHARS:]
+
+
+def _record(nodeid: str, location: str) -> dict[str, Any]:
+    seen = _items.get(nodeid, {})
+    return _records.setdefault(nodeid, {
+        "nodeid": nodeid, "file": location, "markers": seen.get("markers", []),
+        "keywords": seen.get("keywords", []), "outcome": "passed", "duration_s": 0.0,
+        "message": None, "detail": None,
+    })  # fmt: skip
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    record = _records.setdefault(
-        report.nodeid,
-        {
-            "nodeid": report.nodeid,
-            "file": report.location[0],
-            "markers": _markers.get(report.nodeid, []),
-            "outcome": "passed",
-            "duration_s": 0.0,
-            "message": None,
-        },
-    )
+    record = _record(report.nodeid, report.location[0])
     record["duration_s"] += report.duration
-    if report.when == "call" and report.outcome != "passed":
-        record["outcome"] = report.outcome
-        record["message"] = _message(report)
-    elif report.when != "call" and report.failed:
-        record["outcome"] = "error"
-        record["message"] = _message(report)
-    elif report.skipped and record["outcome"] == "passed":
-        record["outcome"] = "skipped"
+    status = report.outcome
+    for config in _config[-1:]:
+        status = config.hook.pytest_report_teststatus(report=report, config=config)[0]
+    if status not in ("passed", ""):
+        record["outcome"] = status
+        if not report.passed:
+            record["message"] = _message(report)
+            record["detail"] = _detail(report)
 
 
 def pytest_collectreport(report: pytest.CollectReport) -> None:
     if report.failed:
-        _records[report.nodeid] = {
-            "nodeid": report.nodeid,
-            "file": report.nodeid.split("::", 1)[0],
-            "markers": [],
-            "outcome": "error",
-            "duration_s": 0.0,
-            "message": _message(report),
-        }
+        _collect_errors.append({"nodeid": report.nodeid, "message": _message(report),
+                                "detail": str(report.longrepr or "")[-DETAIL_CHARS:]})  # fmt: skip
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     target = os.environ.get("SLOPMARK_BENCH_REPORT")
     if not target:
         return
-    payload = {"exitstatus": int(exitstatus), "tests": list(_records.values())}
+    payload = {
+        "exitstatus": int(exitstatus),
+        "collected": int(session.testscollected),
+        "collect_errors": _collect_errors,
+        "tests": list(_records.values()),
+    }
     with open(target, "w", encoding="utf-8") as handle:
         json.dump(payload, handle)

@@ -1,0 +1,158 @@
+"""What `slopmark code bench validate` prints: a line per checkpoint as it finishes, a total.
+
+Test ids and messages are printed as plain text (never as Rich markup, which
+would eat a parametrize id like ``[abc-1]``) and never hard-wrapped, so a
+piped output keeps each node id whole on one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from slopmark.code.bench.results import CaseOutcome, CheckpointResult
+from slopmark.code.bench.runner import ProblemFailure
+from slopmark.code.bench.validation import (
+    Verdict,
+    case_key,
+    group_tallies,
+    judge,
+    tally,
+)
+
+#: Unexpected failing tests listed under a checkpoint (the rest are counted; --json has all).
+LISTED = 20
+_WORDS = {True: ("ok", "green"), False: ("FAIL", "red")}
+_NOT_SCORED = {
+    "missing_reference": "missing reference",
+    "not_run": "not run (an earlier checkpoint's reference is missing)",
+    "test_error": "test session error",
+}
+
+
+def plain_console(stderr: bool = False) -> Console:
+    """A console that neither wraps lines nor reads markup or highlights."""
+    return Console(stderr=stderr, soft_wrap=True, highlight=False)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {name}" for name, n in counts.items() if n)
+
+
+def _group_cell(group: str, counts: dict[str, int]) -> str:
+    total = sum(counts.values())
+    rest = {k: v for k, v in counts.items() if k != "passed" and v}
+    return f"{group} {counts['passed']}/{total}" + (f" ({_counts(rest)})" if rest else "")
+
+
+def scored_summary(result: CheckpointResult) -> str:
+    """``9 tests: 8 passed, 1 failed — core 3/3, regression 5/6 (1 failed)``."""
+    groups = ", ".join(_group_cell(g, c) for g, c in group_tallies(result).items())
+    return f"{len(result.tests)} tests: {_counts(tally(result.tests))} — {groups}"
+
+
+def _summary(verdict: Verdict) -> str:
+    result = verdict.result
+    if verdict.kind in ("ok", "failed"):
+        text = scored_summary(result)
+        if verdict.expected:
+            text += f" ({len(verdict.expected)} expected failure(s))"
+        return text
+    label = _NOT_SCORED.get(verdict.kind)
+    why = result.error or ""
+    text = f"{label}: {why}" if label and verdict.kind != "not_run" else (label or why)
+    return text + (" (pinned)" if verdict.pinned else "")
+
+
+def _word(verdict: Verdict) -> tuple[str, str]:
+    if verdict.errored and not verdict.pinned:
+        return "ERROR", "red"
+    return _WORDS[verdict.ok]
+
+
+def _test_line(test: CaseOutcome) -> Text:
+    first = (test.message or "").strip().splitlines()[:1]
+    message = first[0][:200] if first else ""
+    return Text(f"      {test.outcome:7} {test.group:13} {test.nodeid}  {message}".rstrip())
+
+
+class ValidateView:
+    """Prints each checkpoint's verdict as it comes, then the total."""
+
+    def __init__(self, console: Console, total: int, expected: frozenset[str]) -> None:
+        self.console = console
+        self.total = total
+        self.expected = expected
+        self.verdicts: list[Verdict] = []
+
+    def on_result(self, result: CheckpointResult) -> None:
+        verdict = judge(result, self.expected)
+        self.verdicts.append(verdict)
+        word, style = _word(verdict)
+        line = Text(f"[{len(self.verdicts)}/{self.total}] ")
+        line.append(f"{word:5}", style=style)
+        line.append(f" {result.problem}/{result.checkpoint}  {_summary(verdict)}")
+        self.console.print(line)
+        for test in verdict.unexpected[:LISTED]:
+            self.console.print(_test_line(test))
+        if len(verdict.unexpected) > LISTED:
+            more = len(verdict.unexpected) - LISTED
+            self.console.print(Text(f"      … and {more} more failing tests (--json lists all)"))
+
+    def finish(self, failures: Sequence[ProblemFailure]) -> int:
+        """Print the problems that could not run and the total; the number of checkpoints
+        (and problems) that are not ok."""
+        for failure in failures:
+            line = Text("FAIL ", style="red")
+            line.append(f" {failure.problem}: {failure.error}")
+            self.console.print(line)
+        bad = sum(not v.ok for v in self.verdicts) + len(failures)
+        self.console.print(Text(total_line(self.verdicts, failures)))
+        for verdict in self.verdicts:
+            for key in verdict.fixed:
+                self.console.print(Text(f"now passes (drop it from the expected failures): {key}"))
+        return bad
+
+
+def total_line(verdicts: Sequence[Verdict], failures: Sequence[ProblemFailure]) -> str:
+    ok = sum(v.ok for v in verdicts)
+    errored = sum(v.errored and not v.pinned for v in verdicts)
+    failed = len(verdicts) - ok - errored
+    pinned = sum(v.ok and (bool(v.expected) or v.pinned) for v in verdicts)
+    text = f"{ok}/{len(verdicts)} reference checkpoints ok"
+    text += f" ({pinned} with expected failures)" if pinned else ""
+    text += f", {failed} failed, {errored} errored"
+    return text + (f"; {len(failures)} problem(s) could not run" if failures else "")
+
+
+def _test_json(result: CheckpointResult, test: CaseOutcome) -> dict[str, Any]:
+    return {"id": test.nodeid, "key": case_key(result, test), "group": test.group,
+            "outcome": test.outcome, "message": test.message}  # fmt: skip
+
+
+def _verdict_json(verdict: Verdict) -> dict[str, Any]:
+    result = verdict.result
+    return {
+        "problem": result.problem, "checkpoint": result.checkpoint, "ok": verdict.ok,
+        "verdict": verdict.kind, "status": result.status, "error": result.error,
+        "pinned": verdict.pinned, "strict": result.strict, "isolated": result.isolated,
+        "core": result.core, "totals": tally(result.tests), "groups": group_tallies(result),
+        "unexpected": [_test_json(result, t) for t in verdict.unexpected],
+        "expected": [_test_json(result, t) for t in verdict.expected],
+        "fixed": list(verdict.fixed),
+        "tests": [_test_json(result, t) for t in result.tests],
+    }  # fmt: skip
+
+
+def validation_json(
+    verdicts: Sequence[Verdict], failures: Sequence[ProblemFailure]
+) -> dict[str, Any]:
+    return {
+        "ok": all(v.ok for v in verdicts) and not failures,
+        "summary": total_line(verdicts, failures),
+        "checkpoints": [_verdict_json(v) for v in verdicts],
+        "problems_not_run": [{"problem": f.problem, "error": f.error} for f in failures],
+    }
