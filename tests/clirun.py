@@ -9,13 +9,16 @@ from pathlib import Path
 from typing import Any
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m slopmark ARGS`` and capture its output."""
+def run_cli(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m slopmark ARGS`` (in ``env`` if given) and capture its output."""
     return subprocess.run(
         [sys.executable, "-m", "slopmark", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
+        env=env,
         timeout=300,
     )
 

@@ -51,7 +51,8 @@ def _group_cell(group: str, counts: dict[str, int]) -> str:
 def scored_summary(result: CheckpointResult) -> str:
     """``9 tests: 8 passed, 1 failed — core 3/3, regression 5/6 (1 failed)``."""
     groups = ", ".join(_group_cell(g, c) for g, c in group_tallies(result).items())
-    return f"{len(result.tests)} tests: {_counts(tally(result.tests))} — {groups}"
+    count = len(result.tests)
+    return f"{count} test{'s' * (count != 1)}: {_counts(tally(result.tests))} — {groups}"
 
 
 def _summary(verdict: Verdict) -> str:

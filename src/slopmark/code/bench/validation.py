@@ -133,4 +133,5 @@ def failure_keys(results: Sequence[CheckpointResult]) -> list[str]:
 
 
 def write_expected(path: Path, keys: Sequence[str]) -> None:
-    path.write_text(HEADER + "".join(f"{key}\n" for key in keys), encoding="utf-8")
+    """Write ``keys`` (sorted, once each) under a header saying what the file is."""
+    path.write_text(HEADER + "".join(f"{key}\n" for key in sorted(set(keys))), encoding="utf-8")

@@ -50,7 +50,8 @@ def _message(report: pytest.TestReport | pytest.CollectReport) -> str | None:
     if crash is not None and getattr(crash, "message", None):
         return str(crash.message)[:500]
     text = str(report.longrepr or "").strip().splitlines()
-    return text[-1][:500] if text else None
+    last = text[-1] if text else ""
+    return (last[2:].strip() if last.startswith("E ") else last)[:500] or None
 
 
 def _detail(report: pytest.TestReport) -> str:

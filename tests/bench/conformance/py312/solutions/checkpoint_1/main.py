@@ -1,0 +1,3 @@
+import sys
+
+print(f"{"-".join(sys.argv[1:])}")

@@ -1,0 +1,3 @@
+import sys
+
+print(f"{sys.version_info[0]}.{sys.version_info[1]}")
