@@ -5,12 +5,16 @@ The container has a read-only root, a tmpfs ``/tmp``, no network unless
 the limits, no capabilities and ``no-new-privileges``. The mounts are bound
 at their own paths.
 
-Image: ``$SLOPMARK_DOCKER_IMAGE``, else ``python:3.11-slim``. The harness
-passes host paths, including virtual environments whose ``python`` links to
-the host's interpreter, so the host's Python prefix (``sys.base_prefix``) is
-also bound read-only at its own path. Such an interpreter needs a C library
-no older than the host's; when the image's is older, set an image that matches
-the host.
+Image: ``$SLOPMARK_DOCKER_IMAGE``, else SlopCodeBench's evaluation base image,
+``ghcr.io/astral-sh/uv:python3.12-trixie-slim`` (SCB's
+``configs/environments/docker-python3.12-uv-artnet.yaml``; SCB adds Node.js,
+build-essential and rustup on top, see `slopmark.code.bench.toolchains`).
+The harness passes host paths, including virtual environments whose
+``python`` links to a host interpreter, so the host's Python prefix
+(``sys.base_prefix``) is also bound read-only at its own path, and the
+evaluation's interpreter and toolchain folders come as mounts. Such an
+interpreter needs a C library no older than the host's (trixie's is newer
+than bookworm's); when the image's is older, set an image that matches the host.
 
 User: the caller's own uid and gid (``--user``), not 65534, so that the
 writable mounts (made by the caller) are writable and what the command
@@ -35,7 +39,7 @@ from slopmark.code.bench.sandbox.limits import command_env
 from slopmark.code.bench.sandbox.supervise import Launch, supervise
 from slopmark.errors import BadInput
 
-DEFAULT_IMAGE = "python:3.11-slim"
+DEFAULT_IMAGE = "ghcr.io/astral-sh/uv:python3.12-trixie-slim"
 IMAGE_ENV = "SLOPMARK_DOCKER_IMAGE"
 
 
