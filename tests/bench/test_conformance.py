@@ -11,7 +11,6 @@ them run once through ``validate --json`` in the real bubblewrap sandbox.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import threading
@@ -21,16 +20,13 @@ from typing import Any
 
 import pytest
 
+from bench.scbenv import HAS_SCB_PYTHON, hidden_312_environment, needs_bwrap, needs_scb_python
 from clirun import run_cli
-from slopmark.code.bench.profiles import host_of
-from slopmark.code.bench.pythons import PythonSearch, find_python
 
 CONFORMANCE = Path(__file__).parent / "conformance"
 VALIDATE = ("code", "bench", "validate", "--sandbox", "bwrap")
 
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
-HAS_312 = find_python(host_of(os.environ).pythons, "3.12") is not None
-needs_312 = pytest.mark.skipif(not HAS_312, reason="no Python 3.12 on this machine")
+pytestmark = needs_bwrap
 
 
 def validate_json(*args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
@@ -53,29 +49,19 @@ def by_key(entry: dict[str, Any]) -> dict[str, dict[str, Any]]:
 @pytest.fixture(scope="module")
 def scb() -> dict[str, Any]:
     """Every conformance problem, validated once with the default (scb) profile."""
+    if not HAS_SCB_PYTHON:
+        pytest.skip("needs Python 3.12 (the scb profile's; .ci/run installs it)")
     return validate_json("--problems", str(CONFORMANCE), "--jobs", "2")
 
 
-@needs_312
+@needs_scb_python
 def test_a_312_only_reference_runs_under_312(scb: dict[str, Any]) -> None:
     entry = checkpoint(scb, "py312/checkpoint_1")
     assert (entry["verdict"], entry["totals"]["passed"]) == ("ok", 1)
 
 
-def hidden_312_environment(tmp_path: Path) -> dict[str, str]:
-    """An environment in which discovery finds no 3.12: no pyenv, a bare PATH, an empty HOME."""
-    (tmp_path / "home").mkdir()
-    env = {**os.environ, "PYENV_ROOT": str(tmp_path / "no-pyenv"), "PATH": "/usr/bin:/bin"}
-    env["HOME"] = str(tmp_path / "home")
-    env.pop("CARGO_HOME", None)
-    return env
-
-
 def test_a_missing_312_is_an_environment_error_naming_it(tmp_path: Path) -> None:
     env = hidden_312_environment(tmp_path)
-    search = PythonSearch.of_environment(env, host_of(env).pythons.uv)
-    if find_python(search, "3.12") is not None:
-        pytest.skip("this machine has Python 3.12 on /usr/bin: it cannot be hidden")
     done = run_cli(*VALIDATE, "--problems", str(CONFORMANCE / "py312"), env=env)
     assert done.returncode == 1
     line = done.stdout.splitlines()[0]
@@ -93,7 +79,7 @@ def test_a_python_version_that_does_not_exist_is_an_environment_error() -> None:
     assert "needs Python 3.99" in entry["error"] and entry["tests"] == []
 
 
-@needs_312
+@needs_scb_python
 def test_a_test_can_call_uv_and_uv_runs_the_evaluation_python(scb: dict[str, Any]) -> None:
     entry = checkpoint(scb, "uvcall/checkpoint_1")
     assert entry["verdict"] == "ok", entry["tests"]

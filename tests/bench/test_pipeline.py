@@ -15,8 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
+from bench.scbenv import hidden_312_environment, needs_bwrap, needs_scb_python
 from clirun import run_cli
 from slopmark.store import open_store
 from slopmark.store.runs import list_runs
@@ -24,7 +23,7 @@ from slopmark.store.runs import list_runs
 DATA = Path(__file__).parent / "data"
 SANDBOX = "bwrap"
 
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+pytestmark = [needs_bwrap, needs_scb_python]
 
 
 def results_of(run_dir: Path) -> list[dict[str, object]]:
@@ -147,3 +146,24 @@ def test_resume_with_other_options_is_refused(tmp_path: Path) -> None:
     again = run_cli(*common, "--agent", "replay", "--prompt", "anti-slop", "--out", str(run_dir))
     assert again.returncode == 2
     assert "started with prompt='just-solve'" in again.stderr
+
+
+def test_an_environment_error_records_no_verdict_and_is_retried_on_resume(tmp_path: Path) -> None:
+    run_dir, db = tmp_path / "run", f"sqlite:///{tmp_path / 'store.db'}"
+    args = ("code", "bench", "run", "--problems", str(DATA), "--agent", "replay",
+            "--sandbox", SANDBOX, "--out", str(run_dir), "--db", db)  # fmt: skip
+    hidden = run_cli(*args, env=hidden_312_environment(tmp_path))
+    assert hidden.returncode == 0, hidden.stdout + hidden.stderr
+    results = results_of(run_dir)
+    assert [r["status"] for r in results] == ["env_error"] * 3
+    assert all(r["agent"] is None and "needs Python 3.12" in str(r["error"]) for r in results)
+    assert not (run_dir / "wordcount" / "workspace").exists()  # the agent never ran
+    report = json.loads(run_cli("code", "bench", "report", str(run_dir), "--json").stdout)
+    assert report["summary"]["overall"]["checkpoints"] == 0
+    assert report["summary"]["overall"]["errored"] == 3
+    assert report["summary"]["overall"]["strict"] is None
+    stored = list_runs(open_store(db), domain="code_iterative")
+    assert [r.status for r in stored] == ["error"] * 3
+    resumed = run_cli(*args)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert [r["status"] for r in results_of(run_dir)] == ["scored"] * 3

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
+from bench.scbenv import needs_bwrap, needs_scb_python
 from clirun import run_cli
 from slopmark.code.bench.envs import hidden_test_environment, workspace_environment
 from slopmark.code.bench.problem import Checkpoint, Problem, load_problems
@@ -23,8 +23,6 @@ PROBLEMS = ROOT / "problems"
 NAIVE = Path(__file__).parent / "naive"
 SHIPPED = load_problems(PROBLEMS)
 
-needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
-
 
 def test_at_least_four_original_problems_of_four_checkpoints() -> None:
     assert len(SHIPPED) >= 4
@@ -38,6 +36,7 @@ def test_at_least_four_original_problems_of_four_checkpoints() -> None:
 
 
 @needs_bwrap
+@needs_scb_python
 def test_every_reference_checkpoint_is_strictly_solved() -> None:
     done = run_cli(
         "code", "bench", "validate", "--problems", str(PROBLEMS), "--sandbox", "bwrap",
@@ -60,6 +59,7 @@ def naive_workspace(problem: Problem, checkpoint: Checkpoint) -> Path:
 
 
 @needs_bwrap
+@needs_scb_python
 @pytest.mark.parametrize("problem", SHIPPED, ids=[p.name for p in SHIPPED])
 def test_naive_solution_fails_somewhere_with_every_test_group(
     problem: Problem, tmp_path: Path
@@ -90,6 +90,7 @@ def test_naive_solution_fails_somewhere_with_every_test_group(
 
 
 @needs_bwrap
+@needs_scb_python
 def test_a_shipped_problem_runs_end_to_end_with_the_replay_agent(tmp_path: Path) -> None:
     """run → store → report on a shipped problem, in bubblewrap."""
     smallest = min(SHIPPED, key=lambda p: len(p.checkpoints))

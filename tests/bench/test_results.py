@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from slopmark.code.bench.ledger import DOMAIN, harness_version, subject, to_run
 from slopmark.code.bench.results import (
     AgentRecord,
@@ -60,3 +62,15 @@ def test_harness_failure_is_an_errored_run() -> None:
         error="the test session was stopped by the timeout limit",
     )  # fmt: skip
     assert to_run(limited, "replay", None, "just-solve").passed is False
+
+
+@pytest.mark.parametrize("status", ["env_error", "collect_error"])
+def test_environment_and_collection_errors_are_errored_runs(status: str) -> None:
+    result = CheckpointResult(
+        problem="p", problem_version=1, checkpoint="checkpoint_1", order=1, index=0, count=1,
+        status=status, agent=None, error="environment error: p needs Python 3.12",  # type: ignore[arg-type]
+    )  # fmt: skip
+    assert result.errored and not result.strict
+    run = to_run(result, "replay", None, "just-solve")
+    assert (run.status, run.passed, run.score) == ("error", None, None)
+    assert run.details["checkpoint_status"] == status
