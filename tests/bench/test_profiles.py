@@ -90,7 +90,8 @@ def test_a_problem_reads_its_evaluation_settings(tmp_path: Path) -> None:
     [
         ("evaluation: {profil: scb}", "unknown key(s) profil"),
         ("evaluation: {profile: docker}", "'evaluation.profile' is 'docker'; use scb or native"),
-        ("evaluation: {python: 3}", "'evaluation.python': Python version '3' is not of the form"),
+        ("evaluation: {python: '3'}", "'evaluation.python': Python version '3' is not of the form"),
+        ("evaluation: {python: 3.10}", "'evaluation.python' is 3.1; quote the version"),
         ("evaluation: {toolchains: uv}", "'evaluation.toolchains' must be a list"),
         ("evaluation: {network: maybe}", "'evaluation.network' is 'maybe'; use true or false"),
         ("evaluation: [scb]", "'evaluation' must be a mapping"),

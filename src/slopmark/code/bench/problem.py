@@ -184,26 +184,45 @@ def _markers(config: Path, raw: Any) -> dict[str, str]:
     return markers
 
 
+_EVALUATION_KEYS = ("profile", "python", "toolchains", "network")
+
+
+def _choice(config: Path, entry: dict[str, Any], key: str, allowed: tuple[Any, ...]) -> Any:
+    value = entry.get(key)
+    if value is not None and value not in allowed:
+        words = " or ".join(str(option).lower() for option in allowed)
+        raise _fail(config, f"'evaluation.{key}' is {value!r}; use {words}")
+    return value
+
+
+def _toolchains(config: Path, tools: Any) -> tuple[str, ...] | None:
+    if tools is None:
+        return None
+    if not isinstance(tools, list):
+        raise _fail(config, "'evaluation.toolchains' must be a list of commands, e.g. [uv, cargo]")
+    return tuple(str(tool) for tool in tools)
+
+
+def _python(config: Path, value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):  # YAML reads 3.10 as the number 3.1
+        raise _fail(config, f"'evaluation.python' is {value!r}; quote the version: python: '3.12'")
+    return check_version(value, f"{config}: 'evaluation.python'")
+
+
 def _evaluation(config: Path, raw: Any) -> Evaluation:
     entry = _mapping(raw if raw is not None else {}, config, "evaluation")
-    unknown = sorted(set(entry) - {"profile", "python", "toolchains", "network"})
+    unknown = sorted(set(entry) - set(_EVALUATION_KEYS))
     if unknown:
-        raise _fail(config, f"'evaluation' has unknown key(s) {', '.join(unknown)}; "
-                    "use profile, python, toolchains, network")  # fmt: skip
-    profile = entry.get("profile")
-    if profile is not None and profile not in PROFILES:
-        raise _fail(config, f"'evaluation.profile' is {profile!r}; use scb or native")
-    python = entry.get("python")
-    if python is not None:
-        python = check_version(str(python), f"{config}: 'evaluation.python'")
-    tools = entry.get("toolchains")
-    if tools is not None and not isinstance(tools, list):
-        raise _fail(config, "'evaluation.toolchains' must be a list of commands, e.g. [uv, cargo]")
-    network = entry.get("network", False)
-    if not isinstance(network, bool):
-        raise _fail(config, f"'evaluation.network' is {network!r}; use true or false")
-    toolchains = tuple(str(tool) for tool in tools) if tools is not None else None
-    return Evaluation(profile, python, toolchains, network)
+        keys = ", ".join(_EVALUATION_KEYS)
+        raise _fail(config, f"'evaluation' has unknown key(s) {', '.join(unknown)}; use {keys}")
+    return Evaluation(
+        profile=_choice(config, entry, "profile", PROFILES),
+        python=_python(config, entry.get("python")),
+        toolchains=_toolchains(config, entry.get("toolchains")),
+        network=bool(_choice(config, entry, "network", (True, False))),
+    )
 
 
 def _source(config: Path, value: Any) -> str:

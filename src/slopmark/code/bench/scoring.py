@@ -48,6 +48,11 @@ def rate(flags: Sequence[bool]) -> float | None:
     return sum(flags) / len(flags) if flags else None
 
 
+def counted(results: Sequence[CheckpointResult]) -> list[CheckpointResult]:
+    """The results that are a verdict on the agent (errored ones aside)."""
+    return [result for result in results if not result.errored]
+
+
 def mean(values: Iterable[float | None]) -> float | None:
     defined = [value for value in values if value is not None]
     return fmean(defined) if defined else None
@@ -80,7 +85,7 @@ class Rates:
 
     @classmethod
     def of(cls, everything: Sequence[CheckpointResult]) -> Rates:
-        results = [r for r in everything if not r.errored]
+        results = counted(everything)
         measured = [r for r in results if r.quality is not None]
         return cls(
             checkpoints=len(results),
@@ -186,7 +191,7 @@ def summarize(results: Sequence[CheckpointResult]) -> Summary:
         overall=Rates.of(results),
         phases=_phases(results),
         trajectories=trajectories,
-        partial=rate([t.partial for t in trajectories if not all(r.errored for r in t.results)]),
+        partial=rate([t.partial for t in trajectories if counted(t.results)]),
         erosion_rose_share=_share(t.erosion_rose for t in trajectories),
         verbosity_rose_share=_share(t.verbosity_rose for t in trajectories),
         **_spend(results),

@@ -50,14 +50,14 @@ def checkpoint_key(result: CheckpointResult) -> str:
 
 
 def read_expected(path: Path) -> frozenset[str]:
-    """The keys of an expected-failures file; BadInput when it cannot be read."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+    """The keys of an expected-failures file; BadInput when there is no such file."""
+    if not path.is_file():
         raise BadInput(
-            f"--expect-failures {path}: cannot read it ({error}); pass a text file"
-        ) from None
-    lines = (line.strip() for line in text.splitlines())
+            f"--expect-failures {path}: no such file; write one with --write-expect-failures"
+        )
+    lines = (
+        line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+    )
     return frozenset(line for line in lines if line and not line.startswith("#"))
 
 
@@ -102,20 +102,28 @@ def _kind(result: CheckpointResult) -> str:
     return result.status
 
 
+def _split(result: CheckpointResult, expected: frozenset[str]) -> tuple[list[CaseOutcome], ...]:
+    """The failing tests not pinned, the failing tests pinned, the passing tests pinned."""
+    unexpected: list[CaseOutcome] = []
+    pinned: list[CaseOutcome] = []
+    fixed: list[CaseOutcome] = []
+    for test in result.tests:
+        known = case_key(result, test) in expected
+        if not test.passed:
+            (pinned if known else unexpected).append(test)
+        elif known:
+            fixed.append(test)
+    return unexpected, pinned, fixed
+
+
 def judge(result: CheckpointResult, expected: frozenset[str]) -> Verdict:
     """The verdict on one reference checkpoint, given the pinned keys."""
     kind = _kind(result)
-    failing = [t for t in result.tests if not t.passed]
-    pins = [case_key(result, t) in expected for t in failing]
-    fixed = tuple(
-        case_key(result, t) for t in result.tests if t.passed and case_key(result, t) in expected
-    )
-    pinned = kind not in ("ok", "failed", "env_error") and checkpoint_key(result) in expected
+    unexpected, pinned, fixed = _split(result, expected)
+    whole = kind not in ("ok", "failed", "env_error") and checkpoint_key(result) in expected
     return Verdict(
-        result, kind,
-        unexpected=tuple(t for t, pin in zip(failing, pins, strict=True) if not pin),
-        expected=tuple(t for t, pin in zip(failing, pins, strict=True) if pin),
-        fixed=fixed, pinned=pinned,
+        result, kind, unexpected=tuple(unexpected), expected=tuple(pinned),
+        fixed=tuple(case_key(result, t) for t in fixed), pinned=whole,
     )  # fmt: skip
 
 
