@@ -10,7 +10,7 @@ from typing import Any
 
 
 def run_cli(
-    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300
 ) -> subprocess.CompletedProcess[str]:
     """Run ``python -m slopmark ARGS`` (in ``env`` if given) and capture its output."""
     return subprocess.run(
@@ -19,7 +19,7 @@ def run_cli(
         text=True,
         cwd=cwd,
         env=env,
-        timeout=300,
+        timeout=timeout,
     )
 
 

@@ -40,7 +40,7 @@ def test_at_least_four_original_problems_of_four_checkpoints() -> None:
 def test_every_reference_checkpoint_is_strictly_solved() -> None:
     done = run_cli(
         "code", "bench", "validate", "--problems", str(PROBLEMS), "--sandbox", "bwrap",
-        "--jobs", "2",
+        "--jobs", "2", timeout=1800,  # 19 checkpoints, hundreds of tests: minutes on a busy machine
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     solved = [line for line in done.stdout.splitlines() if "] ok    " in line]
@@ -98,6 +98,7 @@ def test_a_shipped_problem_runs_end_to_end_with_the_replay_agent(tmp_path: Path)
     done = run_cli(
         "code", "bench", "run", "--problems", str(PROBLEMS), "--problem", smallest.name,
         "--agent", "replay", "--sandbox", "bwrap", "--out", str(run_dir), "--db", db,
+        timeout=1200,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     report = run_cli("code", "bench", "report", str(run_dir), "--json")

@@ -30,7 +30,7 @@ from slopmark.code.bench.results import AgentRecord, CaseOutcome, CheckpointResu
 from slopmark.code.bench.sandbox.base import Execution
 from slopmark.code.bench.scoring import summarize
 from slopmark.code.bench.testlayout import PLUGIN, PLUGIN_DIR, _copy_tests
-from slopmark.code.bench.testrun import read_report
+from slopmark.code.bench.testrun import NETWORK_OFF, read_report
 
 CUSTOM = {"slow": "FUNCTIONALITY", "critical": "CORE"}
 
@@ -300,3 +300,15 @@ def test_errored_checkpoints_are_kept_out_of_every_rate() -> None:
     assert summary.overall.strict == 1.0 and summary.partial == 1.0
     failed = result({"core": ["failed"]}, status="scored", problem="q")
     assert summarize([solved, failed]).overall.strict == 0.5
+
+
+def test_a_network_failure_is_named_only_when_the_network_was_off(problem: Any) -> None:
+    """Not an SCB rule (SCB's tests have the network): the reason slopmark adds."""
+    message = "URLError: <urlopen error [Errno -3] Temporary failure in name resolution>"
+    record = {"nodeid": "tests/test_checkpoint_1.py::test_fetch", "outcome": "failed",
+              "message": message, "detail": "..."}  # fmt: skip
+    payload = {"exitstatus": 1, "collected": 1, "collect_errors": [], "tests": [record]}
+    off = read_report(payload, DONE, problem.checkpoints[0], problem, network=False)
+    assert off.tests[0].message == f"{NETWORK_OFF}: {record['message']}"
+    on = read_report(payload, DONE, problem.checkpoints[0], problem, network=True)
+    assert on.tests[0].message == record["message"]

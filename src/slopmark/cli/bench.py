@@ -135,7 +135,8 @@ def validate(
     if write_expect_failures is not None:
         keys = failure_keys(results)
         write_expected(write_expect_failures, keys)
-        view.console.print(f"wrote {len(keys)} expected failure(s) to {write_expect_failures}")
+        view.console.print(f"wrote {len(keys)} expected failure(s) to {write_expect_failures}",
+                           markup=False)  # fmt: skip
         view.verdicts = [judge(result, expected | frozenset(keys)) for result in results]
     bad = view.finish(failures)
     if as_json:
