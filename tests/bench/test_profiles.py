@@ -121,7 +121,7 @@ def test_scb_is_the_default_profile_and_wants_312_and_its_toolchains(tmp_path: P
         "environment error: p needs Python 3.12 (looked in "
         f"{tmp_path}/versions/3.12.*, python3.12 on PATH"
     )
-    assert "and toolchain node, cc, c++, cargo, rustc (not on PATH)" in found.message
+    assert "and toolchain node, cc, c++, cargo, rustc (not on PATH, in" in found.message
 
 
 def test_native_uses_slopmarks_own_python_and_no_toolchains(tmp_path: Path) -> None:

@@ -13,7 +13,6 @@ from rich.table import Table
 
 from slopmark.code.bench.problem import Problem
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult, Quality
-from slopmark.code.bench.runner import ProblemFailure
 from slopmark.code.bench.scoring import Rates, Summary, phase, summarize
 
 
@@ -53,25 +52,6 @@ def print_result_line(console: Console, result: CheckpointResult) -> None:
         f", strict {_mark(result.strict)}, erosion {erosion}"
         + (f" ({result.error})" if result.error else "")
     )
-
-
-def print_validation(
-    console: Console, results: Sequence[CheckpointResult], failures: Sequence[ProblemFailure]
-) -> int:
-    """Print each reference checkpoint's verdict; the number not strictly solved."""
-    unsolved = 0
-    for result in results:
-        if result.strict:
-            console.print(f"ok    {result.problem}/{result.checkpoint} ({len(result.tests)} tests)")
-            continue
-        unsolved += 1
-        failing = [t.nodeid for t in result.tests if not t.passed][:5]
-        why = result.error or "failing: " + ", ".join(failing)
-        console.print(f"[red]FAIL[/]  {result.problem}/{result.checkpoint}: {why}")
-    for failure in failures:
-        unsolved += 1
-        console.print(f"[red]FAIL[/]  {failure.problem}: {failure.error}")
-    return unsolved
 
 
 def _quality_cells(q: Quality | None) -> list[str]:

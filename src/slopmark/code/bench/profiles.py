@@ -106,7 +106,8 @@ def _missing_message(problem: Problem, profile: str, python: str | None, host: H
         where = python if "/" in python else host.pythons.describe(python)
         parts.append(f"Python {python} (looked in {where})")
     if tools:
-        parts.append(f"toolchain {', '.join(tools)} (not on PATH)")
+        parts.append(f"toolchain {', '.join(tools)} (not on PATH, in ~/.cargo/bin "
+                     "or beside slopmark's Python)")  # fmt: skip
     return (
         f"environment error: {problem.name} needs {' and '.join(parts)} for the {profile} "
         "profile; install it, or pass --python X.Y / --env-profile native"
