@@ -119,7 +119,7 @@ def validate(
     from slopmark.code.bench.problem import load_problems
     from slopmark.code.bench.runner import BenchConfig
     from slopmark.code.bench.session import execute
-    from slopmark.code.bench.validation import failure_keys, judge, read_expected, write_expected
+    from slopmark.code.bench.validation import read_expected
 
     found = load_problems(problems, problem or None)
     options = eval_options(env_profile, python, test_network)
@@ -133,11 +133,7 @@ def validate(
         )
         results, failures = execute(config, found, None, view.on_result)
     if write_expect_failures is not None:
-        keys = failure_keys(results)
-        write_expected(write_expect_failures, keys)
-        view.console.print(f"wrote {len(keys)} expected failure(s) to {write_expect_failures}",
-                           markup=False)  # fmt: skip
-        view.verdicts = [judge(result, expected | frozenset(keys)) for result in results]
+        view.pin(results, write_expect_failures)
     bad = view.finish(failures)
     if as_json:
         print_json(validation_json(view.verdicts, failures))

@@ -8,6 +8,7 @@ piped output keeps each node id whole on one line.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -18,9 +19,11 @@ from slopmark.code.bench.runner import ProblemFailure
 from slopmark.code.bench.validation import (
     Verdict,
     case_key,
+    failure_keys,
     group_tallies,
     judge,
     tally,
+    write_expected,
 )
 
 #: Unexpected failing tests listed under a checkpoint (the rest are counted; --json has all).
@@ -102,6 +105,14 @@ class ValidateView:
         if len(verdict.unexpected) > LISTED:
             more = len(verdict.unexpected) - LISTED
             self.console.print(Text(f"      … and {more} more failing tests (--json lists all)"))
+
+    def pin(self, results: Sequence[CheckpointResult], path: Path) -> None:
+        """Write today's failures to ``path`` and judge every checkpoint with them pinned."""
+        keys = failure_keys(results)
+        write_expected(path, keys)
+        self.console.print(Text(f"wrote {len(keys)} expected failure(s) to {path}"))
+        self.expected = self.expected | frozenset(keys)
+        self.verdicts = [judge(result, self.expected) for result in results]
 
     def finish(self, failures: Sequence[ProblemFailure]) -> int:
         """Print the problems that could not run and the total; the number of checkpoints
