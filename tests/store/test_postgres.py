@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, create_engine, text
 
 from slopmark.store import (
     Run,
@@ -20,7 +20,6 @@ from slopmark.store import (
     insert_run,
     open_store,
 )
-from slopmark.store.schema import metadata
 
 URL = os.environ.get("SLOPMARK_TEST_PG_URL")
 pytestmark = pytest.mark.skipif(not URL, reason="no PostgreSQL: set SLOPMARK_TEST_PG_URL")
@@ -53,11 +52,13 @@ def a_run(task_id: str, **values: object) -> Run:
 @pytest.fixture
 def store() -> Iterator[Engine]:
     assert URL is not None
-    engine = open_store(URL)
-    with engine.begin() as connection:  # a clean slate: drop what a previous run left
-        metadata.drop_all(connection)
-        connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    engine.dispose()
+    # A clean slate before the store opens: whatever a previous run (or a newer branch's
+    # migrations) left in the database goes, so the migrations always start from nothing.
+    bare = create_engine(URL)
+    with bare.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    bare.dispose()
     engine = open_store(URL)
     yield engine
     engine.dispose()
