@@ -1,14 +1,76 @@
-"""Reading small YAML configuration files with errors that name the file and the field."""
+"""Reading YAML files safely, with errors that name the file and the field.
+
+Every YAML slopmark reads (task files, rule files, bench problems' ``config.yaml``,
+model configs) goes through `NoAliasLoader`: a safe loader that refuses
+aliases (``*name``). An alias repeats a whole node, so a 1 KB file of nested
+aliases ("billion laughs") expands to billions of values; none of our formats
+needs one, so any alias is a `yaml.YAMLError` naming its line.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from slopmark.errors import BadInput, did_you_mean
+
+__all__ = [
+    "NoAliasLoader", "load_yaml", "load_yaml_all", "read_mapping", "reject_unknown", "yaml_problem",
+]
+
+_FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class NoAliasLoader(yaml.SafeLoader):
+    """`yaml.SafeLoader` that raises on the first alias instead of expanding it."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise yaml.composer.ComposerError(
+                None,
+                None,
+                f"found the alias *{event.anchor}: YAML aliases are not allowed here; "
+                "write the value out",
+                event.start_mark,
+            )
+        return super().compose_node(parent, index)
+
+
+def _loader(text: str) -> type[yaml.SafeLoader]:
+    """The C loader when the text has no anchor (so no alias can resolve), else `NoAliasLoader`."""
+    return NoAliasLoader if "&" in text else _FAST_LOADER
+
+
+def load_yaml(text: str, loader: type[NoAliasLoader] | None = None) -> Any:
+    """The one YAML document in ``text`` (read by ``loader``, a `NoAliasLoader`, when given);
+    `yaml.YAMLError` when invalid, nested too deeply or using an alias."""
+    with _depth_guard():
+        return yaml.load(text, Loader=loader or _loader(text))  # noqa: S506 - safe loaders
+
+
+def load_yaml_all(text: str) -> list[Any]:
+    """Every YAML document in ``text``; `yaml.YAMLError` when invalid or one uses an alias."""
+    with _depth_guard():
+        return list(yaml.load_all(text, Loader=_loader(text)))  # noqa: S506 - safe loaders
+
+
+@contextmanager
+def _depth_guard() -> Iterator[None]:
+    """A document nested past Python's recursion limit is a `yaml.YAMLError`, not a crash."""
+    try:
+        yield
+    except RecursionError:
+        raise yaml.YAMLError("the document is nested too deeply to read") from None
+
+
+def yaml_problem(error: yaml.YAMLError) -> str:
+    """A YAML error on one line."""
+    return " ".join(str(error).split())
 
 
 def read_mapping(path: Path, expected: str) -> dict[str, Any]:
@@ -17,13 +79,13 @@ def read_mapping(path: Path, expected: str) -> dict[str, Any]:
     ``expected`` says what the mapping should hold, for the message.
     """
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
         raise BadInput(f"{path}: cannot read the file ({error})") from error
     except yaml.YAMLError as error:
-        raise BadInput(f"{path}: not valid YAML ({' '.join(str(error).split())})") from error
+        raise BadInput(f"{path}: not valid YAML ({yaml_problem(error)})") from error
     if not isinstance(data, dict):
-        raise BadInput(f"{path}: expected a mapping with {expected}, got {data!r}")
+        raise BadInput(f"{path}: expected a mapping with {expected}, got {type(data).__name__}")
     return data
 
 

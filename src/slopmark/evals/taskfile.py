@@ -15,6 +15,7 @@ from slopmark.errors import BadInput
 from slopmark.evals.schema import TASK_SCHEMA
 from slopmark.evals.task import Task
 from slopmark.evals.verifiers import get_verifier
+from slopmark.yamlconfig import NoAliasLoader, load_yaml
 
 _VALIDATOR = jsonschema.Draft202012Validator(TASK_SCHEMA)
 _ALLOWED: dict[str, Callable[[jsonschema.ValidationError], str]] = {
@@ -40,8 +41,8 @@ class Problem:
         return f"{self.file}:{self.line}:{task} field '{self.field}': {self.message}"
 
 
-class _LineLoader(yaml.SafeLoader):
-    """A YAML loader that remembers the line each mapping starts on."""
+class _LineLoader(NoAliasLoader):
+    """A YAML loader that remembers the line each mapping starts on (and refuses aliases)."""
 
 
 def _mapping_with_line(loader: _LineLoader, node: yaml.MappingNode) -> dict[Any, Any]:
@@ -63,7 +64,7 @@ def _strip_lines(value: Any) -> Any:
 
 def _yaml_records(path: Path, text: str) -> Iterator[tuple[int, Any]]:
     try:
-        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        data = load_yaml(text, _LineLoader)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark else 1

@@ -25,6 +25,7 @@ import yaml
 
 from slopmark.code.bench.pythons import check_version
 from slopmark.errors import BadInput
+from slopmark.yamlconfig import load_yaml, yaml_problem
 
 _CHECKPOINT_NAME = re.compile(r"checkpoint_(\d+)")
 DEFAULT_TIMEOUT_S = 30.0
@@ -237,9 +238,9 @@ def load_problem(root: Path) -> Problem:
     if not config.is_file():
         raise BadInput(f"{root}: not a problem folder (no config.yaml)")
     try:
-        raw = yaml.safe_load(config.read_text(encoding="utf-8"))
+        raw = load_yaml(config.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
-        raise _fail(config, f"not valid YAML ({error})") from None
+        raise _fail(config, f"not valid YAML ({yaml_problem(error)})") from None
     raw = _mapping(raw, config, "config.yaml")
     for key in ("entry_file", "checkpoints"):
         if key not in raw:

@@ -18,8 +18,8 @@ from typing import Any
 import yaml
 
 from slopmark.errors import BadInput, did_you_mean
+from slopmark.yamlconfig import load_yaml_all, yaml_problem
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 PACK_DIR = Path(__file__).parent / "pack"
 DOC_SECTIONS = ("what", "why", "example", "use_instead", "false_positives")
 _SEVERITIES = ("error", "warning", "info", "hint")
@@ -45,9 +45,11 @@ class Rule:
 def parse_rules(text: str, source: str) -> list[Rule]:
     """Parse the rule documents in ``text``; ``source`` names the file in errors."""
     try:
-        documents = [d for d in yaml.load_all(text, Loader=_LOADER) if d is not None]
+        documents = [d for d in load_yaml_all(text) if d is not None]
     except yaml.YAMLError as error:
-        raise BadInput(f"{source}: not valid YAML: {error}; fix the file or drop it") from error
+        raise BadInput(
+            f"{source}: not valid YAML: {yaml_problem(error)}; fix the file or drop it"
+        ) from error
     return [_rule(doc, source) for doc in documents]
 
 
