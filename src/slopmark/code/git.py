@@ -33,6 +33,20 @@ class Entry:
     blob: str
 
 
+def check_revision(rev: str) -> str:
+    """``rev`` unless git could read it as an option (it starts with ``-``) or it is empty.
+
+    Every revision reaches git after ``--end-of-options`` as well; this check
+    turns the attempt into a clear error instead of git's "bad revision".
+    """
+    if not rev.strip() or rev.startswith("-"):
+        raise BadInput(
+            f"revision {rev!r}: not a revision (starts with '-' or is empty); "
+            "pass a branch, tag, sha or A..B"
+        )
+    return rev
+
+
 class Repository:
     def __init__(self, location: Path) -> None:
         self.location = location
@@ -54,23 +68,15 @@ class Repository:
         except FileNotFoundError as error:
             raise EngineError("git is not installed; install git to measure history") from error
         if check and done.returncode != 0:
-            raise BadInput(f"git {' '.join(args)}: {done.stderr.decode(errors='replace').strip()}")
+            lines = done.stderr.decode(errors="replace").strip().splitlines() or ["failed"]
+            raise BadInput(f"git {' '.join(args)}: {lines[0]}")
         return done
 
     def source_commits(self, rev: str) -> list[Commit]:
         """Commits of ``rev`` (a revision or range) that touch ``*.py`` files, oldest first."""
-        done = self._run(
-            [
-                "rev-list",
-                "--topo-order",
-                "--reverse",
-                "--format=%H%x00%cI%x00%s",
-                rev,
-                "--",
-                "*.py",
-            ],
-            check=False,
-        )
+        check_revision(rev)
+        command = ["rev-list", "--topo-order", "--reverse", "--format=%H%x00%cI%x00%s"]
+        done = self._run([*command, "--end-of-options", rev, "--", "*.py"], check=False)
         if done.returncode != 0:
             message = done.stderr.decode(errors="replace").strip().splitlines()
             detail = message[0] if message else "unknown revision"
@@ -88,7 +94,8 @@ class Repository:
 
     def tree(self, sha: str) -> list[Entry]:
         """The ``*.py`` blobs of a commit (symlinks left out), sorted by path."""
-        done = self._run(["ls-tree", "-r", "-z", "--full-tree", sha])
+        check_revision(sha)
+        done = self._run(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", sha])
         files: dict[str, str] = {}
         for record in done.stdout.split(b"\x00"):
             if not record:
