@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
+from slopmark.confine import inside
 from slopmark.errors import BadInput
 from slopmark.paper.document import Document
 from slopmark.paper.latex.build import build_document
@@ -55,6 +56,8 @@ def main_file(path: Path, main: str | None) -> Path:
         raise BadInput(f"{path}: no such file or folder; pass a paper folder or a .tex file")
     if path.is_dir():
         chosen = path / main if main else find_main_file(path)
+        if not inside(path, chosen):
+            raise BadInput(f"--main {main!r}: resolves outside {path}; name a file in the folder")
         if not chosen.is_file():
             raise BadInput(f"{chosen}: --main names no file in {path}")
         return chosen
@@ -69,7 +72,7 @@ def load_document(path: Path, main: str | None = None) -> Document:
     root = main_path.parent
     text = read_file(main_path)
     require_latex(text, str(main_path))
-    reader = folder_reader(root)
+    reader = folder_reader(root, path if path.is_dir() else root)
     name = main_path.name
     document = build_document(flatten(name, text, reader), name, reader)
     return replace(document, root=str(root.resolve()))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from slopmark.paper.latex.files import FileReader
+from slopmark.paper.latex.files import FileReader, OutsideFolder
 
 _ENTRY = re.compile(r"@\s*([A-Za-z]+)\s*[{(]\s*([^,\s{}()]+)\s*,")
 _FILECONTENTS = re.compile(
@@ -51,7 +51,10 @@ def _named_files(text: str, reader: FileReader, written: dict[str, str]) -> dict
     for group in _BIB_FILES.findall(text):
         for name in (part.strip() for part in group.split(",") if part.strip()):
             stem = name if name.endswith(".bib") else f"{name}.bib"
-            found = reader(stem)
+            try:
+                found = reader(stem)
+            except OutsideFolder:  # never read; the entries it would define stay unknown
+                found = None
             content = found[1] if found else written.get(stem)
             for key, entry in bibtex_entries(content or "").items():
                 entries.setdefault(key, entry)

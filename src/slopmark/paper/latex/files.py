@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from slopmark.confine import inside
 from slopmark.errors import BadInput
 
 #: A name as written in ``\\input`` → (the file name found, its text), or None when missing.
@@ -62,12 +63,23 @@ def read_file(path: Path, blank_ok: bool = False) -> str:
     return decode(data, str(path), blank_ok)
 
 
-def folder_reader(root: Path) -> FileReader:
-    """A `FileReader` resolving names relative to ``root`` (with and without ``.tex``)."""
+class OutsideFolder(BadInput):
+    """A file name that resolves outside the paper's folder (absolute, ``..``, a symlink out)."""
+
+
+def folder_reader(base: Path, root: Path | None = None) -> FileReader:
+    """A `FileReader` resolving names relative to ``base`` (with and without ``.tex``).
+
+    A name that resolves outside ``root`` (default: ``base``) raises `OutsideFolder`
+    whether or not the file exists.
+    """
+    root = base if root is None else root
 
     def read(name: str) -> tuple[str, str] | None:
         for found in (name, f"{name}.tex"):
-            candidate = root / found
+            candidate = base / found
+            if not inside(root, candidate):
+                raise OutsideFolder(f"'{name}' resolves outside the paper folder {root}")
             if candidate.is_file():
                 try:
                     return found, read_file(candidate, blank_ok=True)
@@ -93,7 +105,8 @@ def find_main_file(folder: Path) -> Path:
     ``\\begin{document}``, then more ``\\input``s, then the longer one."""
     if not folder.is_dir():
         raise BadInput(f"{folder}: not a folder")
-    candidates = sorted(folder.glob("*.tex")) or sorted(folder.rglob("*.tex"))
+    found = sorted(folder.glob("*.tex")) or sorted(folder.rglob("*.tex"))
+    candidates = [path for path in found if inside(folder, path)]
     if not candidates:
         raise BadInput(f"{folder}: no .tex file found; pass a LaTeX source folder or file")
     ranked = [(rank, path) for path in candidates if (rank := _rank(path)) is not None]

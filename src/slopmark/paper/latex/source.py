@@ -7,7 +7,8 @@ a line holding only a comment disappears (as LaTeX joins around it); the
 ``comment`` environment and ``\iffalse ... \fi`` blocks are dropped. Included
 files resolve relative to the main file's folder, with and without ``.tex``.
 A missing file, a cycle or nesting deeper than `MAX_DEPTH` leaves a `Note`
-and the rest is read.
+and the rest is read; so does an include that resolves outside the paper's
+folder (an absolute path, ``..``, a symlink out), which is never read.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from slopmark.paper.document import Note, Span
-from slopmark.paper.latex.files import FileReader
+from slopmark.paper.latex.files import FileReader, OutsideFolder
 
 MAX_DEPTH = 4
 VERBATIM_ENVS = frozenset(
@@ -103,7 +104,12 @@ class _Flattener:
                 Note(f"\\input deeper than {MAX_DEPTH} levels: '{target}' skipped", at)
             )
             return
-        found = self.reader(target)
+        try:
+            found = self.reader(target)
+        except OutsideFolder:
+            message = f"refused \\input '{target}': it leaves the paper folder; measured without it"
+            self.notes.append(Note(message, at))
+            return
         if found is None:
             self.notes.append(Note(f"missing \\input file '{target}' (also tried .tex)", at))
             return

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from slopmark.confine import inside
 from slopmark.paper.document import Document, Float
 from slopmark.paper.measures.base import (
     Instance,
@@ -158,10 +159,7 @@ def figure_image(document: Document, figure: Float) -> FigureImage:
             f"cannot find the paper's folder from Document.main={document.main!r}; "
             "the figure file is resolved from the main file's folder"
         )
-    folders = _graphics_folders(document, folder)
-    found = next((p for p in _candidates(names[0], folders) if p.is_file()), None)
-    if found is None:
-        raise FigureFileError(f"method figure file {names[0]!r} not found under {folder}")
+    found = _figure_file(names[0], folder, _graphics_folders(document, folder))
     shown = str(found.relative_to(folder)) if found.is_relative_to(folder) else str(found)
     if found.suffix.lower() == ".pdf":
         return FigureImage(shown, _rasterise(found), "image/png")
@@ -184,6 +182,21 @@ def _graphics_folders(document: Document, folder: Path) -> list[Path]:
 
 def _candidates(name: str, folders: list[Path]) -> list[Path]:
     return [folder / f"{name}{suffix}" for folder in folders for suffix in _SUFFIXES]
+
+
+def _figure_file(name: str, folder: Path, folders: list[Path]) -> Path:
+    """The first candidate file of ``name`` inside ``folder``; a candidate that resolves
+    outside it (absolute, ``..``, a symlink out) is never opened."""
+    candidates = _candidates(name, folders)
+    allowed = [path for path in candidates if inside(folder, path)]
+    found = next((path for path in allowed if path.is_file()), None)
+    if found is not None:
+        return found
+    if len(allowed) < len(candidates):
+        raise FigureFileError(
+            f"method figure file {name!r} leaves the paper folder {folder}: refused, not read"
+        )
+    raise FigureFileError(f"method figure file {name!r} not found under {folder}")
 
 
 def _rasterise(path: Path) -> bytes:

@@ -3,7 +3,8 @@
 The tree (relative posix path → text) holds every ``.tex`` file of the paper
 folder; the editor may change these. Support files (``.bib``, ``.bst``,
 ``.sty``, ``.cls``, ``.bbl``) are read-only: they are copied to every round's
-folder and feed the measurement (the bibliography). Figures and compiled PDFs
+folder and feed the measurement (the bibliography). A file that resolves
+outside the folder (a symlink out) is not part of it. Figures and compiled PDFs
 are not copied ("Science or Slop?", Appendix D.1): the editor cannot read them
 and the deterministic measures do not use them. A records folder inside the
 paper folder is not part of the manuscript.
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from slopmark.confine import inside
 from slopmark.errors import BadInput
 from slopmark.paper.document import Document
 from slopmark.paper.latex import find_main_file, parse_source
@@ -47,9 +49,11 @@ def read_manuscript(folder: Path, main: str | None = None, skip: Path | None = N
     if not folder.is_dir():
         raise BadInput(f"{folder}: not a folder; pass the paper's LaTeX source folder")
     main_path = folder / main if main else find_main_file(folder)
+    if not inside(folder, main_path):
+        raise BadInput(f"--main {main!r}: resolves outside {folder}; name a file in the folder")
     if not main_path.is_file():
         raise BadInput(f"{main_path}: --main names no file in {folder}")
-    files = [path for path in sorted(folder.rglob("*")) if _wanted(path, skip)]
+    files = [p for p in sorted(folder.rglob("*")) if _wanted(p, skip) and inside(folder, p)]
     tree = {_name(folder, p): read_file(p) for p in files if p.suffix == ".tex"}
     support = {_name(folder, p): read_file(p) for p in files if p.suffix in SUPPORT_SUFFIXES}
     return Manuscript(str(folder), _name(folder, main_path), tree, support)

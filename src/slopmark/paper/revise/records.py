@@ -5,7 +5,8 @@ order and returns every line holding one of the numbers as a whole token:
 ``0.93`` matches ``acc=0.93,`` but not ``10.935`` or ``0.930``. A LaTeX
 number is looked up as the records write it: ``12%`` (or ``12\%``) as ``12``
 with or without ``%``, ``3{,}000`` as ``3,000`` or ``3000``. Binary files,
-files over `MAX_BYTES` and hidden files and folders (``.git``) are skipped.
+files over `MAX_BYTES`, hidden files and folders (``.git``) and symlinks that lead
+outside the folder are skipped.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from slopmark.confine import inside
 from slopmark.errors import BadInput
 
 MAX_BYTES = 5_000_000
@@ -44,7 +46,7 @@ def _text_files(records: Path) -> Iterator[Path]:
         return
     for path in sorted(records.rglob("*")):
         hidden = any(part.startswith(".") for part in path.relative_to(records).parts)
-        if path.is_file() and not hidden:
+        if path.is_file() and not hidden and inside(records, path):
             yield path
 
 
