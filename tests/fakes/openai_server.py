@@ -18,7 +18,8 @@ The fixture yields a started `FakeOpenAIServer` and stops it afterwards:
   behaviour each, in order; once the queue is empty ``server.default``
   (a plain 200 answer unless you assign another) serves every request.
 - ``server.requests`` lists the JSON bodies received (a retry is a new
-  entry), ``server.request_count`` counts them.
+  entry), ``server.request_count`` counts them; ``server.authorizations``
+  lists each request's ``Authorization`` header ("" when absent), in order.
 
 A `Behaviour` can: answer with an HTTP error (``status=429, retry_after="1"``,
 ``status=500``, ``status=400``), sleep before answering (``delay_s``, to
@@ -188,6 +189,7 @@ class FakeOpenAIServer:
         self.generated_token = " the"
         self.default = Behaviour()
         self.requests: list[dict[str, Any]] = []
+        self.authorizations: list[str] = []
         self._queue: deque[Behaviour] = deque()
         self._lock = threading.Lock()
         self.stopping = threading.Event()
@@ -278,6 +280,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
             return
         fake = self.server.fake
+        with fake._lock:
+            fake.authorizations.append(self.headers.get("Authorization", ""))
         step = fake.take(body)
         if step.delay_s and fake.stopping.wait(step.delay_s):
             return

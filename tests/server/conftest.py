@@ -123,3 +123,12 @@ def open_live(
     """A server started without a token, on its own empty store."""
     url = f"sqlite:///{tmp_path_factory.mktemp('open') / 'runs.db'}"
     return LiveServer(serve_app(create_app(url, None)), None, url)
+
+
+@pytest.fixture(scope="session")
+def suite_live(
+    tmp_path_factory: pytest.TempPathFactory, serve_app: Callable[[FastAPI], str]
+) -> LiveServer:
+    """A server with a token on its own empty store (suites always need the token)."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('suites') / 'runs.db'}"
+    return LiveServer(serve_app(create_app(url, TOKEN)), TOKEN, url)

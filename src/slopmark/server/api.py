@@ -1,8 +1,12 @@
 """The JSON API under ``/api``: tasks, evals, leaderboards, runs, exports and gates.
 
-Reads are public; every ``POST`` passes `require_writer` (see
-`slopmark.server.state`). Bad input answers 400 with the reason, an unknown
-run 404, and a failed gate 422 with the reason.
+Reads are public (a run's verifier details only with the token, see
+`slopmark.server.redact`); every ``POST`` passes `require_writer`, and
+``POST /api/eval/suite``, which spends the server's credentials, passes
+`require_token` (see `slopmark.server.state`). Bad input answers 400 with the
+reason, an unknown run 404, a body over `slopmark.server.limits.MAX_BODY_BYTES`
+413, and a failed gate 422 with the reason. Every status an operation can
+answer is declared in /openapi.json.
 """
 
 from __future__ import annotations
@@ -11,9 +15,8 @@ import asyncio
 import uuid
 from dataclasses import asdict
 from typing import Annotated, Any
-from urllib.parse import urlparse
 
-from fastapi import APIRouter, Depends, HTTPException, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import BaseModel, Field
@@ -28,15 +31,48 @@ from slopmark.evals.pool import find_task, task_set_version
 from slopmark.evals.runner import PASTE_PROVIDER, Suite, paste_run, run_suite
 from slopmark.llm.openai_compat import OpenAICompatProvider
 from slopmark.server import reads
-from slopmark.server.state import ServerState, SuiteStatus, get_state, require_writer
+from slopmark.server.redact import public_details
+from slopmark.server.state import (
+    ServerState,
+    SuiteStatus,
+    authenticated,
+    get_state,
+    require_token,
+    require_writer,
+)
 from slopmark.store import Series, get_run, insert_run
 
 router = APIRouter(prefix="/api")
 State = Annotated[ServerState, Depends(get_state)]
 Writer = [Depends(require_writer)]
+Spender = [Depends(require_token)]
 Domain = Annotated[str | None, Query(description="Only this domain.")]
 Source = Annotated[str | None, Query(description="Only runs of seed, community or original tasks.")]
 Tasks = Annotated[str, Query(description="common: tasks every listed model ran; all: raw.")]
+
+
+class Problem(BaseModel):
+    detail: str = Field(description="What was wrong and what to do.")
+
+
+_MEANINGS = {
+    400: "Bad input: the reason says which value and what to do.",
+    401: "The write needs 'Authorization: Bearer TOKEN'.",
+    403: "The token is wrong, or the server refuses this caller.",
+    404: "Nothing has that id.",
+    413: "The request body is too large.",
+}
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI ``responses`` of these error statuses (each a `Problem`)."""
+    return {code: {"model": Problem, "description": _MEANINGS[code]} for code in codes}
+
+
+READ = errors(400)
+WRITE = errors(400, 401, 403, 413)
+_JSON_STREAM = {"content": {"application/json": {"schema": {"type": "object"}}}}
+_CSV_STREAM = {"content": {"text/csv": {"schema": {"type": "string"}}}}
 
 
 class PasteBody(BaseModel):
@@ -50,18 +86,22 @@ class SuiteBody(BaseModel):
     base_url: str = Field(description="OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1.")
     domain: str
     mode: str = "standard"
-    api_key: str | None = Field(None, description="Default: the server's $SLOPMARK_API_KEY.")
+    api_key: str | None = Field(
+        None,
+        description="Your key for base_url. Without it the server sends its own key only to the "
+        "endpoint that key was configured for (slopmark serve --key-base-url), else none.",
+    )
     concurrency: int = Field(4, ge=1, le=64)
     limit: int | None = Field(None, ge=1, description="Ask at most this many open tasks.")
 
 
-@router.get("/tasks")
+@router.get("/tasks", responses=READ)
 def task_pool(state: State, domain: Domain = None) -> list[dict[str, Any]]:
     """The approved task pool; verifier configs are never included."""
     return [task.public() for task in state.pool(domain)]
 
 
-@router.post("/eval/run", status_code=201, dependencies=Writer)
+@router.post("/eval/run", status_code=201, dependencies=Writer, responses=WRITE)
 def eval_run(body: PasteBody, state: State) -> Any:
     """Score a pasted answer to one task and store it as a paste run (latency and cost 0)."""
     task = find_task(state.pool(), body.task_id)
@@ -72,22 +112,20 @@ def eval_run(body: PasteBody, state: State) -> Any:
     return jsonable_encoder(stored)
 
 
-def _checked_url(value: str) -> str:
-    parsed = urlparse(value)
-    if parsed.scheme in ("http", "https") and parsed.hostname:
-        return value
-    raise BadInput(f"base_url {value!r}: expected an http(s) URL, e.g. http://127.0.0.1:8080/v1")
-
-
-@router.post("/eval/suite", status_code=202, dependencies=Writer)
+@router.post("/eval/suite", status_code=202, dependencies=Spender, responses=WRITE)
 async def eval_suite(body: SuiteBody, state: State) -> dict[str, Any]:
-    """Start asking a model every open task of a domain; poll ``GET /api/eval/suite/{id}``."""
+    """Start asking a model every open task of a domain; poll ``GET /api/eval/suite/{id}``.
+
+    Always needs the token. ``base_url`` must be on loopback or allowed at start
+    (``--allow-base-url``).
+    """
     check_mode(body.mode)
+    url = state.outbound.target(body.base_url)
     pool = await asyncio.to_thread(state.pool, body.domain)
     if not pool:
         raise BadInput(f"domain {body.domain!r}: the shipped pool has no approved task")
     series = Series(body.model, "openai-compat", HARNESS.version, body.mode, task_set_version(pool))
-    provider = OpenAICompatProvider(_checked_url(body.base_url), api_key=body.api_key)
+    provider = OpenAICompatProvider(url, api_key=state.outbound.key_for(url, body.api_key))
     status = SuiteStatus(uuid.uuid4().hex[:12], body.model, body.domain, asdict(series))
     state.suites[status.id] = status
     job = asyncio.create_task(_suite(state, status, provider, Suite(tuple(pool), series), body))
@@ -117,7 +155,7 @@ async def _suite(
     status.state, status.stored, status.planned = "done", len(outcome.stored), outcome.planned
 
 
-@router.get("/eval/suite/{suite_id}")
+@router.get("/eval/suite/{suite_id}", responses=errors(404))
 def suite_status(suite_id: str, state: State) -> dict[str, Any]:
     """A started suite: running, done or failed, with its counts."""
     status = state.suites.get(suite_id)
@@ -126,7 +164,7 @@ def suite_status(suite_id: str, state: State) -> dict[str, Any]:
     return asdict(status)
 
 
-@router.get("/leaderboard")
+@router.get("/leaderboard", responses=READ)
 def leaderboard(
     state: State, domain: Domain = None, source: Source = None, tasks: Tasks = "common"
 ) -> Any:
@@ -137,7 +175,7 @@ def leaderboard(
     return jsonable_encoder({"filter": where.label(), "boards": tables})
 
 
-@router.get("/runs")
+@router.get("/runs", responses=READ)
 def run_list(
     state: State,
     model: str | None = None,
@@ -148,16 +186,20 @@ def run_list(
     return jsonable_encoder(reads.recent_runs(state.engine, limit, model=model, domain=domain))
 
 
-@router.get("/runs/{run_id}")
-def run_detail(run_id: int, state: State) -> Any:
-    """One run with its output and the verifier's details."""
+@router.get("/runs/{run_id}", responses=errors(404))
+def run_detail(run_id: int, state: State, request: Request) -> Any:
+    """One run with its output and the verifier's details: each check's name and result,
+    and with ``Authorization: Bearer TOKEN`` also why (expected values included)."""
     found = get_run(state.engine, run_id)
     if found is None:
         raise HTTPException(404, f"no run has id {run_id}")
-    return jsonable_encoder(found)
+    shown = jsonable_encoder(found)
+    if not authenticated(request):
+        shown["details"] = public_details(found.details)
+    return shown
 
 
-@router.get("/export.json")
+@router.get("/export.json", responses=READ | {200: _JSON_STREAM})
 def export_json(state: State, domain: Domain = None, source: Source = None) -> StreamingResponse:
     """Every matching run, task level (no output text), streamed as one JSON document."""
     where = reads.run_filter(state.engine, domain, source)
@@ -165,7 +207,7 @@ def export_json(state: State, domain: Domain = None, source: Source = None) -> S
     return StreamingResponse(chunks, media_type="application/json")
 
 
-@router.get("/export.csv")
+@router.get("/export.csv", responses=READ | {200: _CSV_STREAM})
 def export_csv(
     state: State, domain: Domain = None, source: Source = None, tasks: Tasks = "common"
 ) -> StreamingResponse:
@@ -176,7 +218,7 @@ def export_csv(
     return StreamingResponse(chunks, media_type="text/csv; charset=utf-8", headers=headers)
 
 
-@router.get("/gate", responses={422: {"description": "The gate failed; the body says why."}})
+@router.get("/gate", responses=READ | {422: {"description": "The gate failed; the body says why."}})
 def gate(
     state: State,
     model: str,

@@ -13,20 +13,26 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from slopmark import __version__
 from slopmark.errors import BadInput
 from slopmark.server import api, docs, pages
+from slopmark.server.limits import MAX_BODY_BYTES, BodyLimit, validation_problem
+from slopmark.server.outbound import Outbound
 from slopmark.server.state import ServerState
 from slopmark.store import open_store
 
 STATIC = Path(__file__).parent / "static"
 DESCRIPTION = (
-    "slopmark's leaderboards, runs, exports and CI gates. Reads are public; "
-    "POST endpoints need `Authorization: Bearer TOKEN` when the server has a token, "
-    "and come only from 127.0.0.1 when it has none."
+    "slopmark's leaderboards, runs, exports and CI gates. Reads are public, and a run's "
+    "verifier details (expected values) are shown only with `Authorization: Bearer TOKEN`. "
+    "POST endpoints need the bearer token when the server has one, and come only from "
+    "127.0.0.1 when it has none; POST /api/eval/suite, which spends the server's "
+    "credentials, always needs the token. Request bodies are limited to "
+    f"{MAX_BODY_BYTES} bytes."
 )
 
 
@@ -37,9 +43,11 @@ def _bad_input(request: Request, error: Exception) -> Response:
     return pages.error_page(request, 400, str(error))
 
 
-def create_app(db_url: str, token: str | None) -> FastAPI:
-    """The app on the store at ``db_url``; ``token`` (None or empty: none) guards writes."""
-    state = ServerState(open_store(db_url), token or None)
+def create_app(db_url: str, token: str | None, outbound: Outbound | None = None) -> FastAPI:
+    """The app on the store at ``db_url``; ``token`` (None or empty: none) guards writes;
+    ``outbound`` says which model servers it may call and with which key (default:
+    loopback only, and the server's key goes nowhere)."""
+    state = ServerState(open_store(db_url), token or None, outbound or Outbound())
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -63,4 +71,6 @@ def create_app(db_url: str, token: str | None) -> FastAPI:
     app.include_router(docs.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(BadInput, _bad_input)
+    app.add_exception_handler(RequestValidationError, validation_problem)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     return app

@@ -23,7 +23,8 @@ from slopmark.board.stats import Interval
 from slopmark.evals.task import DOMAINS
 from slopmark.server import reads
 from slopmark.server.chart import chart, reliability_panels
-from slopmark.server.state import ServerState, get_state
+from slopmark.server.redact import public_details
+from slopmark.server.state import ServerState, authenticated, get_state
 from slopmark.store import get_run
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
@@ -122,9 +123,11 @@ def console_page(
 
 @router.get("/runs/{run_id}")
 def run_page(request: Request, state: State, run_id: int) -> Response:
+    """One run; the checks' details (expected values) only for a reader with the token."""
     run = get_run(state.engine, run_id)
     if run is None:
         return error_page(request, 404, f"no run has id {run_id}")
-    extra = {key: value for key, value in run.details.items() if key != "checks"}
+    details = run.details if authenticated(request) else public_details(run.details)
+    extra = {key: value for key, value in details.items() if key != "checks"}
     shown = json.dumps(extra, indent=1, ensure_ascii=False, default=str)
-    return render(request, "run.html", run=run, checks=run.details.get("checks", []), extra=shown)
+    return render(request, "run.html", run=run, checks=details.get("checks", []), extra=shown)

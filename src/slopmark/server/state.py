@@ -1,9 +1,13 @@
-"""What every request of the web app shares: the store, the task pool, the write rule.
+"""What every request of the web app shares: the store, the task pool, the access rules.
 
 Writes (every ``POST``) need ``Authorization: Bearer TOKEN`` when the server
 has a token: no header is 401, a wrong token 403. A server started without
-a token accepts writes only from 127.0.0.1 or ::1 (its own machine); reads
-are always public.
+a token accepts writes only from 127.0.0.1 or ::1 (its own machine). A write
+that spends the server's credentials (``POST /api/eval/suite`` calls a model
+server, maybe with the server's key) always needs the token: a server
+without one refuses it. Reads are public; a reader with the token
+(`authenticated`) also sees what public reads leave out (the verifiers'
+details: expected values).
 """
 
 from __future__ import annotations
@@ -11,15 +15,24 @@ from __future__ import annotations
 import asyncio
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import HTTPException, Request
+from fastapi import HTTPException, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import Engine
 
 from slopmark.evals.pool import check_domain, load_pool
 from slopmark.evals.task import Task
+from slopmark.server.outbound import Outbound
 
 LOCAL_CLIENTS = ("127.0.0.1", "::1")
+#: Declares the bearer scheme on the write endpoints of /openapi.json (the check is ours).
+BEARER = HTTPBearer(
+    auto_error=False,
+    scheme_name="bearer",
+    description="The server's token (slopmark serve --token or $SLOPMARK_TOKEN).",
+)
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)]
 
 
 @dataclass
@@ -41,6 +54,7 @@ class SuiteStatus:
 class ServerState:
     engine: Engine
     token: str | None
+    outbound: Outbound = field(default_factory=Outbound)
     suites: dict[str, SuiteStatus] = field(default_factory=dict)
     jobs: set[asyncio.Task[Any]] = field(default_factory=set)
     _pool: list[Task] | None = None
@@ -65,21 +79,47 @@ def _bearer(request: Request) -> str | None:
     return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
-def require_writer(request: Request) -> None:
-    """Refuse a write unless it carries the token (or, with none set, comes from 127.0.0.1)."""
-    token = get_state(request).token
-    if token is None:
-        host = request.client.host if request.client else None
-        if host not in LOCAL_CLIENTS:
-            detail = (
-                f"writes from {host} are refused: this server has no token, so only "
-                "127.0.0.1 may write; start it with --token or $SLOPMARK_TOKEN"
-            )
-            raise HTTPException(403, detail)
-        return
+def authenticated(request: Request) -> bool:
+    """Whether the request carries the server's token (a server without one has no such reader)."""
+    token, given = get_state(request).token, _bearer(request)
+    return token is not None and given is not None and _same(given, token)
+
+
+def _same(given: str, token: str) -> bool:
+    return secrets.compare_digest(given.encode(), token.encode())
+
+
+def _check_token(request: Request, token: str) -> None:
     given = _bearer(request)
     if given is None:
         detail = "this write needs the header 'Authorization: Bearer TOKEN'"
         raise HTTPException(401, detail, headers={"WWW-Authenticate": "Bearer"})
-    if not secrets.compare_digest(given.encode(), token.encode()):
+    if not _same(given, token):
         raise HTTPException(403, "the bearer token is wrong; use the server's --token")
+
+
+def require_writer(request: Request, _credentials: Credentials) -> None:
+    """Refuse a write unless it carries the token (or, with none set, comes from 127.0.0.1)."""
+    token = get_state(request).token
+    if token is not None:
+        _check_token(request, token)
+        return
+    host = request.client.host if request.client else None
+    if host not in LOCAL_CLIENTS:
+        detail = (
+            f"writes from {host} are refused: this server has no token, so only "
+            "127.0.0.1 may write; start it with --token or $SLOPMARK_TOKEN"
+        )
+        raise HTTPException(403, detail)
+
+
+def require_token(request: Request, _credentials: Credentials) -> None:
+    """Refuse a write that spends the server's credentials unless it carries the token."""
+    token = get_state(request).token
+    if token is None:
+        detail = (
+            "this endpoint spends the server's credentials and needs a token even from "
+            "127.0.0.1; start the server with --token or $SLOPMARK_TOKEN"
+        )
+        raise HTTPException(403, detail)
+    _check_token(request, token)

@@ -188,7 +188,14 @@ def list_runs(engine: Engine, **equal: Any) -> list[Run]:
         return [_from_row(row) for row in connection.execute(query.order_by(runs.c.id))]
 
 
+#: The largest id a store can hold (a signed 64-bit integer); larger ones name no run.
+MAX_RUN_ID = 2**63 - 1
+
+
 def get_run(engine: Engine, run_id: int) -> Run | None:
+    """The run with ``run_id``; None when there is none (any id out of range included)."""
+    if not 1 <= run_id <= MAX_RUN_ID:
+        return None
     with engine.connect() as connection:
         row = connection.execute(select(runs).where(runs.c.id == run_id)).first()
     return None if row is None else _from_row(row)

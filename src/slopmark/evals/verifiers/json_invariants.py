@@ -171,8 +171,11 @@ def _shown(operand: Any) -> str:
 
 
 def check_invariant(invariant: Mapping[str, Any], document: Any) -> Check:
-    """One invariant as a check; a path that breaks off fails it."""
+    """One invariant as a check named by its kind (``sum``, ``compare``, ...), the
+    invariant itself leading its detail; a path that breaks off fails it."""
+    kind = next(k for k in INVARIANTS if k in invariant)
     try:
-        return next(INVARIANTS[k] for k in INVARIANTS if k in invariant)(invariant, document)
+        check = INVARIANTS[kind](invariant, document)
     except PathError as error:
-        return Check(_title(invariant), False, str(error))
+        check = Check(_title(invariant), False, str(error))
+    return Check(kind, check.passed, f"{check.name}: {check.detail}")

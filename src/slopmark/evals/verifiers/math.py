@@ -170,13 +170,13 @@ def _match_set(
     given: list[str], gold: list[str], tolerance: float
 ) -> tuple[list[Check], float, bool]:
     unmatched, checks, undecided = list(given), [], False
-    for wanted in gold:
+    for number, wanted in enumerate(gold, 1):
         hit, unsure = _find(wanted, unmatched, tolerance)
         undecided |= unsure
         if hit is not None:
             unmatched.remove(hit)
-        detail = f"given as '{hit}'" if hit is not None else "missing"
-        checks.append(Check(f"value {wanted}", hit is not None, detail))
+        detail = f"{wanted} given as '{hit}'" if hit is not None else f"{wanted} missing"
+        checks.append(Check(f"value {number}", hit is not None, detail))
     right = sum(c.passed for c in checks)
     if unmatched:
         checks.append(Check("extra values", False, f"not solutions: {', '.join(unmatched)}"))

@@ -98,8 +98,8 @@ def _sequence(expected: list[str], line: str) -> tuple[list[Check], float]:
 def _set(expected: list[str], line: str) -> tuple[list[Check], float]:
     given, wanted = set(items(line)), {normalise(str(v)) for v in expected}
     checks = [
-        Check(f"has {item}", item in given, "present" if item in given else "missing")
-        for item in sorted(wanted)
+        Check(f"has item {n}", item in given, f"{item} {'present' if item in given else 'missing'}")
+        for n, item in enumerate(sorted(wanted), 1)
     ]
     extra = sorted(given - wanted)
     checks.append(Check("no extra items", not extra, f"extra: {', '.join(extra)}"))
