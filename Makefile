@@ -3,11 +3,12 @@
 # make check — lint, types and the dogfood gate
 # make e2e   — one domain against a real local model (llama.cpp + SmolLM2)
 # make bench — the speed and fidelity benchmarks (needs network for peers)
+# make fuzz  — the long fuzzing run (API and readers); writes fuzz/REPORT.md
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test check e2e bench clean
+.PHONY: run test check e2e bench fuzz clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -24,7 +25,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 check: $(STAMP)
-	$(VENV)/bin/ruff check src tests $(wildcard benchmarks)
+	$(VENV)/bin/ruff check src tests $(wildcard benchmarks) $(wildcard fuzz)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/slopmark code measure src/ --top 0 --fail-over erosion=0.21 --fail-over verbosity=0.11
 
@@ -40,6 +41,9 @@ bench: $(STAMP)
 	$(PY) benchmarks/evals_overhead.py
 	$(PY) benchmarks/board_scale.py
 	$(PY) benchmarks/bench_overhead.py
+
+fuzz: $(STAMP)
+	$(PY) fuzz/run.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -18,5 +18,5 @@ def inside(root: Path, path: Path) -> bool:
     """Whether ``path`` lies in ``root`` once both are resolved (a symlink loop: no)."""
     try:
         return path.resolve().is_relative_to(root.resolve())
-    except (OSError, RuntimeError):  # a symlink loop or an unreadable component
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte, no access
         return False

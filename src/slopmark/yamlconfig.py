@@ -68,8 +68,8 @@ def _depth_guard() -> Iterator[None]:
         raise yaml.YAMLError("the document is nested too deeply to read") from None
 
 
-def yaml_problem(error: yaml.YAMLError) -> str:
-    """A YAML error on one line."""
+def yaml_problem(error: yaml.YAMLError | str) -> str:
+    """A YAML error (or its problem) on one line."""
     return " ".join(str(error).split())
 
 

@@ -126,9 +126,10 @@ def open_live(
 
 
 @pytest.fixture(scope="session")
-def suite_live(
+def token_live(
     tmp_path_factory: pytest.TempPathFactory, serve_app: Callable[[FastAPI], str]
 ) -> LiveServer:
-    """A server with a token on its own empty store (suites always need the token)."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('suites') / 'runs.db'}"
+    """A server with a token on its own empty store (for suites, which always need the
+    token, and for writes that must not change the seeded boards)."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('token') / 'runs.db'}"
     return LiveServer(serve_app(create_app(url, TOKEN)), TOKEN, url)

@@ -202,26 +202,26 @@ def _wait_for_suite(server: LiveServer, suite_id: str) -> dict[str, Any]:
 
 
 def test_a_suite_runs_in_the_background_and_stores_its_runs(
-    suite_live: LiveServer, openai_server: fake.FakeOpenAIServer
+    token_live: LiveServer, openai_server: fake.FakeOpenAIServer
 ) -> None:
     body = {
         "model": "suite-model", "base_url": openai_server.base_url, "domain": "math",
         "limit": 3, "concurrency": 2,
     }  # fmt: skip
-    started = httpx.post(suite_live.url + "/api/eval/suite", json=body, headers=auth(TOKEN))
+    started = httpx.post(token_live.url + "/api/eval/suite", json=body, headers=auth(TOKEN))
     assert started.status_code == 202, started.text
-    status = _wait_for_suite(suite_live, started.json()["id"])
+    status = _wait_for_suite(token_live, started.json()["id"])
     assert (status["state"], status["stored"], status["planned"]) == ("done", 3, 3)
-    runs = get(suite_live, "/api/runs", model="suite-model").json()
+    runs = get(token_live, "/api/runs", model="suite-model").json()
     assert len(runs) == 3 and {run["provider"] for run in runs} == {"openai-compat"}
     assert openai_server.request_count == 3
 
 
-def test_a_suite_with_a_bad_url_is_refused(suite_live: LiveServer) -> None:
+def test_a_suite_with_a_bad_url_is_refused(token_live: LiveServer) -> None:
     body = {"model": "m", "base_url": "ftp://example", "domain": "math"}
-    response = httpx.post(suite_live.url + "/api/eval/suite", json=body, headers=auth(TOKEN))
+    response = httpx.post(token_live.url + "/api/eval/suite", json=body, headers=auth(TOKEN))
     assert response.status_code == 400 and "http(s) URL" in response.json()["detail"]
-    assert get(suite_live, "/api/eval/suite/nope").status_code == 404
+    assert get(token_live, "/api/eval/suite/nope").status_code == 404
 
 
 def test_openapi_lists_every_endpoint(live: LiveServer) -> None:

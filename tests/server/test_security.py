@@ -72,7 +72,10 @@ def test_every_domain_with_expected_values_has_a_task_here() -> None:
 
 
 @pytest.mark.parametrize("task", TASKS, ids=[task.domain for task in TASKS])
-def test_a_public_run_read_never_shows_the_expected_values(live: LiveServer, task: Task) -> None:
+def test_a_public_run_read_never_shows_the_expected_values(
+    token_live: LiveServer, task: Task
+) -> None:
+    live = token_live
     body = {"task_id": task.id, "output": WRONG, "model": f"leak-{task.domain}"}
     stored = httpx.post(live.url + "/api/eval/run", json=body, headers=AUTH, timeout=30)
     assert stored.status_code == 201, stored.text
@@ -126,12 +129,13 @@ def _finish(server: LiveServer, started: httpx.Response) -> dict[str, Any]:
 
 
 def test_a_suite_always_needs_the_token(
-    open_live: LiveServer, suite_live: LiveServer, openai_server: FakeOpenAIServer
+    open_live: LiveServer, token_live: LiveServer, openai_server: FakeOpenAIServer
 ) -> None:
     refused = _suite(open_live, openai_server.base_url, headers={})
-    assert refused.status_code == 403 and "needs a token" in refused.json()["detail"]
-    assert _suite(suite_live, openai_server.base_url, headers={}).status_code == 401
-    wrong = _suite(suite_live, openai_server.base_url, headers={"Authorization": "Bearer x"})
+    assert refused.status_code == 401 and "needs a token" in refused.json()["detail"]
+    assert _suite(open_live, openai_server.base_url).status_code == 403
+    assert _suite(token_live, openai_server.base_url, headers={}).status_code == 401
+    wrong = _suite(token_live, openai_server.base_url, headers={"Authorization": "Bearer x"})
     assert wrong.status_code == 403
     assert openai_server.request_count == 0
 
@@ -149,8 +153,8 @@ def test_a_suite_always_needs_the_token(
         "http://127.0.0.1:9/v1?x=1",
     ],
 )
-def test_a_suite_to_a_server_not_allowed_is_refused(suite_live: LiveServer, base_url: str) -> None:
-    response = _suite(suite_live, base_url)
+def test_a_suite_to_a_server_not_allowed_is_refused(token_live: LiveServer, base_url: str) -> None:
+    response = _suite(token_live, base_url)
     assert response.status_code == 400, response.text
     assert base_url in response.json()["detail"]
 
@@ -262,3 +266,12 @@ def test_serve_refuses_a_bad_allowed_url_in_one_line() -> None:
     done = run_cli("serve", "--port", "0", "--allow-base-url", "ftp://example/v1")
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "--allow-base-url 'ftp://example/v1'" in done.stderr
+
+
+def test_openapi_of_a_server_without_a_token_shows_its_loopback_writes(
+    open_live: LiveServer,
+) -> None:
+    paths = httpx.get(open_live.url + "/openapi.json", timeout=30).json()["paths"]
+    assert "security" not in paths["/api/eval/run"]["post"]
+    assert "127.0.0.1 only" in paths["/api/eval/run"]["post"]["description"]
+    assert paths["/api/eval/suite"]["post"]["security"] == [{"bearer": []}]

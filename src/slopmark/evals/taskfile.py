@@ -15,7 +15,7 @@ from slopmark.errors import BadInput
 from slopmark.evals.schema import TASK_SCHEMA
 from slopmark.evals.task import Task
 from slopmark.evals.verifiers import get_verifier
-from slopmark.yamlconfig import NoAliasLoader, load_yaml
+from slopmark.yamlconfig import NoAliasLoader, load_yaml, yaml_problem
 
 _VALIDATOR = jsonschema.Draft202012Validator(TASK_SCHEMA)
 _ALLOWED: dict[str, Callable[[jsonschema.ValidationError], str]] = {
@@ -68,9 +68,8 @@ def _yaml_records(path: Path, text: str) -> Iterator[tuple[int, Any]]:
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         line = mark.line + 1 if mark else 1
-        raise BadInput(
-            f"{path}:{line}: not valid YAML: {getattr(error, 'problem', error)}"
-        ) from error
+        problem = getattr(error, "problem", None) or error
+        raise BadInput(f"{path}:{line}: not valid YAML: {yaml_problem(problem)}") from error
     if isinstance(data, dict) and "tasks" in data:
         data = data["tasks"]
     if not isinstance(data, list):

@@ -23,12 +23,13 @@ from pydantic import BaseModel, Field
 
 from slopmark.board.export import csv_lines, json_chunks
 from slopmark.board.gate import GateRequest
-from slopmark.board.leaderboard import board_json
+from slopmark.board.leaderboard import TASK_SETS, board_json
 from slopmark.board.query import run_gate, stream_records
 from slopmark.errors import BadInput
-from slopmark.evals.harness import HARNESS, check_mode
+from slopmark.evals.harness import HARNESS, MODES, check_mode
 from slopmark.evals.pool import find_task, task_set_version
 from slopmark.evals.runner import PASTE_PROVIDER, Suite, paste_run, run_suite
+from slopmark.evals.task import DOMAINS, SOURCES
 from slopmark.llm.openai_compat import OpenAICompatProvider
 from slopmark.server import reads
 from slopmark.server.redact import public_details
@@ -47,8 +48,23 @@ State = Annotated[ServerState, Depends(get_state)]
 Writer = [Depends(require_writer)]
 Spender = [Depends(require_token)]
 Domain = Annotated[str | None, Query(description="Only this domain.")]
-Source = Annotated[str | None, Query(description="Only runs of seed, community or original tasks.")]
-Tasks = Annotated[str, Query(description="common: tasks every listed model ran; all: raw.")]
+PoolDomain = Annotated[
+    str | None, Query(description="Only this domain.", json_schema_extra={"enum": list(DOMAINS)})
+]
+Source = Annotated[
+    str | None,
+    Query(
+        description="Only runs of seed, community or original tasks.",
+        json_schema_extra={"enum": list(SOURCES)},
+    ),
+]
+Tasks = Annotated[
+    str,
+    Query(
+        description="common: tasks every listed model ran; all: raw.",
+        json_schema_extra={"enum": list(TASK_SETS)},
+    ),
+]
 
 
 class Problem(BaseModel):
@@ -83,9 +99,14 @@ class PasteBody(BaseModel):
 
 class SuiteBody(BaseModel):
     model: str = Field(min_length=1, max_length=200, description="Model name at the server.")
-    base_url: str = Field(description="OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1.")
-    domain: str
-    mode: str = "standard"
+    base_url: str = Field(
+        max_length=2000,
+        json_schema_extra={"pattern": "^https?://"},
+        description="OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1: on loopback or "
+        "allowed at start (slopmark serve --allow-base-url).",
+    )
+    domain: str = Field(json_schema_extra={"enum": list(DOMAINS)})
+    mode: str = Field("standard", json_schema_extra={"enum": list(MODES)})
     api_key: str | None = Field(
         None,
         description="Your key for base_url. Without it the server sends its own key only to the "
@@ -96,7 +117,7 @@ class SuiteBody(BaseModel):
 
 
 @router.get("/tasks", responses=READ)
-def task_pool(state: State, domain: Domain = None) -> list[dict[str, Any]]:
+def task_pool(state: State, domain: PoolDomain = None) -> list[dict[str, Any]]:
     """The approved task pool; verifier configs are never included."""
     return [task.public() for task in state.pool(domain)]
 

@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -22,7 +23,7 @@ from slopmark.errors import BadInput
 from slopmark.server import api, docs, pages
 from slopmark.server.limits import MAX_BODY_BYTES, BodyLimit, validation_problem
 from slopmark.server.outbound import Outbound
-from slopmark.server.state import ServerState
+from slopmark.server.state import ServerState, loopback_writes
 from slopmark.store import open_store
 
 STATIC = Path(__file__).parent / "static"
@@ -73,4 +74,24 @@ def create_app(db_url: str, token: str | None, outbound: Outbound | None = None)
     app.add_exception_handler(BadInput, _bad_input)
     app.add_exception_handler(RequestValidationError, validation_problem)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    if state.token is None:
+        _document_loopback_writes(app)
     return app
+
+
+def _document_loopback_writes(app: FastAPI) -> None:
+    """On a server without a token, /openapi.json shows the writes it takes from 127.0.0.1
+    without the bearer scheme (the scheme stays where the token is always needed)."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            spec = generate()
+            for method, path in loopback_writes(api.router.routes):
+                operation = spec["paths"][path][method]
+                operation.pop("security", None)
+                described = operation.get("description", "")
+                operation["description"] = f"{described} This server has no token: 127.0.0.1 only."
+        return app.openapi_schema or generate()
+
+    app.openapi = openapi  # type: ignore[method-assign]

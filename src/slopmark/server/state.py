@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import HTTPException, Request, Security
+from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy import Engine
+from starlette.routing import BaseRoute
 
 from slopmark.evals.pool import check_domain, load_pool
 from slopmark.evals.task import Task
@@ -114,12 +117,25 @@ def require_writer(request: Request, _credentials: Credentials) -> None:
 
 
 def require_token(request: Request, _credentials: Credentials) -> None:
-    """Refuse a write that spends the server's credentials unless it carries the token."""
+    """Refuse a write that spends the server's credentials unless it carries the token
+    (a server without one refuses it always: 401 without the header, else 403)."""
     token = get_state(request).token
-    if token is None:
-        detail = (
-            "this endpoint spends the server's credentials and needs a token even from "
-            "127.0.0.1; start the server with --token or $SLOPMARK_TOKEN"
-        )
-        raise HTTPException(403, detail)
-    _check_token(request, token)
+    if token is not None:
+        _check_token(request, token)
+        return
+    detail = (
+        "this endpoint spends the server's credentials and needs a token even from "
+        "127.0.0.1; start the server with --token or $SLOPMARK_TOKEN"
+    )
+    if _bearer(request) is None:
+        raise HTTPException(401, detail, headers={"WWW-Authenticate": "Bearer"})
+    raise HTTPException(403, detail)
+
+
+def loopback_writes(routes: Iterable[BaseRoute]) -> Iterator[tuple[str, str]]:
+    """(method, path) of each write a server without a token accepts from 127.0.0.1."""
+    for route in routes:
+        if isinstance(route, APIRoute) and any(
+            dependency.dependency is require_writer for dependency in route.dependencies
+        ):
+            yield from ((method.lower(), route.path) for method in route.methods or ())

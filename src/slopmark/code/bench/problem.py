@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 
 from slopmark.code.bench.pythons import check_version
+from slopmark.confine import inside
 from slopmark.errors import BadInput
 from slopmark.yamlconfig import load_yaml, yaml_problem
 
@@ -121,10 +122,30 @@ def _mapping(value: Any, config: Path, where: str) -> dict[str, Any]:
     return value
 
 
-def _spec_path(root: Path, name: str, entry: dict[str, Any]) -> Path:
+def _number(config: Path, where: str, value: Any, kind: type[int] | type[float]) -> Any:
+    """``value`` as an int or a finite float; `BadInput` naming the field otherwise."""
+    try:
+        number = kind(value)
+    except (TypeError, ValueError, OverflowError):
+        raise _fail(config, f"'{where}' must be a number, got {str(value)[:80]!r}") from None
+    if isinstance(value, bool) or number != number or abs(number) == float("inf"):
+        raise _fail(config, f"'{where}' must be a finite number, got {str(value)[:80]!r}")
+    return number
+
+
+def _inside(root: Path, config: Path, where: str, relative: Any) -> Path:
+    """``root / relative`` when it stays inside the problem folder (symlinks resolved)."""
+    path = root / str(relative)
+    if not inside(root, path):
+        raise _fail(config, f"'{where}' {str(relative)[:80]!r} leaves the problem folder {root}")
+    return path
+
+
+def _spec_path(root: Path, config: Path, name: str, entry: dict[str, Any]) -> Path:
     candidates = [root / f"{name}.md"]
-    folder = root / str(entry.get("path", name))
-    candidates.append(folder / str(entry.get("specification", "spec.md")))
+    folder = _inside(root, config, f"checkpoints.{name}.path", entry.get("path", name))
+    where = f"checkpoints.{name}.specification"
+    candidates.append(_inside(folder, config, where, entry.get("specification", "spec.md")))
     return next((path for path in candidates if path.is_file()), candidates[0])
 
 
@@ -133,17 +154,20 @@ def _checkpoint(root: Path, config: Path, name: str, entry: Any) -> Checkpoint:
     match = _CHECKPOINT_NAME.fullmatch(name)
     if match is None:
         raise _fail(config, f"checkpoint '{name}' must be named checkpoint_N")
-    spec = _spec_path(root, name, entry)
+    spec = _spec_path(root, config, name, entry)
     if not spec.is_file():
         raise _fail(config, f"checkpoint '{name}' has no spec; write {spec}")
     timeout = entry.get("timeout")
+    where = f"checkpoints.{name}"
+    if timeout is not None:
+        timeout = _number(config, f"{where}.timeout", timeout, float)
     return Checkpoint(
         name=name,
-        order=int(entry.get("order", match.group(1))),
-        version=int(entry.get("version", 1)),
+        order=_number(config, f"{where}.order", entry.get("order", match.group(1)), int),
+        version=_number(config, f"{where}.version", entry.get("version", 1), int),
         state=str(entry.get("state", "")),
         spec_path=spec,
-        timeout_s=float(timeout) if timeout is not None else None,
+        timeout_s=timeout,
         include_prior_tests=bool(entry.get("include_prior_tests", True)),
     )
 
@@ -168,7 +192,7 @@ def _assets(root: Path, config: Path, raw: Any) -> dict[str, Path]:
     assets = {}
     for name, entry in _mapping(raw or {}, config, "static_assets").items():
         relative = entry.get("path") if isinstance(entry, dict) else entry
-        path = root / str(relative)
+        path = _inside(root, config, f"static_assets.{name}", relative)
         if not path.exists():
             raise _fail(config, f"static asset '{name}' points to missing {path}")
         assets[str(name)] = path
@@ -239,6 +263,8 @@ def load_problem(root: Path) -> Problem:
         raise BadInput(f"{root}: not a problem folder (no config.yaml)")
     try:
         raw = load_yaml(config.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise _fail(config, f"cannot be read as UTF-8 text ({error})") from None
     except yaml.YAMLError as error:
         raise _fail(config, f"not valid YAML ({yaml_problem(error)})") from None
     raw = _mapping(raw, config, "config.yaml")
@@ -252,12 +278,12 @@ def load_problem(root: Path) -> Problem:
         root=root.resolve(),
         description=str(raw.get("description", "")).strip(),
         entry_file=str(raw["entry_file"]),
-        timeout_s=float(raw.get("timeout", DEFAULT_TIMEOUT_S)),
+        timeout_s=_number(config, "timeout", raw.get("timeout", DEFAULT_TIMEOUT_S), float),
         checkpoints=_checkpoints(root.resolve(), config, raw["checkpoints"]),
         test_dependencies=tuple(str(dep) for dep in raw.get("test_dependencies") or ()),
         static_assets=_assets(root.resolve(), config, raw.get("static_assets")),
         markers=_markers(config, raw.get("markers")),
-        version=int(raw.get("version", 1)),
+        version=_number(config, "version", raw.get("version", 1), int),
         source=_source(config, raw.get("source", "community")),
         evaluation=_evaluation(config, raw.get("evaluation")),
     )

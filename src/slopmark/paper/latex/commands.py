@@ -2,12 +2,13 @@ r"""Brace-aware reading of command arguments, and the names of the commands we f
 
 `read_args` reads ``[optional]`` and ``{required}`` arguments after a command.
 An unbalanced ``{`` does not stop the reader: the argument is taken to run to
-the end of its paragraph (the next blank line) and `Args.ok` is False so the
-caller can leave a `Note`.
+the end of its paragraph (the next blank line, at most `MAX_UNCLOSED`
+characters on) and `Args.ok` is False so the caller can leave a `Note`.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -16,6 +17,11 @@ _BRACKET = re.compile(r"\\.|[{}\[\]]", re.S)
 _PARAGRAPH_END = re.compile(r"\n[ \t]*\n")
 _SPACE = re.compile(r"[ \t]*\n?[ \t]*")
 _TOKEN = re.compile(r"\\(?:[A-Za-z@]+|.)|.", re.S)
+#: An unclosed ``{`` runs to the end of its paragraph, but no further than this many
+#: characters: thousands of unclosed headings in one paragraph would otherwise each
+#: take the rest of the text as their title (quadratic time on a 100 KB file).
+MAX_UNCLOSED = 5000
+_NEAR = 256
 
 #: Citation commands of natbib, biblatex and plain LaTeX (``\nocite`` prints nothing).
 CITE_NAMES = (
@@ -61,19 +67,54 @@ def _paragraph_end(text: str, pos: int, end: int) -> int:
     return match.start() if match else end
 
 
-def read_group(text: str, pos: int, end: int) -> tuple[str, int, bool]:
-    """The content of the ``{...}`` opening at ``pos``, the position after it, and
-    whether it closed (if not, it runs to the end of the paragraph)."""
+@functools.lru_cache(maxsize=8)
+def _closings(text: str) -> dict[int, int]:
+    """Each ``{`` of ``text`` (read as `read_group` reads: escapes skipped) → the end of
+    the ``}`` closing it, -1 when none does. One pass, so reading every group of a text
+    stays linear (scanning from each unclosed ``{`` to the end was quadratic)."""
+    closings: dict[int, int] = {}
+    opened: list[int] = []
+    for match in _BRACE.finditer(text):
+        char = match.group(0)
+        if char == "{":
+            opened.append(match.start())
+        elif char == "}" and opened:
+            closings[opened.pop()] = match.end()
+    closings.update(dict.fromkeys(opened, -1))
+    return closings
+
+
+def _scan_closing(text: str, pos: int, end: int) -> int | None:
     depth = 0
     for match in _BRACE.finditer(text, pos, end):
         char = match.group(0)
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
+        if char in "{}":
+            depth += 1 if char == "{" else -1
             if depth == 0:
-                return text[pos + 1 : match.start()], match.end(), True
-    stop = _paragraph_end(text, pos, end)
+                return match.end()
+    return None
+
+
+def _closing(text: str, pos: int, end: int) -> int | None:
+    """The end of the ``}`` closing the ``{`` at ``pos`` before ``end``, else None: read
+    from ``pos`` for a few thousand characters, then from the pass over the whole text."""
+    window = min(end, pos + _NEAR)
+    near = _scan_closing(text, pos, window)
+    if near is not None or window == end:
+        return near
+    known = _closings(text).get(pos)
+    if known is None:  # ``pos`` is an escaped brace in a reading from the start
+        return _scan_closing(text, pos, end)
+    return known if 0 < known <= end else None
+
+
+def read_group(text: str, pos: int, end: int) -> tuple[str, int, bool]:
+    """The content of the ``{...}`` opening at ``pos``, the position after it, and
+    whether it closed (if not, it runs to the end of the paragraph)."""
+    closed = _closing(text, pos, end)
+    if closed is not None:
+        return text[pos + 1 : closed - 1], closed, True
+    stop = _paragraph_end(text, pos, min(end, pos + MAX_UNCLOSED))
     return text[pos + 1 : stop], stop, False
 
 

@@ -59,6 +59,12 @@ class Scan:
     notes: tuple[Note, ...]
 
 
+#: Environments open at once beyond this are read as text (no paper nests that deep;
+#: TeX itself stops at 255 grouping levels). Each unclosed environment spans the rest
+#: of the text, so without a bound thousands of them cost quadratic time and memory.
+MAX_NESTING = 64
+
+
 class Scanner:
     """State of the pass: the open environments, the counters, what was found."""
 
@@ -76,6 +82,7 @@ class Scanner:
         self.regions: dict[int, Region] = {}
         self.notes: list[Note] = []
         self.end = len(text)
+        self.too_deep = False
 
     @property
     def section(self) -> int:
@@ -220,6 +227,12 @@ class Scanner:
         self._close(match.start(), match.end())
 
     def _open(self, name: str, start: int, inner: int) -> None:
+        if len(self.stack) >= MAX_NESTING:
+            if not self.too_deep:
+                message = f"environments nested deeper than {MAX_NESTING}: the deeper ones are text"
+                self.notes.append(Note(message, self.span(start)))
+            self.too_deep = True
+            return
         frame = Frame(name, start, inner, self.section, self.span(start))
         parent = self.stack[-1] if self.stack else None
         if name in SUBFLOATS and parent is not None:

@@ -161,21 +161,30 @@ def _opens_verbatim(line: str) -> str | None:
 
 def _skip_iffalse(line: str, depth: int) -> tuple[str, int]:
     r"""Drop text inside ``\iffalse ... \fi`` (nested ``\if``s counted); the new depth."""
-    if depth == 0 and "\\iffalse" not in line:
-        return line, 0
     kept: list[str] = []
     pos = 0
-    if depth == 0:
-        match = _IFFALSE.search(line)
-        assert match is not None
-        kept.append(line[: match.start()])
-        pos, depth = match.end(), 1
+    while True:
+        if depth == 0:
+            opening = _IFFALSE.search(line, pos) if "\\iffalse" in line[pos:] else None
+            if opening is None:  # none left, or only a longer name such as \iffalsehood
+                kept.append(line[pos:])
+                return "".join(kept), 0
+            kept.append(line[pos : opening.start()])
+            pos, depth = opening.end(), 1
+        pos = _to_closing_fi(line, pos, depth)
+        if pos < 0:
+            return "".join(kept), -pos
+        depth = 0
+
+
+def _to_closing_fi(line: str, pos: int, depth: int) -> int:
+    r"""Where the ``\fi`` closing the skipped block ends, or minus the depth left at the
+    end of the line (the block goes on)."""
     for match in _IF_OR_FI.finditer(line, pos):
         depth += -1 if match.group(0) == "\\fi" else 1
         if depth == 0:
-            rest, depth = _skip_iffalse(line[match.end() :], 0)
-            return "".join(kept) + rest, depth
-    return "".join(kept), depth
+            return match.end()
+    return -depth
 
 
 def flatten(main_name: str, main_text: str, reader: FileReader) -> Flat:
