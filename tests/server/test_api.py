@@ -208,7 +208,8 @@ def test_a_suite_runs_in_the_background_and_stores_its_runs(
         "model": "suite-model", "base_url": openai_server.base_url, "domain": "math",
         "limit": 3, "concurrency": 2,
     }  # fmt: skip
-    started = httpx.post(token_live.url + "/api/eval/suite", json=body, headers=auth(TOKEN))
+    url = token_live.url + "/api/eval/suite"
+    started = httpx.post(url, json=body, headers=auth(TOKEN), timeout=30)
     assert started.status_code == 202, started.text
     status = _wait_for_suite(token_live, started.json()["id"])
     assert (status["state"], status["stored"], status["planned"]) == ("done", 3, 3)
@@ -219,7 +220,8 @@ def test_a_suite_runs_in_the_background_and_stores_its_runs(
 
 def test_a_suite_with_a_bad_url_is_refused(token_live: LiveServer) -> None:
     body = {"model": "m", "base_url": "ftp://example", "domain": "math"}
-    response = httpx.post(token_live.url + "/api/eval/suite", json=body, headers=auth(TOKEN))
+    url = token_live.url + "/api/eval/suite"
+    response = httpx.post(url, json=body, headers=auth(TOKEN), timeout=30)
     assert response.status_code == 400 and "http(s) URL" in response.json()["detail"]
     assert get(token_live, "/api/eval/suite/nope").status_code == 404
 

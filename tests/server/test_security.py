@@ -100,7 +100,7 @@ def test_the_seeded_details_show_only_with_the_token(live: LiveServer) -> None:
     assert public.json()["details"]["checks"] == [{"name": "exact", "passed": True}]
     assert "seeded" not in public.text
     assert "seeded" not in httpx.get(f"{live.url}/runs/1", timeout=30).text
-    wrong = httpx.get(f"{live.url}/api/runs/1", headers={"Authorization": "Bearer no"})
+    wrong = httpx.get(f"{live.url}/api/runs/1", headers={"Authorization": "Bearer no"}, timeout=30)
     assert "seeded" not in wrong.text
     assert "seeded" in httpx.get(f"{live.url}/api/runs/1", headers=AUTH, timeout=30).text
     assert "seeded" in httpx.get(f"{live.url}/runs/1", headers=AUTH, timeout=30).text
