@@ -52,22 +52,33 @@ def _views(paper: Path) -> tuple[str, list[str]]:
     return done.stdout + measured.stdout, json.loads(measured.stdout)["notes"]
 
 
-@pytest.mark.parametrize(
-    "command", ["\\input{{{}}}", "\\include{{{}}}", "\\subfile{{{}}}", "\\input {}"]
-)
-@pytest.mark.parametrize("target", ["../secret", "../secret.tex", "{root}/secret", "link"])
-def test_an_include_leaving_the_folder_is_refused_with_a_note(
-    tmp_path: Path, command: str, target: str
-) -> None:
+TARGETS = ["../secret", "../secret.tex", "{root}/secret", "link"]
+
+
+def _refused(name: str) -> str:
+    return f"refused \\input '{name}': it leaves the paper folder; measured without it"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_an_include_leaving_the_folder_is_refused_with_a_note(tmp_path: Path, target: str) -> None:
+    """By the CLI: nothing of the file reaches the views or the measures' output."""
     name = target.format(root=tmp_path)
-    paper = _paper(tmp_path, command.format(name))
+    paper = _paper(tmp_path, f"\\input{{{name}}}")
     os.symlink(tmp_path / "secret.tex", paper / "link.tex")
     shown, notes = _views(paper)
     assert SECRET not in shown and "Zanzibar" not in shown
-    refused = [note for note in notes if note.startswith("refused \\input")]
-    assert refused == [
-        f"refused \\input '{name}': it leaves the paper folder; measured without it"
-    ]
+    assert [note for note in notes if note.startswith("refused")] == [_refused(name)]
+
+
+@pytest.mark.parametrize("command", ["\\include{{{}}}", "\\subfile{{{}}}", "\\input {}"])
+@pytest.mark.parametrize("target", TARGETS)
+def test_every_include_command_is_refused_alike(tmp_path: Path, command: str, target: str) -> None:
+    name = target.format(root=tmp_path)
+    paper = _paper(tmp_path, command.format(name))
+    os.symlink(tmp_path / "secret.tex", paper / "link.tex")
+    document = load_document(paper)
+    assert SECRET not in document.prose_view + document.structure_view
+    assert [n.message for n in document.notes if "refused" in n.message] == [_refused(name)]
 
 
 def test_an_include_inside_the_folder_still_reads(tmp_path: Path) -> None:
