@@ -60,7 +60,7 @@ def _api(examples: int, seed: int, work: Path) -> list[ApiCounts]:
 def _one(
     url: str, token: str | None, label: str, work: Path, examples: int, seed: int
 ) -> ApiCounts:
-    report = work / f"{len(list(work.glob('*.ndjson')))}.ndjson"
+    report = work / f"{len(list(work.glob('*.json')))}.json"
     counts = fuzz_api(url, token, label, report, examples, seed=seed)
     print(f"{label}: {sum(counts.requests.values())} requests, {counts.server_errors} 5xx, "
           f"{len(counts.failures)} failed checks ({counts.seconds:.0f} s)", flush=True)  # fmt: skip

@@ -2,9 +2,10 @@
 
 `serve` starts the real CLI on a seeded SQLite store (real runs scored by
 the real verifiers, so ``/api/runs/{id}``, leaderboards and exports have
-data); `fuzz_api` runs the schemathesis CLI against its ``/openapi.json``
-and reads the NDJSON event report back into `ApiCounts`: requests and
-status codes per operation, and every failed check.
+data); `fuzz_api` runs the schemathesis CLI against its ``/openapi.json``.
+A hooks file (``st_hooks.py``) logs each response's operation and status,
+and schemathesis's JSON report lists the failed checks; `ApiCounts` holds
+both (NDJSON or HAR reports keep every body: gigabytes in a long run).
 
 Checks: every schemathesis check (a response slower than 60 s fails: a hang, not
 a speed measure) but ``positive_data_acceptance``. That one
@@ -38,7 +39,6 @@ from slopmark.store import Series, insert_run, open_store
 TOKEN = "fuzz-token-3b9e"
 EXCLUDED_CHECKS = ("positive_data_acceptance",)
 ANSWERS = ("Answer: 5", '{"a": 1}', "I can't help with that.", "Final line: \"x, y\"", "")
-STATEFUL = "Stateful tests"
 
 
 @dataclass
@@ -130,6 +130,9 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("slopmark serve did not start within 60 s")
 
 
+HOOKS = Path(__file__).with_name("st_hooks.py")
+
+
 def schemathesis_command(
     url: str, token: str | None, examples: int, report: Path, phases: str, seed: int
 ) -> list[str]:
@@ -137,7 +140,7 @@ def schemathesis_command(
         sys.executable, "-m", "schemathesis.cli", "run", f"{url}/openapi.json",
         "--checks", "all", "--exclude-checks", ",".join(EXCLUDED_CHECKS),
         "--max-examples", str(examples), "--phases", phases, "--workers", "1",
-        "--seed", str(seed), "--report", "ndjson", "--report-ndjson-path", str(report),
+        "--seed", str(seed), "--report", "json", "--report-json-path", str(report),
         "--request-timeout", "60", "--max-response-time", "60", "--no-color",
         "--suppress-health-check", "all",
     ]  # fmt: skip
@@ -155,13 +158,17 @@ def fuzz_api(
     phases: str = "examples,coverage,fuzzing,stateful",
     seed: int = 12,
 ) -> ApiCounts:
-    """Run schemathesis against the server at ``url`` and count what it did."""
+    """Run schemathesis against the server at ``url`` and count what it did (``report``
+    names its JSON report; the response log goes beside it)."""
     started = time.monotonic()
+    log = report.with_suffix(".tsv")
+    log.unlink(missing_ok=True)
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": str(HOOKS), "SLOPMARK_FUZZ_LOG": str(log)}
     done = subprocess.run(
         schemathesis_command(url, token, examples, report, phases, seed),
-        capture_output=True, text=True, timeout=7200, cwd=report.parent,
+        capture_output=True, text=True, timeout=7200, cwd=report.parent, env=env,
     )  # fmt: skip
-    counts = read_report(report, label)
+    counts = read_report(report, log, label)
     counts.exit_code = done.returncode
     counts.seconds = time.monotonic() - started
     if done.returncode not in (0, 1) and not counts.errors:
@@ -169,40 +176,22 @@ def fuzz_api(
     return counts
 
 
-def read_report(report: Path, label: str) -> ApiCounts:
-    """The counts of a schemathesis NDJSON report."""
+def read_report(report: Path, log: Path, label: str) -> ApiCounts:
+    """The counts of a run: responses from the hook's log, failures from the JSON report."""
     counts = ApiCounts(label)
-    for line in report.read_text(encoding="utf-8").splitlines():
-        event = json.loads(line)
-        if "ScenarioFinished" in event:
-            _scenario(counts, event["ScenarioFinished"]["recorder"])
-        elif "NonFatalError" in event or "FatalError" in event:
-            counts.errors.append(json.dumps(event)[:1000])
+    if log.is_file():
+        for line in log.read_text(encoding="utf-8").splitlines():
+            operation, _, status = line.rpartition("\t")
+            counts.requests[operation] += 1
+            counts.statuses.setdefault(operation, Counter())[int(status)] += 1
+    if not report.is_file():
+        counts.errors.append(f"schemathesis wrote no report at {report}")
+        return counts
+    summary = json.loads(report.read_text(encoding="utf-8"))
+    counts.failures = [_failure(failure) for failure in summary.get("failures", [])]
+    counts.errors = [json.dumps(error, default=str)[:1000] for error in summary.get("errors", [])]
     return counts
 
 
-def _scenario(counts: ApiCounts, recorder: dict[str, Any]) -> None:
-    cases = recorder.get("cases", {})
-    for case_id, interaction in recorder.get("interactions", {}).items():
-        operation = _operation(cases.get(case_id, {}).get("value", {}), recorder["label"])
-        counts.requests[operation] += 1
-        response = interaction.get("response") or {}
-        status = response.get("status_code")
-        if status is not None:
-            counts.statuses.setdefault(operation, Counter())[int(status)] += 1
-    for check_list in recorder.get("checks", {}).values():
-        for check in check_list:
-            if check.get("status") == "failure":
-                counts.failures.append(_failure(recorder["label"], check))
-
-
-def _operation(case: dict[str, Any], label: str) -> str:
-    """``METHOD /path`` of a case (a stateful step names its own operation)."""
-    if label != STATEFUL or "method" not in case:
-        return label
-    return f"{case['method']} {case.get('operation', case.get('path', '?'))}"
-
-
-def _failure(label: str, check: dict[str, Any]) -> str:
-    detail = {key: value for key, value in check.items() if key not in ("name", "status")}
-    return f"{label}: {check.get('name')}: {json.dumps(detail, default=str)[:600]}"
+def _failure(failure: Any) -> str:
+    return json.dumps(failure, default=str)[:800]

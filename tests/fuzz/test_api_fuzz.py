@@ -34,7 +34,7 @@ def test_every_operation_answers_without_5xx_or_a_schema_violation(
     server: str, token: str | None, tmp_path: Path
 ) -> None:
     counts: ApiCounts = fuzz_api(
-        server, token, "bounded", tmp_path / "report.ndjson", EXAMPLES, "coverage,fuzzing"
+        server, token, "bounded", tmp_path / "report.json", EXAMPLES, "coverage,fuzzing"
     )
     assert counts.errors == [], counts.errors
     assert counts.failures == [], counts.failures
