@@ -11,6 +11,9 @@ from rich.table import Table
 from slopmark import __version__
 from slopmark.code.report import FileMetrics, TreeReport
 
+#: How mass is computed under each --size-term (see `slopmark.code.metrics.mass`).
+MASS_FORMULAS = {"sqrt": "CC × √SLOC", "linear": "CC × SLOC", "none": "CC"}
+
 
 def fmt_ratio(value: float | None, n: int) -> str:
     """A ratio, or 'undefined (n=0)' when there is nothing to divide by."""
@@ -135,7 +138,8 @@ def _top_callables(report: TreeReport, console: Console, top: int) -> None:
     ranked = sorted(report.callables, key=lambda c: -c.mass)[:top]
     if not ranked:
         return
-    table = Table(title="top callables by mass (CC × √SLOC)", title_justify="left")
+    formula = MASS_FORMULAS[report.settings.size_term]
+    table = Table(title=f"top callables by mass ({formula})", title_justify="left")
     for column in ("callable", "where", "CC", "SLOC", "mass"):
         table.add_column(column, justify="right" if column in ("CC", "SLOC", "mass") else "left")
     for c in ranked:

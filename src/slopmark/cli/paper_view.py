@@ -10,6 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from slopmark.cli.output import write_file
 from slopmark.paper.bench import CROSSED, BenchResult
 from slopmark.paper.document import Document
 from slopmark.paper.findings import counts, findings_json, findings_markdown, title
@@ -39,9 +40,10 @@ def print_score(console: Console, paper: str, document: Document, score: PaperSc
 
 def write_findings(path: Path, paper: str, score: PaperScore) -> None:
     if path.suffix.lower() == ".json":
-        path.write_text(json.dumps(findings_json(paper, score), indent=1) + "\n", encoding="utf-8")
+        text = json.dumps(findings_json(paper, score), indent=1) + "\n"
     else:
-        path.write_text(findings_markdown(paper, score), encoding="utf-8")
+        text = findings_markdown(paper, score)
+    write_file(path, text, "--findings")
 
 
 def _estimate(estimate: Estimate) -> str:
@@ -64,7 +66,7 @@ def design_line(result: BenchResult) -> str:
             "bootstrap over AI papers and human papers; AUROC and TPR: papers redrawn per group")
 
 
-def print_bench(console: Console, result: BenchResult, problems: list[tuple[str, str]]) -> None:
+def print_bench(console: Console, result: BenchResult) -> None:
     heading = f"Pair benchmark ({result.pairs} usable pairs; higher = more AI-like)"
     table = Table("measure", "pairs", "PairAcc [95% CI]", "AUROC [95% CI]", "TPR@5%FPR [95% CI]",
                   title=heading)  # fmt: skip
@@ -75,8 +77,6 @@ def print_bench(console: Console, result: BenchResult, problems: list[tuple[str,
         )  # fmt: skip
     console.print(table)
     console.print(design_line(result))
-    for where, what in [*problems, *result.problems]:
-        console.print(f"[red]left out[/] {where}: {what}")
 
 
 def bench_json(result: BenchResult, problems: list[tuple[str, str]]) -> dict[str, Any]:

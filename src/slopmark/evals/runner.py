@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from slopmark.errors import BadInput
 from slopmark.evals.harness import HARNESS, Harness, messages_for, transcript_for
 from slopmark.evals.task import Task
 from slopmark.evals.verifiers import Verdict, get_verifier
@@ -31,6 +32,8 @@ from slopmark.llm.base import ChatProvider, ChatRequest, ChatResponse, ProviderE
 from slopmark.store.runs import Run, Series, errored_task_ids, finished_task_ids, insert_run
 
 PASTE_PROVIDER = "paste"
+#: The longest pasted answer, in characters: one cap for ``eval paste`` and the API.
+MAX_PASTE_CHARS = 200_000
 Progress = Callable[[int, int], None]
 
 
@@ -156,8 +159,22 @@ def scored_run(
     )
 
 
+def check_paste(output: str, where: str = "the pasted answer") -> str:
+    """``output`` when it can be scored as a paste: not empty, at most `MAX_PASTE_CHARS`."""
+    if not output.strip():
+        raise BadInput(f"{where} is empty: paste the model's final answer")
+    if len(output) > MAX_PASTE_CHARS:
+        raise BadInput(
+            f"{where} has {len(output):,} characters, more than the {MAX_PASTE_CHARS:,} "
+            "a pasted answer may have"
+        )
+    return output
+
+
 def paste_run(task: Task, output: str, series: Series) -> Run:
-    """A pasted final answer, scored: latency 0, cost 0, ``paste=True``."""
+    """A pasted final answer, scored: latency 0, cost 0, ``paste=True``; an empty or
+    oversized paste is `BadInput` (see `check_paste`)."""
+    check_paste(output)
     answers = [""] * (len(task.turns) - 1) + [output]
     return scored_run(task, series, answers, PASTE_USAGE, paste=True)
 
