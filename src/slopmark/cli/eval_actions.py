@@ -86,7 +86,7 @@ def run_suite_command(request: SuiteRequest, as_json: bool) -> int:
         "retry_errors": request.retry_errors,
         "limit": request.limit,
     }
-    with progress_bar(f"{request.domain} × {request.model}") as advance:
+    with progress_bar(f"{request.domain} × {request.model}", lines=True) as advance:
         suite = Suite(tuple(tasks), series)
         outcome = asyncio.run(_ask(request, engine, suite, progress=advance, **options))
     summary = summarise([t.id for t in tasks], series_runs(engine, series))

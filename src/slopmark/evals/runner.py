@@ -18,7 +18,7 @@ assistant message for each earlier answer, and the pasted text last.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +28,7 @@ from slopmark.errors import BadInput
 from slopmark.evals.harness import HARNESS, Harness, messages_for, transcript_for
 from slopmark.evals.task import Task
 from slopmark.evals.verifiers import Verdict, get_verifier
-from slopmark.llm.base import ChatProvider, ChatRequest, ChatResponse, ProviderError
+from slopmark.llm.base import ChatProvider, ChatRequest, ChatResponse, ProviderError, Unreachable
 from slopmark.store.runs import Run, Series, errored_task_ids, finished_task_ids, insert_run
 
 PASTE_PROVIDER = "paste"
@@ -207,6 +207,34 @@ def pending(engine: Engine, suite: Suite, retry_errors: bool = False) -> list[Ta
     return [t for t in suite.tasks if t.id not in done]
 
 
+class EndpointUnreachable(BadInput):
+    """The model's endpoint could not be reached before it answered anything: the suite
+    stops at once instead of storing every task as errored."""
+
+
+class _Watched:
+    """A provider watched for the first answer: until one comes, an unreachable endpoint
+    raises `EndpointUnreachable` (not a `ProviderError`, so no errored run is stored)."""
+
+    def __init__(self, provider: ChatProvider) -> None:
+        self.provider = provider
+        self.name = provider.name
+        self.answered = False
+
+    async def complete(self, request: ChatRequest) -> ChatResponse:
+        try:
+            response = await self.provider.complete(request)
+        except Unreachable as error:
+            if self.answered:
+                raise
+            raise EndpointUnreachable(
+                f"{error}; nothing answered before, so the suite stopped with no run stored: "
+                "check the URL and that the server is running"
+            ) from error
+        self.answered = True
+        return response
+
+
 @dataclass
 class _Tally:
     total: int
@@ -244,12 +272,25 @@ async def run_suite(
     todo = left if limit is None else left[:limit]
     tally = _Tally(len(todo), progress)
     queue = iter(todo)
+    watched = _Watched(provider)
 
     async def worker() -> None:
         for task in queue:
-            run = await attempt(task, provider, suite)
+            run = await attempt(task, watched, suite)
             tally.record(await asyncio.to_thread(insert_run, engine, run))
 
-    await asyncio.gather(*(worker() for _ in range(min(concurrency, len(todo)))))
+    await _all_or_none([worker() for _ in range(min(concurrency, len(todo)))])
     skipped = len(suite.tasks) - len(left)
     return Outcome(tuple(tally.stored), skipped, tally.duplicates, len(todo))
+
+
+async def _all_or_none(workers: Sequence[Coroutine[Any, Any, None]]) -> None:
+    """Run ``workers`` together; when one raises, cancel the others, then re-raise."""
+    tasks = [asyncio.ensure_future(worker) for worker in workers]
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise

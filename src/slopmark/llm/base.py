@@ -40,6 +40,10 @@ class ProviderError(Exception):
     """The provider failed (outage, rate limit after retries, timeout): the run is errored."""
 
 
+class Unreachable(ProviderError):
+    """No connection to the endpoint could be made (refused, no such host), after retries."""
+
+
 class ChatProvider(Protocol):
     name: str
 

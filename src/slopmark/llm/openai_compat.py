@@ -168,7 +168,8 @@ class OpenAICompatProvider:
         if isinstance(error, openai.APITimeoutError):
             return Failure(f"timed out after {self.timeout_s:g}s waiting for {self.base_url}", True)
         if isinstance(error, openai.APIConnectionError):
-            return Failure(f"cannot reach {self.base_url}: {_one_line(str(error))}", True)
+            why = _one_line(str(error.__cause__ or error))  # the SDK's own text says only "error"
+            return Failure(f"cannot reach {self.base_url}: {why}", True, unreachable=True)
         if not isinstance(error, openai.APIStatusError):
             return Failure(f"{self.base_url} sent an error: {_one_line(str(error))}", True)
         status = error.status_code

@@ -23,18 +23,20 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
-from slopmark.llm.base import ProviderError
+from slopmark.llm.base import ProviderError, Unreachable
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Failure:
-    """One failed attempt: ``message`` is one line (status and body excerpt)."""
+    """One failed attempt: ``message`` is one line (status and body excerpt);
+    ``unreachable`` when no connection could be made at all."""
 
     message: str
     retryable: bool
     retry_after_s: float | None = None
+    unreachable: bool = False
 
 
 class AttemptFailed(Exception):
@@ -84,7 +86,8 @@ async def call_with_retries(
     backoff: Backoff,
     rng: random.Random | None = None,
 ) -> T:
-    """Await ``attempt()`` up to ``retries + 1`` times; raise `ProviderError` at the end.
+    """Await ``attempt()`` up to ``retries + 1`` times; raise `ProviderError` at the end
+    (`Unreachable` when the last attempt could not connect at all).
 
     Only `AttemptFailed` with a retryable failure is retried; any other
     exception propagates unchanged (a bug is not an outage).
@@ -97,7 +100,8 @@ async def call_with_retries(
         except AttemptFailed as error:
             failure = error.failure
             if not failure.retryable or number == attempts:
-                raise ProviderError(_final_message(failure, number)) from error
+                kind = Unreachable if failure.unreachable else ProviderError
+                raise kind(_final_message(failure, number)) from error
             await asyncio.sleep(backoff.delay(number - 1, failure.retry_after_s, rng))
     raise AssertionError("unreachable: the loop returns or raises")
 
