@@ -24,6 +24,7 @@ from rich.table import Table
 from slopmark.board.leaderboard import MARGIN, board_json
 from slopmark.cli.options import non_empty, none_empty
 from slopmark.cli.output import output_file, print_json, write_file
+from slopmark.cli.tables import print_table
 from slopmark.errors import BadInput, CheckFailed
 
 if TYPE_CHECKING:
@@ -197,7 +198,7 @@ def show(
     console = _console()
     empty = True
     for board in boards:
-        console.print(_table(board, source))
+        print_table(console, _table(board, source), keys=2)
         empty = False
     if empty:
         console.print(f"no runs match {where.label()}")
@@ -536,4 +537,4 @@ def adequacy_command(
         required = "–" if row.required is None else str(row.required)
         cells = (str(row.tasks), str(row.templates), str(row.scores), _num(row.sigma), required)
         table.add_row(row.domain, *cells, row.verdict)
-    _console().print(table)
+    print_table(_console(), table)

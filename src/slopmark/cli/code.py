@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 from slopmark.cli.bench import app as bench_app
 from slopmark.cli.output import output_file, print_json, write_file
 from slopmark.cli.progress import progress_bar
+from slopmark.cli.tables import print_table
 from slopmark.code.metrics import SIZE_TERMS, Settings
 from slopmark.errors import BadInput, CheckFailed
 
@@ -236,11 +239,12 @@ def _print_catalog(catalog: Sequence[Rule], as_json: bool) -> None:
     if as_json:
         print_json([_rule_json(r) for r in catalog])
         return
-    console = Console()
+    console = Console(highlight=False)
+    table = Table("rule", "category", "what it flags", box=None, show_header=False)
     for rule in catalog:
-        line = f"{rule.id:45} {rule.category:15} {rule.doc('what') or rule.message}"
-        console.print(line, highlight=False, markup=False, overflow="ellipsis", no_wrap=True)
-    console.print(f"{len(catalog)} rules", highlight=False)
+        table.add_row(rule.id, rule.category, escape(rule.doc("what") or rule.message))
+    print_table(console, table)
+    console.print(f"{len(catalog)} rules")
 
 
 def _explain(rule: Rule, console: Console) -> None:

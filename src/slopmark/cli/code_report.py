@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark import __version__
+from slopmark.cli.tables import print_table
 from slopmark.code.report import FileMetrics, TreeReport
 
 #: How mass is computed under each --size-term (see `slopmark.code.metrics.mass`).
@@ -147,7 +148,7 @@ def _top_callables(report: TreeReport, console: Console, top: int) -> None:
         table.add_row(
             c.qualname, f"{c.path}:{c.start}", f"{flag}{c.cc}", str(c.sloc), f"{c.mass:.1f}"
         )
-    console.print(table)
+    print_table(console, table)
 
 
 def _top_rules(report: TreeReport, console: Console, top: int) -> None:
@@ -164,7 +165,7 @@ def _top_rules(report: TreeReport, console: Console, top: int) -> None:
     table.add_column("lines", justify="right")
     for rule, n in lines.most_common(top):
         table.add_row(rule, str(counts[rule]), str(n))
-    console.print(table)
+    print_table(console, table)
 
 
 def _top_clones(report: TreeReport, console: Console, top: int) -> None:
@@ -179,7 +180,7 @@ def _top_clones(report: TreeReport, console: Console, top: int) -> None:
         where = ", ".join(f"{m.path}:{m.start}" for m in g.members[:3])
         more = f" +{len(g.members) - 3}" if len(g.members) > 3 else ""
         table.add_row(g.kind, str(len(g.members)), str(g.sloc), where + more)
-    console.print(table)
+    print_table(console, table)
 
 
 def _skipped(report: TreeReport, console: Console) -> None:

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli.output import print_json
+from slopmark.cli.tables import print_table
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
@@ -229,7 +230,7 @@ def _print_run(console: Console, run: RevisionRun, out: Path) -> None:
         flag = f"{hard} hard (discarded)" if record.disqualified else str(hard)
         table.add_row(str(record.number), _num(record.score.aggregate), str(len(record.kept)),
                       str(len(record.reverted)), str(len(record.rejections)), flag)  # fmt: skip
-    console.print(table)
+    print_table(console, table)
     console.print(f"stopped: {run.stop}")
     console.print(f"output: {out} (report.md)")
 
@@ -254,6 +255,6 @@ def _print_bench(console: Console, result: BenchResult) -> None:
         for number, (gap, distance) in enumerate(zip(curve.gaps, curve.distances, strict=True)):
             cells = (_num(distance[m]) for m in measures)
             table.add_row(curve.method, str(number), _num(gap), *cells)
-    console.print(table)
+    print_table(console, table)
     for failure in result.failures:
         console.print(f"[red]failed:[/] {failure.paper} ({failure.method}): {failure.error}")

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli.output import write_file
+from slopmark.cli.tables import print_table
 from slopmark.paper.bench import CROSSED, BenchResult
 from slopmark.paper.document import Document
 from slopmark.paper.findings import counts, findings_json, findings_markdown, title
@@ -26,7 +27,7 @@ def print_score(console: Console, paper: str, document: Document, score: PaperSc
     table = Table("measure", "plane", "score", "units", title=f"Scientific slop: {paper}")
     for result in score.results:
         table.add_row(title(result.measure), result.plane, _num(result.score), counts(result))
-    console.print(table)
+    print_table(console, table)
     planes = ", ".join(f"{plane} {_num(value)}" for plane, value in score.planes.items())
     covered = ", ".join(score.covered) or "none"
     console.print(f"aggregate S(p) {_num(score.aggregate)} (planes covered: {covered}; {planes})")
@@ -75,7 +76,7 @@ def print_bench(console: Console, result: BenchResult) -> None:
             title(report.measure), str(report.pairs), _estimate(report.pair_accuracy),
             _estimate(report.auroc), _estimate(report.tpr_at_5_fpr),
         )  # fmt: skip
-    console.print(table)
+    print_table(console, table)
     console.print(design_line(result))
 
 

@@ -93,21 +93,22 @@ def sample_size(
         "margin": _margin(sigma, margin, confidence, m, rho),
         "paired": _paired(detect, sigma_diff, 1.0 - confidence, power, m, rho),
     }
+    settings = {"sigma": sigma, "margin": margin, "confidence": confidence, "power": power}
+    settings |= {"cluster_size": m, "icc": rho, "detect": detect, "sigma_diff": sigma_diff}
     if as_json:
-        settings = {"sigma": sigma, "margin": margin, "confidence": confidence, "power": power}
-        settings |= {"cluster_size": m, "icc": rho, "detect": detect}
         found = {name: None if r is None else asdict(r) for name, r in results.items()}
-        print_json({"settings": settings | {"sigma_diff": sigma_diff}, **found})
+        print_json({"settings": settings, **found})
     else:
-        headings = {
-            "margin": f"for a ±{margin} margin at {confidence:.0%} confidence",
-            "paired": f"to detect a paired difference of {detect} with power {power} "
-            f"at α = {1.0 - confidence:.3g}",
-        }
-        _print_text(results, headings)
+        _print_text(results, settings)
 
 
-def _print_text(results: dict[str, SampleSize | None], headings: dict[str, str]) -> None:
+def _print_text(results: dict[str, SampleSize | None], settings: dict[str, float | None]) -> None:
+    confidence, power = settings["confidence"] or 0.95, settings["power"]
+    headings = {
+        "margin": f"for a ±{settings['margin']} margin at {confidence:.0%} confidence",
+        "paired": f"to detect a paired difference of {settings['detect']} with power {power} "
+        f"at α = {1.0 - confidence:.3g}",
+    }
     for name, result in results.items():
         if result is not None:
             print(f"n = {result.n} tasks {headings[name]}\n  {result.formula}")

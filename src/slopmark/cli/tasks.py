@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli.output import output_file, print_json, write_file
+from slopmark.cli.tables import print_table
 from slopmark.errors import BadInput
 from slopmark.evals.task import SOURCES, Task
 
@@ -62,7 +63,7 @@ def list_tasks(
         counts = [asdict(row) for row in _counts(tasks)]
         print_json({"counts": counts, "tasks": [t.public() for t in tasks]})
     else:
-        Console().print(_count_table(tasks))
+        print_table(Console(), _count_table(tasks))
 
 
 def _count_table(tasks: Sequence[Task]) -> Table:
