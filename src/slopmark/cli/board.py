@@ -114,8 +114,11 @@ def _rows(db: str | None) -> RowSource:
 
 
 def _console() -> Console:
-    """The terminal's width at a terminal; wide enough for the whole table in a pipe."""
-    return Console() if sys.stdout.isatty() else Console(width=_PIPE_WIDTH)
+    """The terminal's width at a terminal (or $COLUMNS); wide enough for the whole table
+    in a pipe."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS"):
+        return Console()
+    return Console(width=_PIPE_WIDTH)
 
 
 def _num(value: float | None, digits: int = 3) -> str:

@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from slopmark.cli.bench import app as bench_app
+from slopmark.cli.options import none_empty
 from slopmark.cli.output import output_file, print_json, write_file
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.tables import print_table
@@ -110,6 +111,7 @@ def measure(
     from slopmark.code.rules import choose, load_catalog
 
     gates = _parse_gates(fail_over)
+    none_empty(exclude, "--exclude")
     if as_json and top is not None:
         raise BadInput(f"--top {top}: only the tables use it; --json prints every callable")
     if sarif is not None:
@@ -171,6 +173,7 @@ def history(
     from slopmark.code.history import Selection, measure_history
     from slopmark.code.measure import MeasureOptions
 
+    none_empty(exclude, "--exclude")
     sample = _sample_size(commits, sample, seed, rev)
     selection = Selection(last=commits, sample=sample, seed=seed or 0)
     options = MeasureOptions(

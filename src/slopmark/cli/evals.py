@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 import typer
 
 from slopmark.cli.options import non_empty
+from slopmark.cli.output import output_file
 from slopmark.errors import BadInput
 
 app = typer.Typer(
@@ -77,6 +78,9 @@ def run(
     runs errored are asked again. Exits 1 while errored runs remain.
     """
     provider, name = parse_model(model)
+    non_empty(api_key, "--api-key")
+    if cache is not None:
+        output_file(cache, "--cache")
     from slopmark.cli.eval_actions import SuiteRequest, run_suite_command
 
     request = SuiteRequest(
