@@ -7,6 +7,7 @@ import csv
 import hashlib
 import io
 import json
+import os
 import shutil
 import socket
 import sqlite3
@@ -330,11 +331,22 @@ def _no_value_cut(text: str) -> None:
     assert all(len(line) <= 80 for line in text.splitlines()), text
 
 
-def test_history_in_a_pipe_keeps_whole_dates(ws: Path) -> None:
-    done = cli("code", "history", "repo", "--commits", "1", cwd=ws)
+def test_history_in_a_pipe_keeps_whole_dates(tmp_path: Path) -> None:
+    """A commit without callables has an undefined erosion, "undefined (n=0)": the
+    widest cell, which used to squeeze the dates to "2026-03-…"."""
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    env = {"GIT_AUTHOR_DATE": "2026-03-01T12:00:00", "GIT_COMMITTER_DATE": "2026-03-01T12:00:00"}
+    subprocess.run([*git, "init", "-q"], cwd=tmp_path, check=True)
+    sources = ["VALUE = 1\n", "def f(x):\n    return x\n" * 40]
+    for number, source in enumerate(sources):
+        (tmp_path / f"m{number}.py").write_text(source)
+        subprocess.run([*git, "add", "."], cwd=tmp_path, check=True)
+        subprocess.run([*git, "commit", "-qm", f"c{number}"], cwd=tmp_path, check=True,
+                       env=os.environ | env)  # fmt: skip
+    done = cli("code", "history", str(tmp_path), "--commits", "2")
     assert done.returncode == 0, done.stderr
     _no_value_cut(done.stdout)
-    assert "2026-03-01" in done.stdout
+    assert done.stdout.count("2026-03-01") == 2 and "undefined" in done.stdout
 
 
 def test_a_wide_board_in_a_narrow_terminal_keeps_every_value(ws: Path) -> None:
