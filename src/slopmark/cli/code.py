@@ -111,11 +111,7 @@ def measure(
     from slopmark.code.rules import choose, load_catalog
 
     gates = _parse_gates(fail_over)
-    none_empty(exclude, "--exclude")
-    if as_json and top is not None:
-        raise BadInput(f"--top {top}: only the tables use it; --json prints every callable")
-    if sarif is not None:
-        output_file(sarif, "--sarif")
+    _check_outputs(exclude, as_json, top, sarif)
     options = MeasureOptions(
         excludes=exclude,
         select=select,
@@ -135,12 +131,19 @@ def measure(
         render(report, Console(), 20 if top is None else top)
     if report.problems:
         for problem in report.problems:
-            print(
-                f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",
-                file=sys.stderr,
-            )
+            print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",
+                  file=sys.stderr)  # fmt: skip
         raise typer.Exit(2)
     _check_gates(report, gates)
+
+
+def _check_outputs(exclude: list[str], as_json: bool, top: int | None, sarif: Path | None) -> None:
+    """Refuse, before measuring, a blank glob, --top with --json, an unwritable --sarif."""
+    none_empty(exclude, "--exclude")
+    if as_json and top is not None:
+        raise BadInput(f"--top {top}: only the tables use it; --json prints every callable")
+    if sarif is not None:
+        output_file(sarif, "--sarif")
 
 
 @app.command()

@@ -62,6 +62,10 @@ def _check_pairs(
             raise BadInput(f"{name} {value}: only the paired difference uses it; add --detect")
 
 
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
+
+
 @app.command("sample-size")
 def sample_size(
     sigma: float | None = typer.Option(None, "--sigma", help="SD of one task's score."),
@@ -86,9 +90,7 @@ def sample_size(
     if not 0.0 < confidence < 1.0:
         raise BadInput(f"--confidence {confidence}: must be between 0 and 1, e.g. 0.95")
     _check_pairs(cluster_size, icc, detect, {"--power": power, "--sigma-diff": sigma_diff})
-    m = 1.0 if cluster_size is None else cluster_size
-    rho = 0.0 if icc is None else icc
-    power = 0.8 if power is None else power
+    m, rho, power = _or(cluster_size, 1.0), _or(icc, 0.0), _or(power, 0.8)
     results = {
         "margin": _margin(sigma, margin, confidence, m, rho),
         "paired": _paired(detect, sigma_diff, 1.0 - confidence, power, m, rho),

@@ -99,27 +99,36 @@ def _groups(fits: Callable[[list[int]], bool], head: list[int], count: int) -> l
     return groups
 
 
-def split(console: Console, table: Table, keys: int = 1) -> list[Table]:
-    """``table`` laid out as one or more tables that fit the console (see the module doc)."""
-    whole = _fitted(console, table)
-    if whole is not None:
-        return [whole]
+def _maker(table: Table) -> Callable[[list[int]], Table]:
+    """A function making a compact table of the chosen columns of ``table``."""
     columns = list(table.columns)
     rows = list(zip(*(list(column.cells) for column in columns), strict=True))
 
     def make(chosen: list[int]) -> Table:
         return _like(table, [columns[i] for i in chosen], [[r[i] for i in chosen] for r in rows])
 
-    compact = _fitted(console, make(list(range(len(columns)))))
-    if compact is not None:
-        return [compact]
-    head = list(range(min(keys, len(columns))))
-    groups = _groups(lambda chosen: layout(console, make(chosen)) is not None, head, len(columns))
+    return make
+
+
+def _parts(console: Console, table: Table, keys: int) -> list[Table]:
+    """``table``'s columns over several compact tables, each repeating the first ``keys``."""
+    make, count = _maker(table), len(table.columns)
+    head = list(range(min(keys, count)))
+    groups = _groups(lambda chosen: layout(console, make(chosen)) is not None, head, count)
     parts = [_fitted(console, make(head + group)) or make(head + group) for group in groups]
     for number, part in enumerate(parts, start=1):
         part.title = f"{table.title or ''} ({number}/{len(parts)})".lstrip()
         part.caption = table.caption if number == len(parts) else None
     return parts
+
+
+def split(console: Console, table: Table, keys: int = 1) -> list[Table]:
+    """``table`` laid out as one or more tables that fit the console (see the module doc)."""
+    whole = _fitted(console, table)
+    if whole is not None:
+        return [whole]
+    compact = _fitted(console, _maker(table)(list(range(len(table.columns)))))
+    return [compact] if compact is not None else _parts(console, table, keys)
 
 
 def print_table(console: Console, table: Table, keys: int = 1) -> None:
