@@ -62,14 +62,21 @@ def sqlite_file(url: str) -> Path | None:
     return None
 
 
+def _read_only(path: Path | None) -> sqlite3.Connection | None:
+    """A read-only connection to the existing SQLite file ``path``; None if there is none."""
+    if path is None or not path.is_file():
+        return None
+    try:
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+
+
 def sqlite_tables(path: Path) -> list[str] | None:
     """The table names of the SQLite file at ``path``, read without writing a byte;
     None when there is no such file or it cannot be read as SQLite."""
-    if not path.is_file():
-        return None
-    try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
+    connection = _read_only(path)
+    if connection is None:
         return None
     try:
         rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -84,12 +91,8 @@ def read_sqlite(url: str) -> sqlite3.Connection | None:
     """A read-only connection to the SQLite store at ``url`` when it exists and is at
     `HEAD_REVISION`; None otherwise (the caller then opens it with SQLAlchemy, which
     creates, migrates or explains)."""
-    path = sqlite_file(url)
-    if path is None or not path.is_file():
-        return None
-    try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
+    connection = _read_only(sqlite_file(url))
+    if connection is None:
         return None
     try:
         connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
