@@ -51,3 +51,10 @@ def test_the_cap_is_the_one_the_api_declares(live: LiveServer) -> None:
     schema = httpx.get(live.url + "/openapi.json", timeout=30).json()
     output = schema["components"]["schemas"]["PasteBody"]["properties"]["output"]
     assert output["maxLength"] == MAX_PASTE_CHARS
+
+
+def test_an_empty_answer_is_refused_by_both(live: LiveServer, tmp_path: Path) -> None:
+    done = paste_cli(" \n", tmp_path / "runs.db")
+    assert done.returncode == 2 and "the answer on stdin is empty" in done.stderr
+    response = paste_api(live, "  ")
+    assert response.status_code == 400 and "is empty" in response.json()["detail"]
