@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from slopmark.cli.options import non_empty
-from slopmark.cli.output import output_folder, print_json
+from slopmark.cli.output import output_file, output_folder, print_json
 from slopmark.code.bench.profiles import EvalOptions
 from slopmark.errors import BadInput, CheckFailed
 
@@ -124,6 +124,8 @@ def validate(
     found = load_problems(problems, problem or None)
     options = eval_options(env_profile, python, test_network)
     expected = read_expected(expect_failures) if expect_failures else frozenset()
+    if write_expect_failures is not None:
+        output_file(write_expect_failures, "--write-expect-failures")
     total = sum(len(p.checkpoints) for p in found)
     view = ValidateView(plain_console(stderr=as_json), total, expected)
     with tempfile.TemporaryDirectory(prefix="slopmark-validate-") as scratch:
