@@ -37,6 +37,8 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--port", ("--port", "70000"), "'--port'"),
         ("--db", ("--db", "foreign.db"), "not a slopmark store"),
         ("--token", ("--token", " "), "--token ' '"),
+        ("--allow-base-url", ("--allow-base-url", "ftp://x"), "--allow-base-url 'ftp://x'"),
+        ("--key-base-url", ("--key-base-url", "not a url"), "--key-base-url 'not a url'"),
     ],
     "code measure": [
         ("path", ("nowhere",), "nowhere"),

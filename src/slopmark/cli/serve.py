@@ -54,9 +54,9 @@ def serve(
 
     non_empty(host, "--host")
     non_empty(token, "--token")
-    open_cli_store(db).dispose()  # a bad store is refused here, naming --db or $SLOPMARK_DB
     key = resolve_api_key(None, os.environ)
     outbound = Outbound.configured(allow_base_url, key, key_base_url)
+    open_cli_store(db).dispose()  # a bad store is refused here, naming --db or $SLOPMARK_DB
     for notice in _notices(host, token, key, key_base_url):
         print(f"slopmark serve: {notice}")
     app = create_app(database_url(db, os.environ), token, outbound)
