@@ -13,12 +13,16 @@ feeding the model's answers back.
 Paste runs score an answer a person pasted. For a multi-turn task the paste
 is the final answer only: the transcript holds every user turn, an empty
 assistant message for each earlier answer, and the pasted text last.
+
+Scoring asks the verifier for the problems of the task's config first
+(`verdict_of`): a config with problems fails the verdict with one "config"
+check naming them, and the verifier never sees it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,8 +31,15 @@ from sqlalchemy import Engine
 from slopmark.errors import BadInput
 from slopmark.evals.harness import HARNESS, Harness, messages_for, transcript_for
 from slopmark.evals.task import Task
-from slopmark.evals.verifiers import Verdict, get_verifier
-from slopmark.llm.base import ChatProvider, ChatRequest, ChatResponse, ProviderError, Unreachable
+from slopmark.evals.verifiers import Check, Verdict, Verifier, get_verifier
+from slopmark.llm.base import (
+    ChatProvider,
+    ChatRequest,
+    ChatResponse,
+    Message,
+    ProviderError,
+    Unreachable,
+)
 from slopmark.store.runs import Run, Series, errored_task_ids, finished_task_ids, insert_run
 
 PASTE_PROVIDER = "paste"
@@ -118,9 +129,18 @@ def errored_run(task: Task, series: Series, error: str, output: str = "") -> Run
     return _base(task, series, status="error", error=error, output=output)
 
 
+def verdict_of(
+    verifier: Verifier, config: Mapping[str, Any], output: str, transcript: Sequence[Message]
+) -> Verdict:
+    """The verdict on ``output``; a "config" check fails it when ``config`` has problems."""
+    problems = verifier.problems(config)
+    if problems:
+        return Verdict(False, 0.0, (Check("config", False, "; ".join(problems)),))
+    return verifier.verify(config, output, transcript)
+
+
 def _verdict(task: Task, output: str, transcript: Sequence[Any]) -> Verdict:
-    verifier = get_verifier(task.verifier_type)
-    return verifier.verify(task.verifier, output, transcript)
+    return verdict_of(get_verifier(task.verifier_type), task.verifier, output, transcript)
 
 
 def scored_run(
