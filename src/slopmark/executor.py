@@ -1,15 +1,40 @@
-"""Fan-out of independent work items: one interface, a local process pool by default."""
+"""Fan-out of independent work items: one interface, a local process pool by default.
+
+Two levels share this module:
+
+- `map_chunks` spreads the files of one command over the cores (code measure).
+- An `Executor` runs a sweep of `Unit`\\ s: one repository's history, one bench
+  chain, one paper, one (model, domain) slice. A unit is independent, carries
+  its own `Resources` request, and is idempotent when retried (it writes its
+  result to the store in a way that never leaves a duplicate row). ``local``
+  runs units on a process pool; ``ray`` on a Ray cluster. Executors are found
+  by name (`executor_names`, `open_executor`) and registered with
+  `register_executor`, the same way for built-ins and plugins.
+
+An executor's `Executor.run` yields `Started`, `Message` and `Finished` events
+as units progress. Code running inside a unit talks back to the driver with
+`outbox().send(...)`: a bench chain ships each finished checkpoint's folder
+that way.
+"""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import TypeVar
+from dataclasses import dataclass, field
+from functools import partial
+from importlib import import_module
+from typing import Any, Protocol, TypeVar
+
+from slopmark.errors import BadInput, SlopmarkError, did_you_mean
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+
+#: How many times a unit is started at most when its worker or node dies under it.
+MAX_ATTEMPTS = 3
 
 
 def default_jobs() -> int:
@@ -51,3 +76,192 @@ def balanced_chunks(items: Sequence[Item], weights: Sequence[int], count: int) -
         chunks[target].append(items[index])
         loads[target] += weights[index]
     return [c for c in chunks if c]
+
+
+# --- sweeps of units -------------------------------------------------------------------
+
+#: The custom resource a cluster node offers when it can sandbox model-written code.
+SANDBOX_RESOURCE = "sandbox"
+
+
+@dataclass(frozen=True)
+class Resources:
+    """What one unit needs while it runs: CPUs, memory (MiB, None: no request), and
+    whether it runs model-written code (then only a node offering `SANDBOX_RESOURCE`)."""
+
+    cpus: float = 1.0
+    memory_mb: int | None = None
+    sandbox: bool = False
+
+    def __post_init__(self) -> None:
+        if self.cpus < 0 or (self.memory_mb is not None and self.memory_mb <= 0):
+            raise ValueError(f"resources {self}: CPUs must be >= 0 and memory > 0")
+
+
+Task = Callable[[], Any]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One independent piece of a sweep.
+
+    ``key`` names it for good (the same unit has the same key in a rerun);
+    ``prepare`` builds, on the driver, the picklable zero-argument callable a
+    worker runs. It is called again before every retry, so a retried unit can
+    start from what the driver holds by then (a bench chain's finished checkpoints).
+    """
+
+    key: str
+    prepare: Callable[[], Task]
+    resources: Resources = field(default_factory=Resources)
+    label: str = ""
+
+    @classmethod
+    def call(
+        cls, key: str, function: Callable[..., Any], *args: Any, resources: Resources | None = None
+    ) -> Unit:
+        """A unit that runs ``function(*args)`` (a module-level function, picklable args)."""
+        task = partial(function, *args)
+        return cls(key, lambda: task, resources or Resources(), key)
+
+    @property
+    def title(self) -> str:
+        return self.label or self.key
+
+
+@dataclass(frozen=True)
+class Started:
+    """A unit began running on ``node`` (its ``attempt``-th start, from 1)."""
+
+    key: str
+    node: str
+    attempt: int = 1
+
+
+@dataclass(frozen=True)
+class Message:
+    """Something a running unit sent to the driver with ``outbox().send``."""
+
+    key: str
+    payload: Any
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A unit ended: ``ok`` with its ``value``, or not with ``error`` (one line)."""
+
+    key: str
+    ok: bool
+    value: Any = None
+    error: str | None = None
+    node: str = ""
+    attempts: int = 1
+    seconds: float = 0.0
+
+
+Event = Started | Message | Finished
+
+
+class Executor(Protocol):
+    """Runs units somewhere and reports their progress as events."""
+
+    name: str
+
+    def node_count(self) -> int:
+        """How many machines (cluster nodes) units may land on."""
+        ...
+
+    def run(self, units: Sequence[Unit]) -> Generator[Event, None, None]:
+        """Run every unit; yield events until each has `Finished` exactly once.
+
+        A unit whose worker or node dies is started again (up to `MAX_ATTEMPTS`
+        times) with a freshly prepared task; an exception raised by the unit's
+        own code finishes it as failed. Closing the iterator early (Ctrl-C)
+        cancels the units still running.
+        """
+        ...
+
+    def close(self) -> None:
+        """Release the workers (and the cluster connection)."""
+        ...
+
+
+ExecutorFactory = Callable[..., Executor]
+
+_EXECUTORS: dict[str, ExecutorFactory] = {}
+#: The modules that register the built-in executors (imported on first lookup).
+_BUILTINS = ("slopmark.executors.local", "slopmark.executors.ray")
+
+
+def register_executor(name: str) -> Callable[[ExecutorFactory], ExecutorFactory]:
+    """Register an executor factory under ``name``: ``factory(address=..., jobs=...)``."""
+
+    def register(factory: ExecutorFactory) -> ExecutorFactory:
+        _EXECUTORS[name] = factory
+        return factory
+
+    return register
+
+
+def executor_names() -> list[str]:
+    for module in _BUILTINS:
+        import_module(module)
+    return sorted(_EXECUTORS)
+
+
+def open_executor(name: str, *, address: str | None = None, jobs: int = 0) -> Executor:
+    """The executor ``name`` connected and ready; BadInput for an unknown name or setup."""
+    known = executor_names()
+    factory = _EXECUTORS.get(name)
+    if factory is None:
+        hint = did_you_mean(name, known)
+        raise BadInput(
+            f"--executor {name!r}: unknown executor; " + (hint or f"known: {', '.join(known)}")
+        )
+    return factory(address=address, jobs=jobs)
+
+
+# --- talking back from inside a unit ---------------------------------------------------
+
+
+class Outbox(Protocol):
+    def send(self, payload: Any, *, wait: bool = False) -> None:
+        """Deliver ``payload`` to the driver; with ``wait``, return once the driver's
+        side holds it (so it survives this worker dying next)."""
+        ...
+
+
+class _Nowhere:
+    """Outside a sweep nothing listens: messages are dropped."""
+
+    def send(self, payload: Any, *, wait: bool = False) -> None:
+        del payload, wait
+
+
+_CURRENT: list[Outbox] = [_Nowhere()]
+
+
+def outbox() -> Outbox:
+    """Where the unit running in this process sends messages to its driver."""
+    return _CURRENT[-1]
+
+
+def install_outbox(box: Outbox) -> None:
+    """Set this process's outbox (executors call this in their workers)."""
+    _CURRENT[-1] = box
+
+
+def error_line(error: BaseException) -> str:
+    """An exception as one line: a slopmark error's message as it is; any other
+    exception (a bug) with its type and where it was raised."""
+    text = " ".join(str(error).split()) or type(error).__name__
+    if isinstance(error, SlopmarkError):
+        return text
+    where = ""
+    trace = error.__traceback__
+    while trace is not None and trace.tb_next is not None:
+        trace = trace.tb_next
+    if trace is not None:
+        code = trace.tb_frame.f_code
+        where = f" (at {os.path.basename(code.co_filename)}:{trace.tb_lineno} in {code.co_name})"
+    return f"{type(error).__name__}: {text}{where}"

@@ -31,6 +31,7 @@ from slopmark.store import (
     open_store,
     series_runs,
 )
+from slopmark.store.location import HEAD_REVISION
 from slopmark.store.schema import metadata
 
 SERIES = Series("m", "openai-compat", "h1", "standard", "ts1")
@@ -218,7 +219,7 @@ def test_migrations_build_the_schema_and_reopening_is_harmless(tmp_path: Path) -
     assert len(list_runs(engine)) == 1
     with engine.connect() as connection:
         assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").all() == [
-            ("0002",)
+            (HEAD_REVISION,)
         ]
         assert compare_metadata(MigrationContext.configure(connection), metadata) == []
     names = {index["name"] for index in inspect(engine).get_indexes("runs")}

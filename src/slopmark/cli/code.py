@@ -17,6 +17,7 @@ from slopmark.cli.bench import app as bench_app
 from slopmark.cli.options import none_empty
 from slopmark.cli.output import output_file, print_json, write_file
 from slopmark.cli.progress import progress_bar
+from slopmark.cli.study import app as study_app
 from slopmark.cli.tables import print_table
 from slopmark.code.metrics import SIZE_TERMS, Settings
 from slopmark.errors import BadInput, CheckFailed
@@ -30,6 +31,7 @@ app = typer.Typer(
 )
 
 app.add_typer(bench_app, name="bench")
+app.add_typer(study_app, name="study")
 
 _GATES = ("erosion", "verbosity")
 _UNDEFINED = {"erosion": "no callables measured", "verbosity": "no source lines measured"}

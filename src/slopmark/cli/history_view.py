@@ -32,6 +32,7 @@ def history_json(report: HistoryReport) -> dict[str, Any]:
                 "files": p.files,
                 "sloc": p.sloc,
                 "callables": p.callables,
+                "complex_callables": p.complex_callables,
                 "erosion": p.erosion,
                 "verbosity": p.verbosity,
             }

@@ -32,6 +32,8 @@ class CommitMetrics:
     files: int
     sloc: int
     callables: int
+    #: callables over the CC threshold: the ones erosion counts
+    complex_callables: int
     erosion: float | None
     verbosity: float | None
 
@@ -193,8 +195,9 @@ def _commit_metrics(
         commit.sha, analyses, skipped, hits, min_hits_of(rules), known, options.settings, 0, memo
     )
     return CommitMetrics(
-        commit, len(analyses), report.sloc, len(report.callables), report.erosion, report.verbosity
-    )
+        commit, len(analyses), report.sloc, len(report.callables),
+        len(report.complex_callables()), report.erosion, report.verbosity,
+    )  # fmt: skip
 
 
 def _write_blobs(repo: Repository, blobs: list[str], folder: Path) -> list[SourceFile]:

@@ -104,3 +104,57 @@ runs = Table(
     # per model and task: in this index's order, with no sort.
     Index("ix_runs_board", *BOARD_INDEX_COLUMNS),
 )
+
+#: One repository study (`slopmark code study`): its settings, named by its id.
+studies = Table(
+    "studies",
+    metadata,
+    Column("study_id", String(80), primary_key=True),
+    Column("repos_file", Text, nullable=False),
+    Column("settings", JSON, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+#: One repository of a study, written once when it finished (ok) or failed.
+#: A failed row is replaced when a rerun measures the repository after all.
+study_repos = Table(
+    "study_repos",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("study_id", String(80), nullable=False),
+    Column("repo", String(1000), nullable=False),
+    Column("line", Integer, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("error", Text),
+    Column("head", String(64)),
+    Column("candidates", Integer),
+    Column("blobs_measured", Integer),
+    Column("erosion_slope", Float),
+    Column("verbosity_slope", Float),
+    Column("erosion_rose", Boolean),
+    Column("verbosity_rose", Boolean),
+    Column("node", String(200)),
+    Column("seconds", Float),
+    Column("created_at", UTCDateTime, nullable=False),
+    UniqueConstraint("study_id", "repo", name="uq_study_repos_repo"),
+)
+
+#: One sampled commit of a study's repository, in the order measured (``position``).
+study_commits = Table(
+    "study_commits",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("study_id", String(80), nullable=False),
+    Column("repo", String(1000), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("sha", String(64), nullable=False),
+    Column("committed_at", String(40), nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("files", Integer, nullable=False),
+    Column("sloc", Integer, nullable=False),
+    Column("callables", Integer, nullable=False),
+    Column("complex_callables", Integer, nullable=False),
+    Column("erosion", Float),
+    Column("verbosity", Float),
+    UniqueConstraint("study_id", "repo", "position", name="uq_study_commits_position"),
+)

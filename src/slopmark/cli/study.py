@@ -1,0 +1,136 @@
+"""``slopmark code study``: the repository study, run as a resumable sweep, and its report.
+
+``code study REPOS.txt`` runs (the ``run`` subcommand is implied);
+``code study report DIR_OR_STUDY_ID`` reports what the store holds.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+from typer.core import TyperGroup
+
+from slopmark.cli import sweep_options as sweep
+from slopmark.cli.output import print_json
+from slopmark.errors import BadInput
+
+if TYPE_CHECKING:
+    from slopmark.code.study.records import StudySettings
+
+
+class StudyGroup(TyperGroup):
+    """A group whose first argument, when no subcommand name, runs ``run``."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+app = typer.Typer(
+    cls=StudyGroup,
+    help="The repository study: erosion and verbosity across the histories of many repositories.",
+    no_args_is_help=True,
+)
+
+_COMMITS = typer.Option(
+    None, "--commits", min=1, help="Measure the last N source-modifying commits."
+)
+_SAMPLE = typer.Option(
+    None, "--sample", min=1, help="A seeded sample of N source-modifying commits (default 30)."
+)
+_TIMEOUT = typer.Option("30m", "--timeout", help="Time allowed per repository (clone and measure).")
+_MIN_COMMITS = typer.Option(
+    5, "--min-commits", min=1, help="Repositories count with at least N measured commits."
+)
+
+
+@app.command("run")
+def run(
+    repos: Path = typer.Argument(..., help="REPOS.txt: one local path or git URL per line."),
+    commits: int | None = _COMMITS,
+    sample: int | None = _SAMPLE,
+    seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
+    out: Path | None = typer.Option(None, "--out", help="Study folder (default: studies/<id>)."),
+    executor: str = sweep.EXECUTOR,
+    address: str | None = sweep.ADDRESS,
+    jobs: int = sweep.JOBS,
+    db: str | None = sweep.DB,
+    timeout: str = _TIMEOUT,
+    cc_threshold: int = typer.Option(10, "--cc-threshold", min=1, help="Erosion's CC threshold."),
+    size_term: str = typer.Option("sqrt", "--size-term", help="sqrt, linear or none."),
+    as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
+) -> None:
+    """Measure every repository of REPOS (resumes: stored repositories are not measured again)."""
+    from slopmark.cli.bench import parse_duration
+    from slopmark.code.metrics import SIZE_TERMS
+    from slopmark.code.study.records import StudySettings
+
+    if commits is not None and sample is not None:
+        raise BadInput("--commits and --sample: pass one (the last N, or a sample of N)")
+    if size_term not in SIZE_TERMS:
+        raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
+    settings = StudySettings(
+        last=commits, sample=sample or 30, seed=seed, cc_threshold=cc_threshold,
+        size_term=size_term, timeout_s=parse_duration(timeout),
+    )  # fmt: skip
+    code = _run_study(repos, settings, out, (executor, address, jobs), db, as_json)
+    raise typer.Exit(code)
+
+
+def _run_study(
+    repos: Path,
+    settings: StudySettings,
+    out: Path | None,
+    where: tuple[str, str | None, int],
+    db: str | None,
+    as_json: bool,
+) -> int:
+    from slopmark.cli.study_view import print_run
+    from slopmark.cli.sweep_view import sweep_view
+    from slopmark.code.study.records import study_id
+    from slopmark.code.study.repos import read_repos
+    from slopmark.code.study.sweep import StudyPlan, run_study
+
+    entries = read_repos(repos)
+    plan = StudyPlan(study_id(repos, settings), repos.resolve(), tuple(entries), settings,
+                     sweep.store_url(db))  # fmt: skip
+    folder = out or Path("studies") / plan.study
+    sweep.folder_record(folder, "study", {
+        "id": plan.study, "repos_file": str(plan.repos_file), "db": sweep.masked(plan.db_url),
+        "settings": asdict(settings), "started": time.time(),
+    })  # fmt: skip
+    executor = sweep.open_sweep(*where, plan.db_url)
+    with sweep_view("study") as view:
+        tally, records = run_study(executor, plan, view)
+    print_run(plan, tally, records, folder, as_json)
+    sweep.print_ending(tally, "repositories")
+    return sweep.exit_code(tally, sum(r.status != "ok" for r in records))
+
+
+@app.command("report")
+def report(
+    target: str = typer.Argument(..., help="A study folder (with study.json) or a study id."),
+    as_json: bool = typer.Option(False, "--json", help="Print every number as JSON."),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Write the trajectory chart (median and IQR band) as .png or .svg."
+    ),
+    db: str | None = sweep.DB,
+    min_commits: int = _MIN_COMMITS,
+) -> None:
+    """Slopes, the share of repositories that rose, slope quantiles and the trajectory band."""
+    from slopmark.cli.study_view import load_study, print_report, report_json, write_plot
+
+    study = load_study(target, db, min_commits)
+    if plot is not None:
+        write_plot(plot, study)
+    if as_json:
+        print_json(report_json(study))
+    else:
+        print_report(study)
+    if plot is not None:
+        print(f"wrote {plot}")

@@ -1,0 +1,166 @@
+"""A study's run summary, report (table and JSON) and trajectory chart."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from slopmark import __version__
+from slopmark.cli.output import print_json
+from slopmark.code.study.records import RepoRecord, StudySettings
+from slopmark.code.study.summary import MetricSummary, Spread, StudySummary, summarise_study
+from slopmark.code.study.sweep import StudyPlan
+from slopmark.errors import BadInput
+from slopmark.executors.sweep import Tally
+from slopmark.store.location import database_url
+
+
+@dataclass(frozen=True)
+class LoadedStudy:
+    study: str
+    repos_file: str
+    settings: StudySettings
+    records: list[RepoRecord]
+    summary: StudySummary
+
+
+def _target(target: str, db: str | None) -> tuple[str, str]:
+    """(study id, store URL) of a study folder or id."""
+    folder = Path(target)
+    manifest = folder / "study.json"
+    if not manifest.is_file():
+        if folder.exists() or "/" in target:
+            raise BadInput(f"{target}: not a study folder (no study.json); pass `code study --out`")
+        return target, database_url(db, os.environ)
+    try:
+        record = json.loads(manifest.read_text(encoding="utf-8"))
+        study, saved = str(record["id"]), str(record["db"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise BadInput(f"{manifest}: unreadable study record ({error})") from None
+    if db is not None or os.environ.get("SLOPMARK_DB"):
+        return study, database_url(db, os.environ)
+    if "***" in saved:
+        raise BadInput(f"{manifest}: the store's password is not kept there; pass --db URL")
+    return study, saved
+
+
+def load_study(target: str, db: str | None, min_commits: int) -> LoadedStudy:
+    from slopmark.store.db import open_store
+    from slopmark.store.studies import study_records, study_settings
+
+    study, url = _target(target, db)
+    engine = open_store(url)
+    found = study_settings(engine, study)
+    if found is None:
+        raise BadInput(f"study {study!r} is not in the store {url}; pass the --db it ran with")
+    records = study_records(engine, study)
+    return LoadedStudy(study, found[0], found[1], records, summarise_study(records, min_commits))
+
+
+def _repo_json(record: RepoRecord) -> dict[str, Any]:
+    """A repository's numbers (never where or how long it ran: reports must not differ)."""
+    found = asdict(record)
+    for timing in ("node", "seconds"):
+        del found[timing]
+    found["commits"] = [asdict(point) for point in record.commits]
+    return found
+
+
+def _spread_json(spread: Spread) -> dict[str, Any]:
+    return {"n": spread.n, **{f"q{round(level * 100):02d}": v for level, v in spread.quantiles}}
+
+
+def _metric_json(metric: MetricSummary) -> dict[str, Any]:
+    return {
+        "rose": {"repos": metric.rose, "n": metric.rose_n, "share": metric.rose_share},
+        "slope": _spread_json(metric.slope),
+        "head": _spread_json(metric.head),
+        "trajectory": [asdict(point) for point in metric.band],
+    }
+
+
+def report_json(study: LoadedStudy) -> dict[str, Any]:
+    summary = study.summary
+    return {
+        "slopmark": __version__,
+        "study": study.study,
+        "repos_file": study.repos_file,
+        "settings": asdict(study.settings),
+        "repos": {"total": summary.repos, "ok": summary.ok, "failed": summary.failed,
+                  "used": summary.used, "min_commits": summary.min_commits},
+        "metrics": {m.metric: _metric_json(m) for m in summary.metrics},
+        "repositories": [_repo_json(record) for record in study.records],
+    }  # fmt: skip
+
+
+def _num(value: float | None, form: str = "{:+.5f}") -> str:
+    return "–" if value is None else form.format(value)
+
+
+def _share(metric: MetricSummary) -> str:
+    share = metric.rose_share
+    if share is None:
+        return f"undefined (n={metric.rose_n})"
+    return f"{100 * share:.1f}% ({metric.rose}/{metric.rose_n})"
+
+
+def print_report(study: LoadedStudy) -> None:
+    console = Console()
+    summary = study.summary
+    console.print(
+        f"[bold]study {study.study}[/bold]: {summary.ok} of {summary.repos} repositories "
+        f"measured, {summary.failed} failed; {summary.used} with ≥ {summary.min_commits} commits"
+    )
+    table = Table("repository", "commits", "erosion slope", "verbosity slope", "status")
+    for record in study.records:
+        status = record.status if record.error is None else f"{record.status}: {record.error}"
+        table.add_row(record.repo, str(len(record.commits)), _num(record.erosion_slope),
+                      _num(record.verbosity_slope), status)  # fmt: skip
+    console.print(table)
+    for metric in summary.metrics:
+        levels = metric.slope.quantiles
+        quantiles = ", ".join(f"q{round(level * 100)} {_num(v)}" for level, v in levels)
+        console.print(
+            f"{metric.metric}: rose first→last in {_share(metric)}; "
+            f"slope per commit (n={metric.slope.n}) {quantiles}"
+        )
+
+
+def write_plot(path: Path, study: LoadedStudy) -> None:
+    from slopmark.plot.band import band_chart
+
+    panels = {
+        m.metric: [(p.position, p.q1, p.median, p.q3) for p in m.band]
+        for m in study.summary.metrics
+    }
+    title = f"{study.study}: {study.summary.used} repositories (median and IQR)"
+    band_chart(path, title=title, x_label="normalised commit position", panels=panels)
+
+
+def print_run(
+    plan: StudyPlan, tally: Tally, records: list[RepoRecord], folder: Path, as_json: bool
+) -> None:
+    """What this run did and where the study is."""
+    failed = [r for r in records if r.status != "ok"]
+    if as_json:
+        print_json({
+            "study": plan.study, "folder": str(folder), "sweep": tally.to_json(),
+            "repos": {"total": len(plan.entries), "stored": len(records) - len(failed),
+                      "failed": len(failed)},
+        })  # fmt: skip
+        return
+    console = Console()
+    console.print(
+        f"study {plan.study}: {len(records) - len(failed)} of {len(plan.entries)} repositories "
+        f"stored ({tally.skipped} from earlier runs), {len(failed)} failed; "
+        f"{tally.executor}, {tally.seconds:.1f} s"
+    )
+    for record in failed:
+        console.print(f"[red]failed[/] {record.repo}: {record.error}", highlight=False)
+    console.print(f"report: slopmark code study report {folder}")

@@ -1,0 +1,115 @@
+"""The options and checks every sweep command shares: executor, cluster, store, exit."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from slopmark.errors import BadInput
+from slopmark.executor import Executor
+from slopmark.executors.sweep import Tally
+from slopmark.store.location import database_url, sqlite_file
+
+EXECUTOR = typer.Option(
+    "local", "--executor", help="Where units run: local (a process pool) or ray (a Ray cluster)."
+)
+ADDRESS = typer.Option(
+    None,
+    "--address",
+    help="The Ray cluster to join: auto (the one started on this machine), HOST:PORT or "
+    "ray://HOST:PORT; without it --executor ray starts Ray here.",
+)
+JOBS = typer.Option(
+    0, "--jobs", min=0, help="Local worker processes, or CPUs of a Ray started here (0: per core)."
+)
+DB = typer.Option(
+    None, "--db", help="Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
+)
+#: the exit code of a sweep stopped with Ctrl-C (128 + SIGINT)
+CANCELLED = 130
+
+
+def store_url(flag: str | None) -> str:
+    """The store URL workers can open too: a relative SQLite path made absolute."""
+    url = database_url(flag, os.environ)
+    path = sqlite_file(url)
+    if path is not None and not path.is_absolute():
+        return f"sqlite:///{path.resolve()}"
+    return url
+
+
+def check_shared_store(url: str, executor: Executor) -> None:
+    """Refuse a SQLite file when units may run on several machines."""
+    nodes = executor.node_count()
+    if url.startswith("sqlite") and nodes > 1:
+        raise BadInput(
+            f"--db {url!r}: a SQLite file cannot be shared by the {nodes} nodes of the Ray "
+            "cluster; pass --db postgresql+psycopg://user@host/db (README: Running on a cluster)"
+        )
+
+
+def open_sweep(name: str, address: str | None, jobs: int, url: str | None) -> Executor:
+    """The executor, connected; with ``url``, checked that its nodes can share that store."""
+    from slopmark.executor import open_executor
+
+    executor = open_executor(name, address=address, jobs=jobs)
+    if url is not None:
+        try:
+            check_shared_store(url, executor)
+        except BadInput:
+            executor.close()
+            raise
+    return executor
+
+
+def masked(url: str) -> str:
+    """``url`` without its password (what a folder may keep)."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def print_ending(tally: Tally, what: str) -> None:
+    """Say on stderr what a cancelled sweep left, or which units failed."""
+    if tally.cancelled:
+        done = len(tally.finished)
+        print(
+            f"slopmark: cancelled: {done} of {tally.units} {what} finished and are kept; "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+    for failure in tally.failed:
+        print(f"slopmark: failed: {failure.key}: {failure.error}", file=sys.stderr)
+
+
+def exit_code(tally: Tally, extra_failures: int = 0) -> int:
+    """130 when cancelled, 1 when a unit failed, else 0."""
+    if tally.cancelled:
+        return CANCELLED
+    return 1 if tally.failed or extra_failures else 0
+
+
+def folder_record(folder: Path, key: str, wanted: dict[str, Any]) -> dict[str, Any]:
+    """Read ``folder/<key>.json`` or create it; BadInput when it names another sweep."""
+    import json
+
+    path = folder / f"{key}.json"
+    before: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            before = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise BadInput(f"{path}: unreadable ({error}); pass another --out") from None
+        if before.get("id") != wanted["id"]:
+            raise BadInput(
+                f"{path}: this folder holds {key} {before.get('id')!r}, not {wanted['id']!r}; "
+                "run with the same REPOS file and options, or pass another --out"
+            )
+    folder.mkdir(parents=True, exist_ok=True)
+    record = {**wanted, **{k: v for k, v in before.items() if k == "started"}}
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return record

@@ -1,0 +1,82 @@
+"""The REPOS file of a study: one repository per line (a local path or a git URL).
+
+Blank lines and ``#`` comments (a whole line, or after a space) are skipped.
+A local path is taken relative to the file's folder. A URL must use https,
+http, ssh, git or file, or the scp form ``user@host:path``; it is cloned by the
+worker that measures it. A line that is none of these, holds spaces, starts
+with ``-`` or repeats an earlier repository is refused with its line number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from slopmark.errors import BadInput
+
+URL_SCHEMES = ("https", "http", "ssh", "git", "file")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+_SCP = re.compile(r"[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/].*")
+_TRANSPORT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*::")
+
+
+@dataclass(frozen=True)
+class RepoEntry:
+    """One line of a REPOS file: ``repo`` is a URL or an absolute path."""
+
+    line: int
+    repo: str
+    is_url: bool
+
+
+def _strip_comment(text: str) -> str:
+    if text.lstrip().startswith("#"):
+        return ""
+    return re.split(r"\s#", text, maxsplit=1)[0].strip()
+
+
+def _entry(folder: Path, number: int, text: str) -> RepoEntry:
+    """The repository a non-empty line names; ValueError says why a line is unusable."""
+    if any(c.isspace() for c in text):
+        raise ValueError("holds spaces; write one repository per line")
+    if text.startswith("-"):
+        raise ValueError("starts with '-'; write a path (./-name) or a URL")
+    if any(ord(c) < 32 for c in text):
+        raise ValueError("holds a control character")
+    scheme = _SCHEME.match(text)
+    if scheme is not None:
+        if scheme.group(1).lower() not in URL_SCHEMES:
+            known = ", ".join(URL_SCHEMES)
+            raise ValueError(f"URL scheme {scheme.group(1)!r} is not one of {known}")
+        return RepoEntry(number, text, True)
+    if _TRANSPORT.match(text):
+        raise ValueError("git remote helpers (name::address) are not allowed; give a URL")
+    if _SCP.fullmatch(text):
+        return RepoEntry(number, text, True)
+    return RepoEntry(number, str((folder / text).resolve()), False)
+
+
+def read_repos(path: Path) -> list[RepoEntry]:
+    """Every repository ``path`` names, in order; BadInput naming the first bad line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise BadInput(f"{path}: cannot read the REPOS file ({error})") from None
+    entries: list[RepoEntry] = []
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(lines, start=1):
+        text = _strip_comment(raw)
+        if not text:
+            continue
+        try:
+            entry = _entry(path.resolve().parent, number, text)
+        except ValueError as error:
+            raise BadInput(f"{path}:{number}: {text!r} {error}") from None
+        if entry.repo in seen:
+            raise BadInput(f"{path}:{number}: {text!r} repeats line {seen[entry.repo]}")
+        seen[entry.repo] = number
+        entries.append(entry)
+    if not entries:
+        raise BadInput(f"{path}: names no repository; write one path or git URL per line")
+    return entries

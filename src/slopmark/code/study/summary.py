@@ -1,0 +1,148 @@
+"""A study's numbers across its repositories (pure: records in, frozen values out).
+
+Following the paper's repository panel (seed 000, §3.3 and Appendix D):
+
+- commits whose tree has no measured source (metric undefined) are dropped;
+- a repository counts when it has at least ``min_commits`` defined points
+  (the paper reports first→last growth for repositories with ≥ 5 commits);
+- **rose**: the last defined value is above the first; the share is over the
+  repositories where that is defined, reported with its n;
+- **slope**: least-squares slope per sampled commit (`slopmark.code.metrics.slope`),
+  summarised by quantiles (linear interpolation between order statistics,
+  Hyndman & Fan type 7);
+- **trajectory**: each repository's values placed at normalised commit position
+  i/(n−1) of its n sampled commits, linearly interpolated onto a fixed grid,
+  then the median and inter-quartile band across repositories at each grid point.
+
+Undefined statistics are None with their n, never 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from slopmark.code.metrics import rose, slope
+from slopmark.code.study.records import OK, RepoRecord
+
+METRICS = ("erosion", "verbosity")
+#: the quantiles reported for slopes
+LEVELS = (0.1, 0.25, 0.5, 0.75, 0.9)
+#: the normalised positions of the trajectory band
+GRID = tuple(i / 10 for i in range(11))
+
+
+def quantile(ordered: Sequence[float], level: float) -> float | None:
+    """The ``level`` quantile of sorted values (type 7); None when there are none."""
+    if not ordered:
+        return None
+    spot = (len(ordered) - 1) * level
+    low = math.floor(spot)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (spot - low)
+
+
+@dataclass(frozen=True)
+class Spread:
+    """Quantiles of some values (each None when n is 0)."""
+
+    n: int
+    quantiles: tuple[tuple[float, float | None], ...]
+
+    @classmethod
+    def of(cls, values: Sequence[float], levels: Sequence[float] = LEVELS) -> Spread:
+        ordered = sorted(values)
+        return cls(len(ordered), tuple((q, quantile(ordered, q)) for q in levels))
+
+
+@dataclass(frozen=True)
+class BandPoint:
+    position: float
+    n: int
+    q1: float | None
+    median: float | None
+    q3: float | None
+
+
+@dataclass(frozen=True)
+class MetricSummary:
+    metric: str
+    rose: int
+    rose_n: int
+    slope: Spread
+    head: Spread
+    band: tuple[BandPoint, ...]
+
+    @property
+    def rose_share(self) -> float | None:
+        return self.rose / self.rose_n if self.rose_n else None
+
+
+@dataclass(frozen=True)
+class StudySummary:
+    repos: int
+    ok: int
+    failed: int
+    used: int
+    min_commits: int
+    metrics: tuple[MetricSummary, ...]
+
+
+def _series(record: RepoRecord, metric: str) -> list[float | None]:
+    return [getattr(point, metric) for point in record.commits]
+
+
+def _positions(values: Sequence[float | None]) -> list[tuple[float, float]]:
+    """The defined values at their normalised position i/(n-1) (0 for one commit)."""
+    last = max(len(values) - 1, 1)
+    return [(i / last, v) for i, v in enumerate(values) if v is not None]
+
+
+def _at(points: Sequence[tuple[float, float]], x: float) -> float | None:
+    """Linear interpolation of ``points`` (sorted by position) at ``x`` within their span."""
+    for (x0, y0), (x1, y1) in zip(points, points[1:], strict=False):
+        if x0 <= x <= x1:
+            return y0 if x1 == x0 else y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    if points and math.isclose(points[0][0], x):
+        return points[0][1]
+    return None
+
+
+def _band(series: Sequence[Sequence[float | None]]) -> tuple[BandPoint, ...]:
+    placed = [_positions(values) for values in series]
+    band = []
+    for x in GRID:
+        found = [v for points in placed if (v := _at(points, x)) is not None]
+        spread = Spread.of(found, (0.25, 0.5, 0.75))
+        q1, median, q3 = (value for _, value in spread.quantiles)
+        band.append(BandPoint(x, spread.n, q1, median, q3))
+    return tuple(band)
+
+
+def _metric(records: Sequence[RepoRecord], metric: str) -> MetricSummary:
+    series = [_series(r, metric) for r in records]
+    rises = [r for values in series if (r := rose(values)) is not None]
+    slopes = [s for values in series if (s := slope(values)) is not None]
+    heads = [defined[-1] for values in series if (defined := [v for v in values if v is not None])]
+    return MetricSummary(
+        metric, sum(rises), len(rises), Spread.of(slopes), Spread.of(heads), _band(series)
+    )
+
+
+def _defined_points(record: RepoRecord) -> int:
+    return sum(1 for p in record.commits if p.erosion is not None or p.verbosity is not None)
+
+
+def summarise_study(records: Sequence[RepoRecord], min_commits: int = 5) -> StudySummary:
+    """The study's numbers over its ok repositories with at least ``min_commits`` points."""
+    ok = [r for r in records if r.status == OK]
+    used = [r for r in ok if _defined_points(r) >= min_commits]
+    return StudySummary(
+        repos=len(records),
+        ok=len(ok),
+        failed=len(records) - len(ok),
+        used=len(used),
+        min_commits=min_commits,
+        metrics=tuple(_metric(used, metric) for metric in METRICS),
+    )

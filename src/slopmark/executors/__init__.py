@@ -1,0 +1,1 @@
+"""The built-in executors of `slopmark.executor`: ``local`` (a process pool) and ``ray``."""

@@ -1,0 +1,137 @@
+"""Store and read repository studies (`slopmark code study`).
+
+A repository is written in one transaction: its row and its commits. Writing
+is idempotent: a repository already stored ``ok`` is never written again (a
+retried unit, or a second worker racing it, changes nothing); a ``failed`` row
+is replaced when a later run measures the repository after all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, fields
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Connection, Engine, delete, insert, select
+from sqlalchemy.exc import IntegrityError
+
+from slopmark.code.study.records import OK, CommitPoint, RepoRecord, StudySettings
+from slopmark.store.schema import studies, study_commits, study_repos
+
+_REPO_COLUMNS = tuple(f.name for f in fields(RepoRecord) if f.name != "commits")
+_POINT_COLUMNS = tuple(f.name for f in fields(CommitPoint))
+
+
+@cache
+def worker_store(url: str) -> Engine:
+    """One engine per store URL in a worker process (units of a sweep share it)."""
+    from slopmark.store.db import open_store
+
+    return open_store(url)
+
+
+def ensure_study(engine: Engine, study: str, repos_file: str, settings: StudySettings) -> None:
+    """Record the study (once): its REPOS file and settings."""
+    values = {"study_id": study, "repos_file": repos_file, "settings": asdict(settings),
+              "created_at": datetime.now(UTC)}  # fmt: skip
+    try:
+        with engine.begin() as connection:
+            if connection.execute(select(studies.c.study_id).where(_is(study))).first() is None:
+                connection.execute(insert(studies).values(values))
+    except IntegrityError:
+        pass  # another driver recorded it first
+
+
+def _is(study: str) -> Any:
+    return studies.c.study_id == study
+
+
+def _status(connection: Connection, study: str, repo: str) -> str | None:
+    query = select(study_repos.c.status).where(
+        study_repos.c.study_id == study, study_repos.c.repo == repo
+    )
+    return connection.execute(query).scalar()
+
+
+def _forget(connection: Connection, study: str, repo: str) -> None:
+    for table in (study_repos, study_commits):
+        connection.execute(delete(table).where(table.c.study_id == study, table.c.repo == repo))
+
+
+def _write(connection: Connection, study: str, record: RepoRecord) -> None:
+    row = {name: getattr(record, name) for name in _REPO_COLUMNS}
+    row |= {"study_id": study, "created_at": datetime.now(UTC)}
+    connection.execute(insert(study_repos).values(row))
+    points = [
+        {"study_id": study, "repo": record.repo, **_point_row(point)} for point in record.commits
+    ]
+    if points:
+        connection.execute(insert(study_commits), points)
+
+
+def _point_row(point: CommitPoint) -> dict[str, Any]:
+    row = {name: getattr(point, name) for name in _POINT_COLUMNS}
+    row["committed_at"] = row.pop("date")
+    return row
+
+
+def store_repo(engine: Engine, study: str, record: RepoRecord) -> bool:
+    """Write ``record`` unless the repository is stored ``ok`` already; True if written now."""
+    try:
+        with engine.begin() as connection:
+            before = _status(connection, study, record.repo)
+            if before == OK or (before is not None and record.status != OK):
+                return False
+            if before is not None:
+                _forget(connection, study, record.repo)
+            _write(connection, study, record)
+    except IntegrityError:
+        return False  # a racing worker wrote it first
+    return True
+
+
+def finished_repos(engine: Engine, study: str) -> set[str]:
+    """The repositories of ``study`` stored ``ok``: a resumed study skips them."""
+    query = select(study_repos.c.repo).where(
+        study_repos.c.study_id == study, study_repos.c.status == OK
+    )
+    with engine.connect() as connection:
+        return set(connection.execute(query).scalars())
+
+
+def study_settings(engine: Engine, study: str) -> tuple[str, StudySettings] | None:
+    """The REPOS file and settings of ``study``; None when the store does not hold it."""
+    with engine.connect() as connection:
+        row = connection.execute(select(studies).where(_is(study))).first()
+    if row is None:
+        return None
+    return row.repos_file, StudySettings(**row.settings)
+
+
+def study_records(engine: Engine, study: str) -> list[RepoRecord]:
+    """Every repository of ``study`` with its commits, in REPOS file order."""
+    with engine.connect() as connection:
+        repos = connection.execute(
+            select(study_repos)
+            .where(study_repos.c.study_id == study)
+            .order_by(study_repos.c.line, study_repos.c.repo)  # fmt: skip
+        ).all()
+        commits = connection.execute(
+            select(study_commits)
+            .where(study_commits.c.study_id == study)
+            .order_by(study_commits.c.repo, study_commits.c.position)  # fmt: skip
+        ).all()
+    points: dict[str, list[CommitPoint]] = {}
+    for row in commits:
+        values = dict(row._mapping)
+        values["date"] = values.pop("committed_at")
+        point = CommitPoint(**{name: values[name] for name in _POINT_COLUMNS})
+        points.setdefault(row.repo, []).append(point)
+    return [
+        RepoRecord(
+            **{name: getattr(row, name) for name in _REPO_COLUMNS},
+            commits=tuple(points.get(row.repo, ())),
+        )  # fmt: skip
+        for row in repos
+    ]
