@@ -5,15 +5,21 @@ from __future__ import annotations
 import re
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
+from slopmark.cli import sweep_options
 from slopmark.cli.options import non_empty
 from slopmark.cli.output import output_file, output_folder, print_json
 from slopmark.code.bench.profiles import EvalOptions
 from slopmark.errors import BadInput, CheckFailed
+
+if TYPE_CHECKING:
+    from slopmark.code.bench.runner import BenchConfig
 
 app = typer.Typer(
     help="Iterative checkpoint benchmark: agents extend their own code, checkpoint by checkpoint.",
@@ -42,6 +48,11 @@ _TEST_NETWORK = typer.Option(
     None, "--test-network/--no-test-network",
     help="Network during hidden tests (default: the problem's evaluation.network, else off).",
 )  # fmt: skip
+_PROMPT_HELP = (
+    "just-solve | anti-slop | plan-first | FILE.jinja; repeat for a matrix "
+    "(one run folder per prompt under --out)"
+)
+_SHARED_HELP = "--out is on a file system every node mounts: workers write there directly."
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)([smh]?)")
 _UNITS = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0}
 
@@ -149,9 +160,7 @@ def run(
     problem: list[str] = _PROBLEM,
     agent: str = typer.Option(..., "--agent", help=_AGENT_HELP),
     model: str | None = typer.Option(None, "--model", help="Model the agent uses."),
-    prompt: str = typer.Option(
-        "just-solve", "--prompt", help="just-solve | anti-slop | plan-first | FILE.jinja"
-    ),
+    prompt: list[str] = typer.Option(["just-solve"], "--prompt", help=_PROMPT_HELP),
     sandbox: str = _SANDBOX,
     timeout: str = typer.Option("2h", "--timeout", help="Agent time per checkpoint (2h, 30m)."),
     jobs: int = _JOBS,
@@ -164,31 +173,40 @@ def run(
     env_profile: str | None = _ENV_PROFILE,
     python: str | None = _PYTHON,
     test_network: bool | None = _TEST_NETWORK,
+    executor: str = sweep_options.EXECUTOR,
+    address: str | None = sweep_options.ADDRESS,
+    shared: bool = typer.Option(False, "--shared", help=_SHARED_HELP),
 ) -> None:
     """Run an agent over the problems; every checkpoint is tested, measured and stored."""
     from slopmark.cli.bench_view import print_report, print_result_line
-    from slopmark.cli.store import open_cli_store
+    from slopmark.cli.sweep_view import sweep_view
     from slopmark.code.bench.problem import load_problems
-    from slopmark.code.bench.runner import BenchConfig
-    from slopmark.code.bench.session import execute
+    from slopmark.code.bench.runner import BenchConfig, load_results
+    from slopmark.code.bench.sweep import BenchSweep, check_here, run_bench
 
     non_empty(model, "--model")
     found = load_problems(problems, problem or None)
     folder = output_folder(out or Path("runs") / _default_name(agent, model, prompt), "--out")
-    config = BenchConfig(
-        folder, agent, model, prompt, sandbox, timeout_s=parse_duration(timeout), jobs=jobs,
+    base = BenchConfig(
+        folder, agent, model, prompt[0], sandbox, timeout_s=parse_duration(timeout), jobs=jobs,
         agent_options=parse_options(agent_option), agent_memory_mb=agent_memory or None,
         evaluation=eval_options(env_profile, python, test_network),
     )  # fmt: skip
-    engine = open_cli_store(db)
+    configs = _per_prompt(base, prompt)
+    url = sweep_options.store_url(db)
+    plan = BenchSweep(configs, tuple(found), url, shipped=executor != "local" and not shared)
+    check_here(plan, sandbox_here=executor == "local")
     console = Console()
     console.print(f"run folder: {folder}")
-    results, failures = execute(config, found, engine, lambda r: print_result_line(console, r))
-    print_report(console, folder, results)
-    for failure in failures:
-        console.print(f"[red]problem {failure.problem} could not run:[/] {failure.error}")
-    if failures:
-        raise typer.Exit(1)
+    where = sweep_options.open_sweep(executor, address, 0 if address else jobs, url)
+    with sweep_view("bench") as view:
+        tally = run_bench(where, plan, lambda r: print_result_line(console, r), view)
+    for config in configs:
+        print_report(console, config.run_dir, load_results(config.run_dir))
+    for failure in tally.failed:
+        console.print(f"[red]problem {failure.key} could not run:[/] {failure.error}")
+    sweep_options.print_ending(tally, "chains")
+    raise typer.Exit(sweep_options.exit_code(tally))
 
 
 @app.command()
@@ -224,7 +242,22 @@ def agents() -> None:
         print(f"{name:14} {spec.summary}")
 
 
-def _default_name(agent: str, model: str | None, prompt: str) -> str:
-    label = f"{agent}-{model or 'default'}-{Path(prompt).stem}"
-    label = re.sub(r"[^A-Za-z0-9_.-]+", "-", label)[:60]
+def _per_prompt(base: BenchConfig, prompts: list[str]) -> tuple[BenchConfig, ...]:
+    """One run folder per prompt: --out itself for one, --out/<prompt> for several."""
+    names = list(dict.fromkeys(prompts))
+    if len(names) == 1:
+        return (base,)
+    return tuple(
+        replace(base, run_dir=base.run_dir / _label(Path(name).stem), prompt=name)
+        for name in names
+    )
+
+
+def _label(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text)[:60]
+
+
+def _default_name(agent: str, model: str | None, prompts: list[str]) -> str:
+    which = Path(prompts[0]).stem if len(prompts) == 1 else "matrix"
+    label = _label(f"{agent}-{model or 'default'}-{which}")
     return f"{label}-{time.strftime('%Y%m%d-%H%M%S')}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +132,9 @@ def open_store(url: str, origin: str = "--db") -> Engine:
             f"{origin} {url!r}: cannot open the store: {reason}{_missing_folder(url)}"
         ) from error
     return engine
+
+
+@cache
+def cached_store(url: str) -> Engine:
+    """One engine per store URL in this process: the units a worker runs share it."""
+    return open_store(url)

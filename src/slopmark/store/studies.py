@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import asdict, fields
 from datetime import UTC, datetime
-from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, Engine, delete, insert, select
@@ -21,14 +20,6 @@ from slopmark.store.schema import studies, study_commits, study_repos
 
 _REPO_COLUMNS = tuple(f.name for f in fields(RepoRecord) if f.name != "commits")
 _POINT_COLUMNS = tuple(f.name for f in fields(CommitPoint))
-
-
-@cache
-def worker_store(url: str) -> Engine:
-    """One engine per store URL in a worker process (units of a sweep share it)."""
-    from slopmark.store.db import open_store
-
-    return open_store(url)
 
 
 def ensure_study(engine: Engine, study: str, repos_file: str, settings: StudySettings) -> None:
