@@ -9,14 +9,17 @@ from typing import TYPE_CHECKING
 import typer
 from rich.console import Console
 
+from slopmark.cli import sweep_options
 from slopmark.cli.output import output_file, print_json
 from slopmark.cli.paper_revise import register
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
-    from slopmark.paper.bench import PairLine
+    from slopmark.executor import Executor
+    from slopmark.paper.bench import Known, PairLine
     from slopmark.paper.measures.base import MeasureSpec
     from slopmark.paper.models import ModelSet
+    from slopmark.paper.sweep import PaperJob
 
 app = typer.Typer(
     help="Scientific slop: six measures of broken reasoning in a paper's LaTeX (or PDF).",
@@ -52,7 +55,7 @@ def _models(path: Path | None) -> ModelSet | None:
 
 @app.command()
 def measure(
-    path: Path = typer.Argument(..., help="A paper folder, its main .tex file, or a .pdf."),
+    paths: list[Path] = typer.Argument(..., help="Paper folders, main .tex files or .pdf files."),
     main: str | None = typer.Option(None, "--main", help="The main .tex file inside a folder."),
     as_json: bool = typer.Option(False, "--json", help="Print every score and finding as JSON."),
     findings: Path | None = typer.Option(
@@ -61,26 +64,43 @@ def measure(
     measures: str = typer.Option("all", "--measures", help=_MEASURES_HELP),
     model_config: Path | None = typer.Option(None, "--model-config", help=_MODEL_HELP),
     profile: str = typer.Option("default", "--profile", help=_PROFILE_HELP),
+    executor: str = sweep_options.EXECUTOR,
+    address: str | None = sweep_options.ADDRESS,
+    jobs: int = sweep_options.JOBS,
 ) -> None:
-    """Score a paper on the six measures and locate every instance."""
+    """Score papers on the six measures and locate every instance (several: one unit each)."""
+    from slopmark.paper.score import choose_profile
+    from slopmark.paper.sweep import PaperJob
+
+    _measures(measures)  # an unknown name is one line before anything starts
+    job = PaperJob(measures, model_config, main, choose_profile(profile))
+    if len(paths) == 1 and executor == "local" and address is None:
+        _measure_one(paths[0], job, findings, as_json)
+        return
+    if findings is not None:
+        raise BadInput("--findings writes one paper's findings; pass one PATH with it")
+    from slopmark.cli.paper_view import print_papers
+
+    where = sweep_options.open_sweep(executor, address, jobs, None)
+    raise typer.Exit(print_papers(paths, job, where, as_json))
+
+
+def _measure_one(path: Path, job: PaperJob, findings: Path | None, as_json: bool) -> None:
     from slopmark.cli.paper_view import print_score, write_findings
     from slopmark.paper.findings import findings_json
-    from slopmark.paper.load import load_with_reference
-    from slopmark.paper.score import choose_profile, score_paper
+    from slopmark.paper.sweep import score_one
 
     if findings is not None:
         output_file(findings, "--findings")
-    chosen = choose_profile(profile)
-    specs = _measures(measures)
-    document, reference = load_with_reference(path, main, chosen == "reference")
-    score = score_paper(document, specs, _models(model_config), reference)
+    scored = score_one(path, job)
     if findings is not None:
-        write_findings(findings, str(path), score)
+        write_findings(findings, str(path), scored.score)
     if as_json:
-        notes = [note.message for note in document.notes]
-        print_json({**findings_json(str(path), score), "profile": chosen, "notes": notes})
+        notes = [note.message for note in scored.notes]
+        print_json({**findings_json(str(path), scored.score), "profile": job.profile,
+                    "notes": notes})
         return
-    print_score(Console(), str(path), document, score)
+    print_score(Console(), str(path), scored.notes, scored.score)
 
 
 @app.command()
@@ -93,27 +113,28 @@ def bench(
     model_config: Path | None = typer.Option(None, "--model-config", help=_MODEL_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap intervals."),
     profile: str = typer.Option("default", "--profile", help=_PROFILE_HELP),
+    executor: str = sweep_options.EXECUTOR,
+    address: str | None = sweep_options.ADDRESS,
+    jobs: int = sweep_options.JOBS,
 ) -> None:
     """PairAcc, AUROC and TPR at 5% FPR per measure and for the aggregate, with intervals
     that resample papers: matched pairs from PAIRS.jsonl, or all cross pairs of --ai/--human."""
     from slopmark.cli.paper_view import bench_json, print_bench
-    from slopmark.cli.progress import progress_bar
-    from slopmark.paper.bench import papers_in, run_bench, run_folders
+    from slopmark.paper.bench import run_bench, run_folders
     from slopmark.paper.score import choose_profile
+    from slopmark.paper.sweep import PaperJob
 
     chosen = choose_profile(profile)
     specs = _measures(measures)
-    if (pairs is None) == (ai is None and human is None) or (ai is None) != (human is None):
-        raise BadInput("paper bench: pass either PAIRS.jsonl or both --ai DIR and --human DIR")
-    problems: list[tuple[str, str]] = []
-    with progress_bar("scoring papers") as advance:
-        if pairs is not None:
-            lines, problems = _pair_lines(pairs)
-            result = run_bench(lines, specs, _models(model_config), advance, seed, chosen)
-        else:
-            assert ai is not None and human is not None
-            papers = papers_in(ai, "--ai"), papers_in(human, "--human")
-            result = run_folders(*papers, specs, _models(model_config), advance, seed, chosen)
+    lines, sides, problems = _bench_inputs(pairs, ai, human)
+    papers = [path for line in lines for path in (line.ai, line.human)] + [*sides[0], *sides[1]]
+    where = sweep_options.open_sweep(executor, address, jobs, None)
+    known = _score_sweep(where, papers, PaperJob(measures, model_config, None, chosen))
+    models = _models(model_config)
+    if pairs is not None:
+        result = run_bench(lines, specs, models, seed=seed, profile=chosen, known=known)
+    else:
+        result = run_folders(*sides, specs, models, seed=seed, profile=chosen, known=known)
     if as_json:
         print_json({**bench_json(result, problems), "profile": chosen})
     else:
@@ -141,6 +162,31 @@ def _report_left_out(problems: list[tuple[str, str]]) -> None:
     """One line on stderr per pair or paper left out of the benchmark."""
     for where, what in problems:
         print(f"slopmark: error: {where}: {what} (left out)", file=sys.stderr)
+
+
+def _bench_inputs(
+    pairs: Path | None, ai: Path | None, human: Path | None
+) -> tuple[list[PairLine], tuple[list[Path], list[Path]], list[tuple[str, str]]]:
+    """The pair lines of PAIRS.jsonl (and its bad lines), or the papers of --ai and --human."""
+    from slopmark.paper.bench import papers_in
+
+    if (pairs is None) == (ai is None and human is None) or (ai is None) != (human is None):
+        raise BadInput("paper bench: pass either PAIRS.jsonl or both --ai DIR and --human DIR")
+    if pairs is None:
+        assert ai is not None and human is not None
+        return [], (papers_in(ai, "--ai"), papers_in(human, "--human")), []
+    lines, problems = _pair_lines(pairs)
+    return lines, ([], []), problems
+
+
+def _score_sweep(where: Executor, papers: list[Path], job: PaperJob) -> Known:
+    """Score every paper as a unit of a sweep: each score, or why it could not be made."""
+    from slopmark.cli.sweep_view import sweep_view
+    from slopmark.paper.sweep import score_papers
+
+    with sweep_view("scoring papers") as view:
+        done = score_papers(where, papers, job, view)
+    return {k: s.score for k, s in done.scored.items()} | dict(done.problems)
 
 
 @app.command()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -12,18 +14,22 @@ from rich.table import Table
 
 from slopmark.cli.output import write_file
 from slopmark.cli.tables import print_table
+from slopmark.executor import Executor
 from slopmark.paper.bench import CROSSED, BenchResult
-from slopmark.paper.document import Document
+from slopmark.paper.document import Note
 from slopmark.paper.findings import counts, findings_json, findings_markdown, title
 from slopmark.paper.pairs import Estimate
 from slopmark.paper.score import PaperScore
+from slopmark.paper.sweep import PaperJob
 
 
 def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
-def print_score(console: Console, paper: str, document: Document, score: PaperScore) -> None:
+def print_score(
+    console: Console, paper: str, notes: Sequence[Note], score: PaperScore
+) -> None:
     table = Table("measure", "plane", "score", "units", title=f"Scientific slop: {paper}")
     for result in score.results:
         table.add_row(title(result.measure), result.plane, _num(result.score), counts(result))
@@ -34,7 +40,7 @@ def print_score(console: Console, paper: str, document: Document, score: PaperSc
     if score.recovery is not None:
         found = ", ".join(f"{value} {name}" for name, value in score.recovery.items())
         console.print(f"structure recovered from the PDF: {found}")
-    for note in document.notes:
+    for note in notes:
         where = f" ({note.at.file}:{note.at.line})" if note.at else ""
         console.print(f"[yellow]note:[/] {note.message}{where}")
 
@@ -91,3 +97,33 @@ def bench_json(result: BenchResult, problems: list[tuple[str, str]]) -> dict[str
                    for path, s in result.scores.items()},
         "problems": [{"where": w, "error": e} for w, e in [*problems, *result.problems]],
     }  # fmt: skip
+
+
+def print_papers(paths: Sequence[Path], job: PaperJob, executor: Executor, as_json: bool) -> int:
+    """Score several papers as a sweep; print each (JSON: one list); 2 when one failed."""
+    from slopmark.cli.output import print_json
+    from slopmark.cli.sweep_options import print_ending
+    from slopmark.cli.sweep_view import sweep_view
+    from slopmark.paper.sweep import score_papers
+
+    with sweep_view("scoring papers") as view:
+        done = score_papers(executor, paths, job, view)
+    if as_json:
+        papers = [
+            {**findings_json(key, s.score), "profile": job.profile,
+             "notes": [note.message for note in s.notes]}
+            for key in dict.fromkeys(map(str, paths)) if (s := done.scored.get(key))
+        ]  # fmt: skip
+        problems = [{"where": where, "error": error} for where, error in done.problems]
+        print_json({"papers": papers, "problems": problems})
+    else:
+        console = Console()
+        for key in dict.fromkeys(map(str, paths)):
+            if key in done.scored:
+                print_score(console, key, done.scored[key].notes, done.scored[key].score)
+    for where, error in done.problems:
+        print(f"slopmark: error: {where}: {error} (left out)", file=sys.stderr)
+    if done.tally.cancelled:
+        print_ending(done.tally, "papers")
+        return 130
+    return 2 if done.problems else 0

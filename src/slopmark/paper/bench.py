@@ -11,7 +11,7 @@ statistics and their paper-level intervals are in `slopmark.paper.pairs`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,13 +99,26 @@ def _value(score: PaperScore, measure: str) -> float | None:
     return result.score if result is not None else None
 
 
+#: Scores made elsewhere, by path: a score, or why the paper could not be scored.
+Known = Mapping[str, PaperScore | str]
+
+
 class _Scorer:
-    """Scores each paper once; a paper that cannot be read is recorded, not raised."""
+    """Scores each paper once; a paper that cannot be read is recorded, not raised.
+
+    ``known`` holds papers scored already (elsewhere, e.g. by a sweep's workers):
+    a score, or the reason the paper could not be scored.
+    """
 
     def __init__(
-        self, specs: Sequence[MeasureSpec], models: ModelSet | None, profile: Profile
+        self,
+        specs: Sequence[MeasureSpec],
+        models: ModelSet | None,
+        profile: Profile,
+        known: Known | None = None,
     ) -> None:
         self.specs, self.models, self.profile = specs, models, profile
+        self.known = known or {}
         self.scores: dict[str, PaperScore] = {}
         self.problems: list[tuple[str, str]] = []
 
@@ -114,12 +127,20 @@ class _Scorer:
         key = str(path)
         if key not in self.scores:
             try:
-                document, source = load_with_reference(path, None, self.profile == "reference")
-                self.scores[key] = score_paper(document, self.specs, self.models, source)
+                self.scores[key] = self._score(key, path)
             except SlopmarkError as error:
                 self.problems.append((key, str(error)))
                 return None
         return key
+
+    def _score(self, key: str, path: Path) -> PaperScore:
+        found = self.known.get(key)
+        if isinstance(found, str):
+            raise SlopmarkError(found)
+        if found is not None:
+            return found
+        document, source = load_with_reference(path, None, self.profile == "reference")
+        return score_paper(document, self.specs, self.models, source)
 
 
 def _design(
@@ -150,9 +171,11 @@ def run_bench(
     progress: Progress | None = None,
     seed: int = 0,
     profile: Profile = "default",
+    known: Known | None = None,
 ) -> BenchResult:
-    """Matched pairs: score both papers of every pair, then every statistic per measure."""
-    scored = _Scorer(specs, models, profile)
+    """Matched pairs: score both papers of every pair, then every statistic per measure.
+    Papers in ``known`` (by path as the pairs give it) are not scored again."""
+    scored = _Scorer(specs, models, profile, known)
     usable = []
     for done, pair in enumerate(pairs, start=1):
         ai, human = scored(pair.ai), scored(pair.human)
@@ -172,9 +195,10 @@ def run_folders(
     progress: Progress | None = None,
     seed: int = 0,
     profile: Profile = "default",
+    known: Known | None = None,
 ) -> BenchResult:
     """Two labelled sets of papers: every AI paper against every human paper."""
-    scored = _Scorer(specs, models, profile)
+    scored = _Scorer(specs, models, profile, known)
     keys: dict[str, list[str]] = {"ai": [], "human": []}
     everything = [("ai", p) for p in ai] + [("human", p) for p in human]
     for done, (side, path) in enumerate(everything, start=1):
