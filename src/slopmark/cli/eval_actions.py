@@ -6,89 +6,29 @@ only imported when an eval command runs, not on every ``slopmark`` call.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine
-
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.store import open_cli_store
-from slopmark.errors import BadInput
 from slopmark.evals.harness import HARNESS, check_mode
 from slopmark.evals.pool import find_task, load_pool, task_set_version
-from slopmark.evals.runner import PASTE_PROVIDER, Outcome, Suite, paste_run, run_suite
+from slopmark.evals.runner import PASTE_PROVIDER, Outcome, paste_run
+from slopmark.evals.slices import SuiteRequest, run_request, suite_tasks
 from slopmark.evals.summary import Summary, summarise
-from slopmark.evals.task import Task
-from slopmark.llm.cache import ResponseCache
-from slopmark.llm.openai_compat import OpenAICompatProvider
 from slopmark.store import Run, Series, insert_run, series_runs
-
-
-@dataclass(frozen=True)
-class SuiteRequest:
-    """``eval run``'s options, checked for form by the command."""
-
-    provider: str
-    model: str
-    base_url: str
-    domain: str
-    api_key: str | None
-    concurrency: int
-    mode: str
-    db: str | None
-    limit: int | None
-    retry_errors: bool
-    tasks: tuple[Path, ...]
-    timeout_s: float
-    retries: int
-    cache: Path | None
-
-
-def _suite_tasks(domain: str, paths: tuple[Path, ...]) -> list[Task]:
-    tasks = load_pool(domain, paths)
-    if not tasks:
-        where = ", ".join(map(str, paths)) if paths else "the shipped pool"
-        raise BadInput(f"--domain {domain!r}: no approved tasks in {where}")
-    return tasks
-
-
-def _cache(path: Path | None) -> AbstractContextManager[ResponseCache | None]:
-    return ResponseCache(path, HARNESS.version) if path else nullcontext()
-
-
-async def _ask(request: SuiteRequest, engine: Engine, suite: Suite, **options: Any) -> Outcome:
-    with _cache(request.cache) as cache:
-        provider = OpenAICompatProvider(
-            request.base_url,
-            api_key=request.api_key,
-            timeout_s=request.timeout_s,
-            max_retries=request.retries,
-            cache=cache,
-        )
-        async with provider:
-            return await run_suite(engine, provider, suite, **options)
 
 
 def run_suite_command(request: SuiteRequest, as_json: bool) -> int:
     """Run the suite, print its summary; the exit code is 1 while errored runs remain."""
     check_mode(request.mode)
-    tasks = _suite_tasks(request.domain, request.tasks)
-    version = task_set_version(tasks)
-    series = Series(request.model, request.provider, HARNESS.version, request.mode, version)
+    tasks = suite_tasks(request.domain, request.tasks)
     engine = open_cli_store(request.db)
-    options = {
-        "concurrency": request.concurrency,
-        "retry_errors": request.retry_errors,
-        "limit": request.limit,
-    }
     with progress_bar(f"{request.domain} × {request.model}", lines=True) as advance:
-        suite = Suite(tuple(tasks), series)
-        outcome = asyncio.run(_ask(request, engine, suite, progress=advance, **options))
+        series, outcome = run_request(request, engine, advance, tasks)
     summary = summarise([t.id for t in tasks], series_runs(engine, series))
     show = _summary_json if as_json else _summary_text
     print(show(series, request.domain, outcome, summary))

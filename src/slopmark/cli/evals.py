@@ -13,6 +13,7 @@ from urllib.parse import urlparse
 
 import typer
 
+from slopmark.cli import sweep_options
 from slopmark.cli.options import non_empty
 from slopmark.cli.output import output_file
 from slopmark.errors import BadInput
@@ -81,7 +82,8 @@ def run(
     non_empty(api_key, "--api-key")
     if cache is not None:
         output_file(cache, "--cache")
-    from slopmark.cli.eval_actions import SuiteRequest, run_suite_command
+    from slopmark.cli.eval_actions import run_suite_command
+    from slopmark.evals.slices import SuiteRequest
 
     request = SuiteRequest(
         provider=provider,
@@ -100,6 +102,25 @@ def run(
         cache=cache,
     )
     raise typer.Exit(run_suite_command(request, as_json))
+
+
+@app.command("suite")
+def suite(
+    suite_file: Path = typer.Argument(..., help="SUITE.yaml: models × endpoints × domains."),
+    executor: str = sweep_options.EXECUTOR,
+    address: str | None = sweep_options.ADDRESS,
+    jobs: int = sweep_options.JOBS,
+    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print every slice's summary as JSON."),
+) -> None:
+    """Ask every model of SUITE.yaml every domain's tasks, one (model, domain) slice per unit.
+
+    Each run is stored as it finishes, so running the same command again resumes
+    every slice. Exits 1 while a slice failed or errored runs remain.
+    """
+    from slopmark.cli.suite_view import run_suite_file
+
+    raise typer.Exit(run_suite_file(suite_file, (executor, address, jobs), db, as_json))
 
 
 def _read_answer(output_file: Path | None) -> str:

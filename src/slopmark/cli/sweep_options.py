@@ -1,18 +1,23 @@
-"""The options and checks every sweep command shares: executor, cluster, store, exit."""
+"""The options and checks every sweep command shares: executor, cluster, store, exit.
+
+Imported by the command modules, so it loads nothing heavy until a sweep runs.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from slopmark.errors import BadInput
-from slopmark.executor import Executor
-from slopmark.executors.sweep import Tally
 from slopmark.store.location import database_url, sqlite_file
+
+if TYPE_CHECKING:
+    from slopmark.executor import Executor
+    from slopmark.executors.sweep import Tally
 
 EXECUTOR = typer.Option(
     "local", "--executor", help="Where units run: local (a process pool) or ray (a Ray cluster)."
