@@ -58,9 +58,13 @@ def check_shared_store(url: str, executor: Executor) -> None:
 
 
 def open_sweep(name: str, address: str | None, jobs: int, url: str | None) -> Executor:
-    """The executor, connected; with ``url``, checked that its nodes can share that store."""
+    """The executor, connected; with a store ``url``, the store is brought up to date here
+    (before workers open it at once) and checked to be shareable by the executor's nodes."""
     from slopmark.executor import open_executor
+    from slopmark.store.db import open_store
 
+    if url is not None:
+        open_store(url).dispose()
     executor = open_executor(name, address=address, jobs=jobs)
     if url is not None:
         try:
