@@ -203,8 +203,6 @@ def run(
         tally = run_bench(where, plan, lambda r: print_result_line(console, r), view)
     for config in configs:
         print_report(console, config.run_dir, load_results(config.run_dir))
-    for failure in tally.failed:
-        console.print(f"[red]problem {failure.key} could not run:[/] {failure.error}")
     sweep_options.print_ending(tally, "chains")
     raise typer.Exit(sweep_options.exit_code(tally))
 

@@ -58,20 +58,19 @@ def check_shared_store(url: str, executor: Executor) -> None:
 
 
 def open_sweep(name: str, address: str | None, jobs: int, url: str | None) -> Executor:
-    """The executor, connected; with a store ``url``, the store is brought up to date here
-    (before workers open it at once) and checked to be shareable by the executor's nodes."""
+    """The executor, connected; with a store ``url``, checked to be shareable by the
+    executor's nodes and brought up to date here (before its workers open it at once)."""
     from slopmark.executor import open_executor
     from slopmark.store.db import open_store
 
-    if url is not None:
-        open_store(url).dispose()
     executor = open_executor(name, address=address, jobs=jobs)
-    if url is not None:
-        try:
+    try:
+        if url is not None:
             check_shared_store(url, executor)
-        except BadInput:
-            executor.close()
-            raise
+            open_store(url).dispose()
+    except BaseException:
+        executor.close()
+        raise
     return executor
 
 
@@ -92,7 +91,8 @@ def print_ending(tally: Tally, what: str) -> None:
             file=sys.stderr,
         )
     for failure in tally.failed:
-        print(f"slopmark: failed: {failure.key}: {failure.error}", file=sys.stderr)
+        where = f" (node {failure.node})" if failure.node else ""
+        print(f"slopmark: failed: {failure.key}{where}: {failure.error}", file=sys.stderr)
 
 
 def exit_code(tally: Tally, extra_failures: int = 0) -> int:

@@ -1,7 +1,7 @@
 """The ``ray`` executor: units as Ray tasks on a cluster (``pip install 'slopmark[ray]'``).
 
 ``address=None`` starts a Ray instance on this machine (``jobs`` CPUs, and the
-``sandbox`` resource when bubblewrap or Docker is here); ``"auto"`` joins the
+``sandbox`` resource when bubblewrap or Docker can run here); ``"auto"`` joins the
 cluster running on this machine; ``HOST:PORT`` or ``ray://HOST:PORT`` joins
 that one. The address is checked before Ray is asked (Ray itself retries an
 unreachable address for ever), so a wrong one is one clear line.
@@ -20,7 +20,6 @@ which the driver empties every `POLL_S`.
 from __future__ import annotations
 
 import logging
-import shutil
 import time
 from collections.abc import Generator, Iterator, Sequence
 from types import ModuleType
@@ -131,6 +130,13 @@ def _want(resources: Resources) -> str:
     return " and ".join(parts)
 
 
+def _can_sandbox() -> bool:
+    """Whether this machine can run model-written code in a sandbox (bubblewrap or Docker)."""
+    from slopmark.code.bench.sandbox.base import AUTO_ORDER, unavailable_reason
+
+    return any(unavailable_reason(name) is None for name in AUTO_ORDER)
+
+
 class RayExecutor:
     name = "ray"
 
@@ -152,10 +158,9 @@ class RayExecutor:
         self._desk: Any = None
 
     def _start_local(self, cpus: int) -> None:
-        sandbox = shutil.which("bwrap") or shutil.which("docker")
         self.ray.init(
             num_cpus=cpus,
-            resources={SANDBOX_RESOURCE: float(cpus)} if sandbox else None,
+            resources={SANDBOX_RESOURCE: float(cpus)} if _can_sandbox() else None,
             include_dashboard=False,
             logging_level=logging.ERROR,
             log_to_driver=False,

@@ -99,7 +99,7 @@ class Tally:
                 name: {"done": count.done, "failed": count.failed}
                 for name, count in sorted(self.nodes.items())
             },
-            "failures": [{"unit": f.key, "error": f.error} for f in self.failed],
+            "failures": [{"unit": f.key, "node": f.node, "error": f.error} for f in self.failed],
         }
 
 

@@ -1,0 +1,209 @@
+"""A real two-node Ray cluster on 127.0.0.1: units land on both nodes, a SQLite store is
+refused, and nodes die under running units (a study, a bench chain) without losing or
+doubling anything. The store is PostgreSQL, as it must be across nodes.
+
+The tests share one cluster and run in order: some kill a node and start another.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from slopmark.store import list_runs, open_store
+
+from .conftest import PG_URL, ROOT, cli, cli_started, make_repos, without_timings
+from .raycluster import RayCluster, env_without
+
+pytest.importorskip("ray", reason="Ray is not installed: pip install 'slopmark[ray]'")
+pytestmark = pytest.mark.skipif(
+    not PG_URL, reason="no PostgreSQL: set SLOPMARK_TEST_PG_URL (.ci/run starts one)"
+)
+
+SANDBOX = {"sandbox": 1.0}
+BENCH_DATA = ROOT / "tests" / "bench" / "data"
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[RayCluster]:
+    """A head (no sandbox) and a second node (one CPU, the sandbox resource)."""
+    found = RayCluster()
+    try:
+        found.start_head()
+        found.add_node("second", SANDBOX, {"TMPDIR": str(_tmp(found, "s1"))})
+        yield found
+    finally:
+        found.stop()
+
+
+def _tmp(cluster: RayCluster, name: str) -> Path:
+    """A node's own TMPDIR (kept short: Ray puts socket paths under it)."""
+    folder = cluster.root / name[:2]
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def on(cluster: RayCluster, *args: str, timeout: float = 900) -> dict[str, object]:
+    done = cli(*args, "--executor", "ray", "--address", cluster.address, env=cluster.env,
+               timeout=timeout)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return json.loads(done.stdout) if done.stdout.startswith("{") else {}
+
+
+def test_units_land_on_both_nodes_and_the_report_equals_local(
+    cluster: RayCluster, six_repos: Path, pg_url: str, tmp_path: Path
+) -> None:
+    summary = on(cluster, "code", "study", str(six_repos), "--db", pg_url,
+                 "--out", str(tmp_path / "ray"), "--json")  # fmt: skip
+    nodes = summary["sweep"]["nodes"]  # type: ignore[index]
+    assert len(nodes) == 2 and all(count["done"] >= 1 for count in nodes.values()), nodes
+    local = cli("code", "study", str(six_repos), "--db", f"sqlite:///{tmp_path / 'l.db'}",
+                "--out", str(tmp_path / "local"))  # fmt: skip
+    assert local.returncode == 0, local.stderr
+    stores = (("ray", pg_url), ("local", f"sqlite:///{tmp_path / 'l.db'}"))
+    reports = [cli("code", "study", "report", str(tmp_path / d), "--json", "--db", db)
+               for d, db in stores]  # fmt: skip
+    assert reports[0].returncode == 0, reports[0].stderr
+    assert reports[0].stdout == reports[1].stdout
+
+
+def test_a_sqlite_store_is_refused_across_nodes(
+    cluster: RayCluster, six_repos: Path, tmp_path: Path
+) -> None:
+    db = f"sqlite:///{tmp_path / 's.db'}"
+    done = cli("code", "study", str(six_repos), "--executor", "ray", "--address",
+               cluster.address, "--db", db, env=cluster.env)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert "a SQLite file cannot be shared by the 2 nodes of the Ray cluster" in done.stderr
+
+
+def stored_repos(url: str) -> list[str]:
+    from sqlalchemy import text
+
+    engine = open_store(url)
+    try:
+        with engine.connect() as connection:
+            return list(connection.execute(text("SELECT repo FROM study_repos")).scalars())
+    finally:
+        engine.dispose()
+
+
+def test_a_node_dies_under_a_study(cluster: RayCluster, pg_url: str, tmp_path: Path) -> None:
+    repos = make_repos(tmp_path / "repos", 6, 30)
+    argv = ["code", "study", str(repos), "--db", pg_url, "--out", str(tmp_path / "o"), "--json",
+            "--executor", "ray", "--address", cluster.address]  # fmt: skip
+    running = cli_started(*argv, env=cluster.env)
+    open_store(pg_url).dispose()
+    deadline = time.monotonic() + 600
+    while not stored_repos(pg_url) and time.monotonic() < deadline and running.poll() is None:
+        time.sleep(0.2)
+    second = next(node for node in cluster.nodes if node.name == "second")
+    cluster.kill(second)  # its raylet and the unit it was running die at once
+    out, err = running.communicate(timeout=900)
+    assert running.returncode == 0, err[-3000:]
+    sweep = json.loads(out)["sweep"]
+    assert sweep["done"] == 6 and sweep["failed"] == 0
+    assert sweep["retried"] >= 1, "no unit was running on the node that died"
+    stored = stored_repos(pg_url)
+    assert sorted(stored) == sorted(set(stored)) and len(stored) == 6  # each exactly once
+    cluster.nodes.remove(second)
+    cluster.add_node("second", SANDBOX, {"TMPDIR": str(_tmp(cluster, "s2"))})
+
+
+AGENT = """\
+import shutil, sys, time
+from pathlib import Path
+prompt, workspace, solutions, gate = sys.argv[1:5]
+number = next(c for c in "123" if f"checkpoint {c}" in Path(prompt).read_text())
+history = Path(workspace) / "history.log"
+before = history.read_text() if history.exists() else ""
+if number == "2" and not Path(gate).exists():
+    time.sleep(600)
+for item in Path(workspace).iterdir():
+    shutil.rmtree(item) if item.is_dir() else item.unlink()
+shutil.copytree(Path(solutions) / f"checkpoint_{number}", workspace, dirs_exist_ok=True)
+history.write_text(before + f"{number} {'after' if Path(gate).exists() else 'before'}-gate\\n")
+"""
+
+
+def _agent(tmp_path: Path) -> tuple[str, Path]:
+    script, gate = tmp_path / "agent.py", tmp_path / "gate"
+    script.write_text(AGENT)
+    solutions = BENCH_DATA / "wordcount" / "solutions"
+    return f"{sys.executable} {script} {{prompt_file}} {{workspace}} {solutions} {gate}", gate
+
+
+def _waiting_at_checkpoint_2(tmp: Path) -> bool:
+    return any(tmp.glob("slopmark-chain-*/run/wordcount/checkpoint_2/agent/prompt.md"))
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+def test_a_node_dies_under_a_bench_chain_which_resumes_after_its_last_checkpoint(
+    cluster: RayCluster, pg_url: str, tmp_path: Path
+) -> None:
+    agent, gate = _agent(tmp_path)
+    run_dir = tmp_path / "ray"
+    argv = ["code", "bench", "run", "--problems", str(BENCH_DATA), "--agent", agent,
+            "--sandbox", "bwrap", "--out", str(run_dir), "--db", pg_url,
+            "--executor", "ray", "--address", cluster.address]  # fmt: skip
+    running = cli_started(*argv, env=cluster.env)
+    second = next(node for node in cluster.nodes if node.name == "second")
+    tmp = Path(second.env["TMPDIR"])  # where the sandbox node's chains work
+    first = run_dir / "wordcount" / "checkpoint_1" / "result.json"
+    deadline = time.monotonic() + 600
+    while not (_waiting_at_checkpoint_2(tmp) and first.exists()) and time.monotonic() < deadline:
+        assert running.poll() is None, running.communicate()[1][-3000:]
+        time.sleep(0.2)
+    first_result = first.read_text()
+    cluster.kill(second)
+    cluster.nodes.remove(second)
+    cluster.add_node("third", SANDBOX, {"TMPDIR": str(_tmp(cluster, "t3"))})
+    gate.write_text("go")
+    _, err = running.communicate(timeout=900)
+    assert running.returncode == 0, err[-3000:]
+    assert (run_dir / "wordcount" / "checkpoint_1" / "result.json").read_text() == first_result
+    history = (run_dir / "wordcount" / "checkpoint_3" / "workspace" / "history.log").read_text()
+    assert history == "1 before-gate\n2 after-gate\n3 after-gate\n"  # checkpoint 1 ran once
+    stored = list_runs(open_store(pg_url), domain="code_iterative")
+    assert sorted(r.task_id for r in stored) == [f"wordcount.v1/checkpoint_{n}" for n in (1, 2, 3)]
+    gate_first = tmp_path / "local"
+    gate_first.mkdir()
+    local_agent, local_gate = _agent(gate_first)
+    local_gate.write_text("go")
+    local = cli("code", "bench", "run", "--problems", str(BENCH_DATA), "--agent", local_agent,
+                "--sandbox", "bwrap", "--out", str(tmp_path / "local-run"),
+                "--db", f"sqlite:///{tmp_path / 'l.db'}")  # fmt: skip
+    assert local.returncode == 0, local.stderr
+    reports = [json.loads(cli("code", "bench", "report", str(d), "--json").stdout)
+               for d in (run_dir, tmp_path / "local-run")]  # fmt: skip
+    for report in reports:
+        report["run"].pop("agent")  # the agent's command line names its own folder
+    assert without_timings(reports[0]) == without_timings(reports[1])
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+def test_a_node_without_bubblewrap_fails_its_bench_chain_with_the_reason(
+    cluster: RayCluster, pg_url: str, tmp_path: Path
+) -> None:
+    for node in [n for n in cluster.nodes if n.name != "head"]:
+        cluster.kill(node)
+        cluster.nodes.remove(node)
+    cluster.add_node("no-bwrap", SANDBOX, env_without("bwrap", tmp_path / "bin"))
+    done = cli("code", "bench", "run", "--problems", str(BENCH_DATA), "--agent", "replay",
+               "--sandbox", "bwrap", "--out", str(tmp_path / "run"), "--db", pg_url,
+               "--executor", "ray", "--address", cluster.address, env=cluster.env)  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert "slopmark: failed: run/wordcount (node " in done.stderr
+    assert "sandbox 'bwrap' cannot run here" in done.stderr
+    assert os.listdir(tmp_path / "run" / "wordcount") == [] or not (
+        tmp_path / "run" / "wordcount"
+    ).exists()
