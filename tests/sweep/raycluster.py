@@ -75,10 +75,11 @@ class RayCluster:
         log = self.root / f"{name}.log"
         command = [str(ray), "start", "--block", "--num-cpus", "1", "--disable-usage-stats",
                    "--object-store-memory", str(OBJECT_STORE_BYTES), *_ports(), *args]  # fmt: skip
-        process = subprocess.Popen(
-            command, stdout=log.open("wb"), stderr=subprocess.STDOUT, start_new_session=True,
-            env={**os.environ, **self.env, **(env or {})}, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+        with log.open("wb") as sink:  # the node keeps its own copy of the descriptor
+            process = subprocess.Popen(
+                command, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
+                env={**os.environ, **self.env, **(env or {})}, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
         node = Node(name, process, log, env or {})
         self.nodes.append(node)
         self._wait_started(node)

@@ -8,7 +8,6 @@ The tests share one cluster and run in order: some kill a node and start another
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 import time
@@ -97,48 +96,58 @@ def stored_repos(url: str) -> list[str]:
 
 
 def test_a_node_dies_under_a_study(cluster: RayCluster, pg_url: str, tmp_path: Path) -> None:
-    repos = make_repos(tmp_path / "repos", 6, 30)
-    argv = ["code", "study", str(repos), "--db", pg_url, "--out", str(tmp_path / "o"), "--json",
-            "--executor", "ray", "--address", cluster.address]  # fmt: skip
+    listing = make_repos(tmp_path / "repos", 6, 30)
+    urls = [f"file://{tmp_path / 'repos' / f'repo{i}'}" for i in range(6)]  # cloned in TMPDIR
+    listing.write_text("".join(f"{url}\n" for url in urls))
+    argv = ["code", "study", str(listing), "--db", pg_url, "--out", str(tmp_path / "o"),
+            "--json", "--executor", "ray", "--address", cluster.address]  # fmt: skip
     running = cli_started(*argv, env=cluster.env)
-    open_store(pg_url).dispose()
-    deadline = time.monotonic() + 600
-    while not stored_repos(pg_url) and time.monotonic() < deadline and running.poll() is None:
-        time.sleep(0.2)
     second = next(node for node in cluster.nodes if node.name == "second")
-    cluster.kill(second)  # its raylet and the unit it was running die at once
+    scratch = Path(second.env["TMPDIR"])
+    deadline = time.monotonic() + 600
+    while not any(scratch.glob("slopmark-study-*")) and time.monotonic() < deadline:
+        assert running.poll() is None, running.communicate()[1][-3000:]
+        time.sleep(0.05)
+    cluster.kill(second)  # its raylet and the unit it is running die at once
     out, err = running.communicate(timeout=900)
     assert running.returncode == 0, err[-3000:]
     sweep = json.loads(out)["sweep"]
-    assert sweep["done"] == 6 and sweep["failed"] == 0
-    assert sweep["retried"] >= 1, "no unit was running on the node that died"
+    assert sweep["done"] == 6 and sweep["failed"] == 0, sweep
+    assert sweep["retried"] >= 1, sweep
+    assert "marked dead" in err or "died" in err or sweep["retried"]  # the notice went to stderr
     stored = stored_repos(pg_url)
-    assert sorted(stored) == sorted(set(stored)) and len(stored) == 6  # each exactly once
+    assert sorted(stored) == sorted(set(stored)) and sorted(stored) == sorted(urls)  # each once
     cluster.nodes.remove(second)
     cluster.add_node("second", SANDBOX, {"TMPDIR": str(_tmp(cluster, "s2"))})
 
 
 AGENT = """\
-import shutil, sys, time
+import re, shutil, sys, time
 from pathlib import Path
-prompt, workspace, solutions, gate = sys.argv[1:5]
-number = next(c for c in "123" if f"checkpoint {c}" in Path(prompt).read_text())
+prompt, workspace, folder = sys.argv[1:4]
+solutions, gate = SOLUTIONS, Path(folder) / "gate"
+number = re.search(r"checkpoint (\\d)", Path(prompt).read_text()).group(1)
 history = Path(workspace) / "history.log"
 before = history.read_text() if history.exists() else ""
-if number == "2" and not Path(gate).exists():
+if number == "2" and not gate.exists():
     time.sleep(600)
 for item in Path(workspace).iterdir():
     shutil.rmtree(item) if item.is_dir() else item.unlink()
 shutil.copytree(Path(solutions) / f"checkpoint_{number}", workspace, dirs_exist_ok=True)
-history.write_text(before + f"{number} {'after' if Path(gate).exists() else 'before'}-gate\\n")
+history.write_text(before + f"{number} {'after' if gate.exists() else 'before'}-gate\\n")
 """
 
 
-def _agent(tmp_path: Path) -> tuple[str, Path]:
-    script, gate = tmp_path / "agent.py", tmp_path / "gate"
-    script.write_text(AGENT)
+def _agent(folder: Path) -> tuple[str, Path]:
+    """A command agent copying the reference solutions; at checkpoint 2 it waits for the
+    gate. It keeps a history in the workspace: each checkpoint, and whether the gate was
+    open when it ran. The command line names ``folder`` (so the sandbox mounts it and
+    the gate shows inside) and stays short: it names the agent in the store."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "agent.py"
     solutions = BENCH_DATA / "wordcount" / "solutions"
-    return f"{sys.executable} {script} {{prompt_file}} {{workspace}} {solutions} {gate}", gate
+    script.write_text(f"SOLUTIONS = {str(solutions)!r}\n" + AGENT)
+    return f"{sys.executable} {script} {{prompt_file}} {{workspace}} {folder}", folder / "gate"
 
 
 def _waiting_at_checkpoint_2(tmp: Path) -> bool:
@@ -149,7 +158,7 @@ def _waiting_at_checkpoint_2(tmp: Path) -> bool:
 def test_a_node_dies_under_a_bench_chain_which_resumes_after_its_last_checkpoint(
     cluster: RayCluster, pg_url: str, tmp_path: Path
 ) -> None:
-    agent, gate = _agent(tmp_path)
+    agent, gate = _agent(cluster.root / "agent")
     run_dir = tmp_path / "ray"
     argv = ["code", "bench", "run", "--problems", str(BENCH_DATA), "--agent", agent,
             "--sandbox", "bwrap", "--out", str(run_dir), "--db", pg_url,
@@ -174,9 +183,7 @@ def test_a_node_dies_under_a_bench_chain_which_resumes_after_its_last_checkpoint
     assert history == "1 before-gate\n2 after-gate\n3 after-gate\n"  # checkpoint 1 ran once
     stored = list_runs(open_store(pg_url), domain="code_iterative")
     assert sorted(r.task_id for r in stored) == [f"wordcount.v1/checkpoint_{n}" for n in (1, 2, 3)]
-    gate_first = tmp_path / "local"
-    gate_first.mkdir()
-    local_agent, local_gate = _agent(gate_first)
+    local_agent, local_gate = _agent(tmp_path / "local-agent")
     local_gate.write_text("go")
     local = cli("code", "bench", "run", "--problems", str(BENCH_DATA), "--agent", local_agent,
                 "--sandbox", "bwrap", "--out", str(tmp_path / "local-run"),
@@ -204,6 +211,4 @@ def test_a_node_without_bubblewrap_fails_its_bench_chain_with_the_reason(
     assert "Traceback" not in done.stderr
     assert "slopmark: failed: run/wordcount (node " in done.stderr
     assert "sandbox 'bwrap' cannot run here" in done.stderr
-    assert os.listdir(tmp_path / "run" / "wordcount") == [] or not (
-        tmp_path / "run" / "wordcount"
-    ).exists()
+    assert not list((tmp_path / "run").glob("wordcount/checkpoint_*/result.json"))

@@ -20,10 +20,12 @@ which the driver empties every `POLL_S`.
 from __future__ import annotations
 
 import logging
+import sys
+import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, TextIO, cast
 
 from slopmark import __version__
 from slopmark.errors import BadInput, EngineError
@@ -130,6 +132,25 @@ def _want(resources: Resources) -> str:
     return " and ".join(parts)
 
 
+class _NoticesToStderr:
+    """Stands in for ``sys.stdout`` while Ray is connected.
+
+    Ray's driver prints cluster notices (a node was marked dead) on stdout from
+    its own threads (named ``ray_...``); those lines go to stderr, so stdout
+    keeps only the command's output (``--json`` stays parseable).
+    """
+
+    def __init__(self, out: TextIO, err: TextIO) -> None:
+        self._out, self._err = out, err
+
+    def write(self, text: str) -> int:
+        ray_thread = threading.current_thread().name.startswith("ray_")
+        return (self._err if ray_thread else self._out).write(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._out, name)
+
+
 def _can_sandbox() -> bool:
     """Whether this machine can run model-written code in a sandbox (bubblewrap or Docker)."""
     from slopmark.code.bench.sandbox.base import AUTO_ORDER, unavailable_reason
@@ -152,6 +173,8 @@ class RayExecutor:
                     "own CPUs with ray start --num-cpus (leave --jobs out with --address)"
                 )
             self._join(address)
+        self._stdout = sys.stdout
+        sys.stdout = cast(TextIO, _NoticesToStderr(self._stdout, sys.stderr))
         self._nodes: list[dict[str, Any]] = []
         self._nodes_read = 0.0
         self._running: dict[Any, Running] = {}
@@ -182,6 +205,8 @@ class RayExecutor:
         self._running.clear()
         if self.ray.is_initialized():
             self.ray.shutdown()
+        if isinstance(sys.stdout, _NoticesToStderr):
+            sys.stdout = self._stdout
 
     def check_feasible(self, units: Sequence[Unit]) -> None:
         """BadInput when some unit asks for what no live node of the cluster offers."""
@@ -214,12 +239,18 @@ class RayExecutor:
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         here = self.ray.get_runtime_context().get_node_id()
-        strategy = NodeAffinitySchedulingStrategy(node_id=here, soft=True)
+        strategy = NodeAffinitySchedulingStrategy(node_id=here, soft=False)
         actor = self.ray.remote(num_cpus=0)(Desk)
         return actor.options(scheduling_strategy=strategy).remote()
 
     def _drain(self) -> Iterator[Event]:
-        yield from self.ray.get(self._desk.take.remote())
+        try:
+            taken = self.ray.get(self._desk.take.remote())
+        except self.ray.exceptions.RayActorError as error:
+            raise EngineError(
+                f"the Ray node this command is attached to lost its message desk: {error}"
+            ) from None
+        yield from taken
 
     def _cluster(self, fresh: bool = False) -> list[dict[str, Any]]:
         now = time.monotonic()

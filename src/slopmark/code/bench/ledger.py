@@ -72,10 +72,18 @@ def _verdict(result: CheckpointResult) -> dict[str, Any]:
     return {"status": "ok", "passed": result.strict, "score": result.pass_fraction}
 
 
+def provider(agent: str) -> str:
+    """The agent's registered name; ``command`` for an agent given as a command line
+    (the whole line stays the subject, but is no provider name)."""
+    from slopmark.code.bench.agents.base import agent_specs
+
+    return agent if agent in agent_specs() else "command"
+
+
 def to_run(result: CheckpointResult, agent: str, model: str | None, prompt: str) -> Run:
     return Run(
         task_id=f"{result.problem}.v{result.problem_version}/{result.checkpoint}",
-        domain=DOMAIN, model=subject(agent, model), provider=agent,
+        domain=DOMAIN, model=subject(agent, model), provider=provider(agent),
         harness_version=harness_version(prompt), mode="agent",
         task_set_version=TASK_SET_VERSION, source=result.source, template_id=result.problem,
         details=_details(result), **_verdict(result), **_usage(result.agent),
