@@ -59,54 +59,57 @@ class SuiteFile:
     retries: int = 4
 
 
+def _require(ok: bool, message: str) -> None:
+    """The one check of this reader: BadInput with ``message`` unless ``ok``."""
+    if not ok:
+        raise BadInput(message)
+
+
 def _text(where: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise BadInput(f"{where}: expected a non-empty string, got {value!r}")
-    return value.strip()
+    _require(isinstance(value, str) and bool(value.strip()),
+             f"{where}: expected a non-empty string, got {value!r}")  # fmt: skip
+    return str(value).strip()
 
 
 def _model(path: Path, index: int, entry: Any) -> SuiteModel:
     where = f"{path}: models[{index}]"
-    if not isinstance(entry, dict):
-        raise BadInput(f"{where}: expected a mapping with model and base_url, got {entry!r}")
+    _require(isinstance(entry, dict),
+             f"{where}: expected a mapping with model and base_url, got {entry!r}")  # fmt: skip
     reject_unknown(entry, _MODEL_FIELDS, f"{where}.", "field")
     provider, colon, name = _text(f"{where}.model", entry.get("model")).partition(":")
-    if not colon or not name or provider not in PROVIDERS:
-        raise BadInput(f"{where}.model: expected PROVIDER:NAME with PROVIDER one of "
-                       f"{', '.join(PROVIDERS)}, e.g. openai-compat:qwen3-8b")  # fmt: skip
+    _require(bool(colon and name) and provider in PROVIDERS,
+             f"{where}.model: expected PROVIDER:NAME with PROVIDER one of "
+             f"{', '.join(PROVIDERS)}, e.g. openai-compat:qwen3-8b")  # fmt: skip
     base_url = _text(f"{where}.base_url", entry.get("base_url"))
-    if not re.match(r"https?://[^/\s]+", base_url):
-        raise BadInput(f"{where}.base_url: {base_url!r} is not an http(s) URL")
+    _require(bool(re.match(r"https?://[^/\s]+", base_url)),
+             f"{where}.base_url: {base_url!r} is not an http(s) URL")  # fmt: skip
     key_env = entry.get("key_env")
-    if key_env is not None and not _VARIABLE.fullmatch(str(key_env)):
-        raise BadInput(f"{where}.key_env: {key_env!r} is not a variable name (the key's "
-                       "variable, never the key itself)")  # fmt: skip
+    _require(key_env is None or bool(_VARIABLE.fullmatch(str(key_env))),
+             f"{where}.key_env: {key_env!r} is not a variable name (the key's variable, "
+             "never the key itself)")  # fmt: skip
     return SuiteModel(provider, name, base_url, key_env)
 
 
-def _positive(path: Path, data: dict[str, Any], name: str, kind: type, default: Any) -> Any:
+def _number(path: Path, data: dict[str, Any], name: str, kind: type, default: Any) -> Any:
+    """A number >= 0 (None stays None: no limit)."""
     value = data.get(name, default)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise BadInput(f"{path}: {name}: expected a number >= 0, got {value!r}")
-    return kind(value)
+    plain = isinstance(value, int | float) and not isinstance(value, bool)
+    _require(value is None or (plain and value >= 0),
+             f"{path}: {name}: expected a number >= 0, got {value!r}")  # fmt: skip
+    return None if value is None else kind(value)
 
 
 def _list(path: Path, data: dict[str, Any], name: str) -> list[Any]:
     value = data.get(name, [])
-    if not isinstance(value, list):
-        raise BadInput(f"{path}: {name}: expected a list, got {value!r}")
-    return value
+    _require(isinstance(value, list), f"{path}: {name}: expected a list, got {value!r}")
+    return list(value)
 
 
 def _distinct(path: Path, names: list[str]) -> None:
     for index, name in enumerate(names):
-        if name in names[:index]:
-            raise BadInput(
-                f"{path}: models[{index}].model: {name!r} is named twice; runs are kept "
-                "per model name, so give each endpoint's model its own name"
-            )
+        _require(name not in names[:index],
+                 f"{path}: models[{index}].model: {name!r} is named twice; runs are kept "
+                 "per model name, so give each endpoint's model its own name")  # fmt: skip
 
 
 def read_suite(path: Path) -> SuiteFile:
@@ -117,18 +120,17 @@ def read_suite(path: Path) -> SuiteFile:
     _distinct(path, [f"{m.provider}:{m.model}" for m in models])
     domains = tuple(_text(f"{path}: domains", d) for d in _list(path, data, "domains"))
     reject_unknown(domains, DOMAINS, f"{path}: domains: ", "domain")
-    if not models or not domains:
-        raise BadInput(f"{path}: name at least one entry under models and one under domains")
+    _require(bool(models and domains),
+             f"{path}: name at least one entry under models and one under domains")  # fmt: skip
     mode = _text(f"{path}: mode", data.get("mode", "standard"))
-    if mode not in HARNESS.modes:
-        raise BadInput(f"{path}: mode: {mode!r} must be one of {', '.join(HARNESS.modes)}")
+    reject_unknown([mode], HARNESS.modes, f"{path}: mode: ", "mode")
     tasks = tuple(
         (path.parent / _text(f"{path}: tasks", t)).resolve() for t in _list(path, data, "tasks")
     )
     return SuiteFile(
         path, models, tuple(dict.fromkeys(domains)), mode, tasks,
-        limit=_positive(path, data, "limit", int, None),
-        concurrency=max(1, _positive(path, data, "concurrency", int, 16)),
-        timeout_s=_positive(path, data, "timeout", float, 60.0),
-        retries=_positive(path, data, "retries", int, 4),
+        limit=_number(path, data, "limit", int, None),
+        concurrency=max(1, _number(path, data, "concurrency", int, 16)),
+        timeout_s=_number(path, data, "timeout", float, 60.0),
+        retries=_number(path, data, "retries", int, 4),
     )  # fmt: skip

@@ -10,6 +10,7 @@ with ``-`` or repeats an earlier repository is refused with its line number.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,25 +37,29 @@ def _strip_comment(text: str) -> str:
     return re.split(r"\s#", text, maxsplit=1)[0].strip()
 
 
+#: What makes a line unusable, and what to say about it.
+_REFUSED: tuple[tuple[Callable[[str], bool], str], ...] = (
+    (lambda text: any(c.isspace() for c in text), "holds spaces; write one repository per line"),
+    (lambda text: text.startswith("-"), "starts with '-'; write a path (./-name) or a URL"),
+    (lambda text: any(ord(c) < 32 for c in text), "holds a control character"),
+    (lambda text: bool(_TRANSPORT.match(text)) and not _SCHEME.match(text),
+     "git remote helpers (name::address) are not allowed; give a URL"),
+)  # fmt: skip
+
+
 def _entry(folder: Path, number: int, text: str) -> RepoEntry:
     """The repository a non-empty line names; ValueError says why a line is unusable."""
-    if any(c.isspace() for c in text):
-        raise ValueError("holds spaces; write one repository per line")
-    if text.startswith("-"):
-        raise ValueError("starts with '-'; write a path (./-name) or a URL")
-    if any(ord(c) < 32 for c in text):
-        raise ValueError("holds a control character")
+    for refused, why in _REFUSED:
+        if refused(text):
+            raise ValueError(why)
     scheme = _SCHEME.match(text)
-    if scheme is not None:
-        if scheme.group(1).lower() not in URL_SCHEMES:
-            known = ", ".join(URL_SCHEMES)
-            raise ValueError(f"URL scheme {scheme.group(1)!r} is not one of {known}")
-        return RepoEntry(number, text, True)
-    if _TRANSPORT.match(text):
-        raise ValueError("git remote helpers (name::address) are not allowed; give a URL")
-    if _SCP.fullmatch(text):
-        return RepoEntry(number, text, True)
-    return RepoEntry(number, str((folder / text).resolve()), False)
+    if scheme is None:
+        is_url = bool(_SCP.fullmatch(text))
+        return RepoEntry(number, text if is_url else str((folder / text).resolve()), is_url)
+    if scheme.group(1).lower() not in URL_SCHEMES:
+        known = ", ".join(URL_SCHEMES)
+        raise ValueError(f"URL scheme {scheme.group(1)!r} is not one of {known}")
+    return RepoEntry(number, text, True)
 
 
 def read_repos(path: Path) -> list[RepoEntry]:
