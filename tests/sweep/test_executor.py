@@ -130,3 +130,37 @@ def test_ctrl_c_cancels_cleanly_and_keeps_finished_units(tmp_path: Path) -> None
     again = cli(*argv)
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["sweep"]["skipped"] == kept
+
+
+def test_a_units_resources_become_its_ray_request() -> None:
+    from slopmark.executors.ray import _fits, _options
+
+    wanted = Resources(cpus=0.5, memory_mb=512, sandbox=True)
+    assert _options(wanted) == {
+        "num_cpus": 0.5, "max_retries": 0, "memory": 512 * 2**20, "resources": {"sandbox": 1},
+    }  # fmt: skip
+    bench_node = {"Alive": True, "Resources": {"CPU": 1.0, "memory": 2.0**30, "sandbox": 1.0}}
+    plain_node = {"Alive": True, "Resources": {"CPU": 8.0, "memory": 2.0**34}}
+    assert _fits(wanted, bench_node) and not _fits(wanted, plain_node)
+    assert not _fits(wanted, {**bench_node, "Alive": False})
+    assert _fits(Resources(cpus=4), plain_node) and not _fits(Resources(cpus=4), bench_node)
+
+
+def test_the_live_view_counts_units_per_node() -> None:
+    from rich.console import Console
+
+    from slopmark.cli.sweep_view import render
+    from slopmark.executors.sweep import Tally
+
+    tally = Tally("ray", 4)
+    tally.start(Started("a", "10.0.0.1 n1"))
+    tally.start(Started("b", "10.0.0.2 n2"))
+    tally.end(Finished("a", True, node="10.0.0.1 n1"))
+    tally.start(Started("c", "10.0.0.1 n1", attempt=2))
+    console = Console(record=True, width=120)
+    console.print(render(tally, "study"))
+    text = console.export_text()
+    assert "study on ray: 1 queued · 2 running · 1 done · 0 failed" in text
+    rows = {line.split()[1]: line.split()[2:] for line in text.splitlines() if "10.0.0." in line}
+    assert rows == {"n1": ["1", "1", "0"], "n2": ["1", "0", "0"]}
+    assert tally.retried == 1 and tally.eta_s() is not None
