@@ -258,3 +258,15 @@ def test_storing_a_repository_is_idempotent(tmp_path: Path) -> None:
     assert store_repo(engine, "s1", ok) is False  # a retried unit adds nothing
     assert store_repo(engine, "s1", failed) is False  # nor does a late failure
     assert study_records(engine, "s1") == [ok]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["code", "study"], ["code", "study", "run"], ["code", "study", "report"], ["eval", "suite"]],
+)
+def test_the_sweep_commands_have_help(command: list[str]) -> None:
+    done = cli(*command, "--help")
+    assert done.returncode == 0, done.stderr
+    assert "Usage" in done.stdout and len(done.stdout.splitlines()) > 3
+    if command[-1] != "study":
+        assert "--json" in done.stdout
