@@ -24,6 +24,7 @@ import sys
 import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
+from importlib import import_module
 from types import ModuleType
 from typing import Any, TextIO, cast
 
@@ -57,10 +58,9 @@ NODES_EVERY_S = 2.0
 def import_ray() -> ModuleType:
     """The ``ray`` module, or BadInput with the install line."""
     try:
-        import ray
+        return import_module("ray")
     except ImportError as error:
         raise BadInput(INSTALL_HINT) from error
-    return ray
 
 
 class Desk:
