@@ -48,6 +48,17 @@ def cli_started(*args: str, env: dict[str, str] | None = None) -> subprocess.Pop
     )  # fmt: skip
 
 
+def runs_in(url: str, **equal: Any) -> list[Any]:
+    """The runs a store holds (its engine closed again: no connection left to the collector)."""
+    from slopmark.store import list_runs, open_store
+
+    engine = open_store(url)
+    try:
+        return list_runs(engine, **equal)
+    finally:
+        engine.dispose()
+
+
 def without_timings(value: Any) -> Any:
     """``value`` with every timing (and place) key dropped, recursively."""
     if isinstance(value, dict):

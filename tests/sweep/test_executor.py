@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -101,7 +102,7 @@ def test_ray_without_the_extra_is_one_line_with_the_install_command(tmp_path: Pa
 
 def stored_repos(db: Path) -> int:
     try:
-        with sqlite3.connect(db) as connection:
+        with closing(sqlite3.connect(db)) as connection:
             return int(connection.execute("SELECT COUNT(*) FROM study_repos").fetchone()[0])
     except sqlite3.OperationalError:
         return 0

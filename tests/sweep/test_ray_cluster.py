@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.store import list_runs, open_store
+from slopmark.store import open_store
 
-from .conftest import PG_URL, ROOT, cli, cli_started, make_repos, without_timings
+from .conftest import PG_URL, ROOT, cli, cli_started, make_repos, runs_in, without_timings
 from .raycluster import RayCluster, env_without
 
 pytest.importorskip("ray", reason="Ray is not installed: pip install 'slopmark[ray]'")
@@ -181,7 +181,7 @@ def test_a_node_dies_under_a_bench_chain_which_resumes_after_its_last_checkpoint
     assert (run_dir / "wordcount" / "checkpoint_1" / "result.json").read_text() == first_result
     history = (run_dir / "wordcount" / "checkpoint_3" / "workspace" / "history.log").read_text()
     assert history == "1 before-gate\n2 after-gate\n3 after-gate\n"  # checkpoint 1 ran once
-    stored = list_runs(open_store(pg_url), domain="code_iterative")
+    stored = runs_in(pg_url, domain="code_iterative")
     assert sorted(r.task_id for r in stored) == [f"wordcount.v1/checkpoint_{n}" for n in (1, 2, 3)]
     local_agent, local_gate = _agent(tmp_path / "local-agent")
     local_gate.write_text("go")

@@ -15,6 +15,7 @@ import socket
 import sqlite3
 import threading
 from collections.abc import Iterator
+from contextlib import closing
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,7 @@ def both(*args: str, out: Path, env: dict[str, str] | None = None) -> dict[str, 
 
 
 def table(db: Path, query: str) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(db) as connection:
+    with closing(sqlite3.connect(db)) as connection:
         return connection.execute(query).fetchall()
 
 

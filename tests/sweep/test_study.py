@@ -11,6 +11,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -121,7 +122,9 @@ def test_failures_are_kept_per_repository_and_clones_work(tmp_path: Path) -> Non
     db = f"sqlite:///{tmp_path / 's.db'}"
     summary = study_json(listing, db, tmp_path / "out")
     assert summary["repos"] == {"total": 3, "stored": 2, "failed": 1}
-    records = {r.repo: r for r in study_records(open_store(db), str(summary["study"]))}
+    engine = open_store(db)
+    records = {r.repo: r for r in study_records(engine, str(summary["study"]))}
+    engine.dispose()
     missing = records[str(tmp_path / "missing")]
     assert missing.status == "failed" and "no such repository path" in (missing.error or "")
     cloned = records[f"file://{tmp_path / 'real'}"]
@@ -174,7 +177,7 @@ def stored(db: Path) -> list[tuple[str, int]]:
     if not db.exists():
         return []
     try:
-        with sqlite3.connect(db) as connection:
+        with closing(sqlite3.connect(db)) as connection:
             query = "SELECT repo, COUNT(*) FROM study_commits GROUP BY repo ORDER BY repo"
             return connection.execute(query).fetchall()
     except sqlite3.OperationalError:
@@ -202,7 +205,7 @@ def test_a_killed_study_resumes_without_loss_or_duplicates(tmp_path: Path) -> No
     assert sweep["skipped"] == len(before) and sweep["units"] == 6 - len(before)
     after = stored(db_file)
     assert len(after) == 6 and set(before) <= set(after)  # kept, not measured again
-    with sqlite3.connect(db_file) as connection:
+    with closing(sqlite3.connect(db_file)) as connection:
         assert connection.execute("SELECT COUNT(*) FROM study_repos").fetchone() == (6,)
     fresh = tmp_path / "fresh"
     done = cli("code", "study", str(repos), "--db", f"sqlite:///{tmp_path / 'f.db'}",
@@ -258,6 +261,7 @@ def test_storing_a_repository_is_idempotent(tmp_path: Path) -> None:
     assert store_repo(engine, "s1", ok) is False  # a retried unit adds nothing
     assert store_repo(engine, "s1", failed) is False  # nor does a late failure
     assert study_records(engine, "s1") == [ok]
+    engine.dispose()
 
 
 @pytest.mark.parametrize(

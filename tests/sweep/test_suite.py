@@ -10,9 +10,8 @@ import pytest
 from fakes.openai_server import FakeOpenAIServer
 from slopmark.errors import BadInput
 from slopmark.evals.suitefile import read_suite
-from slopmark.store import list_runs, open_store
 
-from .conftest import cli, without_timings
+from .conftest import cli, runs_in, without_timings
 
 
 def suite_file(tmp_path: Path, text: str) -> Path:
@@ -96,13 +95,13 @@ def test_every_slice_is_asked_stored_and_resumed(
     ]  # fmt: skip
     assert [s["summary"]["passed"] for s in report["slices"]] == [2, 1, 2, 1]
     assert all(s["summary"]["ok"] == 3 and s["summary"]["n"] == 3 for s in report["slices"])
-    runs = list_runs(open_store(db))
+    runs = runs_in(db)
     assert len(runs) == 12 and {r.model for r in runs} == {"alpha", "beta"}
     asked = openai_server.request_count
     again = suite_json(path, db)
     assert openai_server.request_count == asked  # every slice resumed: nothing asked twice
     assert without_timings(again["slices"]) == without_timings(report["slices"])
-    assert len(list_runs(open_store(db))) == 12
+    assert len(runs_in(db)) == 12
 
 
 def test_a_missing_key_variable_fails_its_slices_only(
