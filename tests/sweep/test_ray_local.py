@@ -3,8 +3,7 @@ same ``--json`` reports (timings aside), for the four instruments; bad addresses
 cluster without a sandbox are one clear line.
 
 Each ``--executor ray`` here starts a one-node Ray (the two-node cluster is in
-test_ray_cluster.py). Token authentication is set off explicitly, so these runs
-leave no ``~/.ray/auth_token`` behind.
+test_ray_cluster.py).
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ import json
 import shutil
 import socket
 import sqlite3
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import closing
@@ -31,9 +31,18 @@ from .test_suite import suite_file, two_models
 
 pytest.importorskip("ray", reason="Ray is not installed: pip install 'slopmark[ray]'")
 
-LOCAL_RAY = {"RAY_AUTH_MODE": "disabled"}
+#: Ray started by a command keeps its session files here (removed after the module), and
+#: with token authentication off explicitly it writes no ~/.ray/auth_token.
+_RAY_TMP = tempfile.mkdtemp(prefix="smr-")  # short: Ray puts socket paths under it
+LOCAL_RAY = {"RAY_AUTH_MODE": "disabled", "RAY_TMPDIR": _RAY_TMP}
 PAPERS = CORPUS
 BENCH_DATA = ROOT / "tests" / "bench" / "data"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _ray_sessions() -> Iterator[None]:
+    yield
+    shutil.rmtree(_RAY_TMP, ignore_errors=True)
 
 
 def both(*args: str, out: Path, env: dict[str, str] | None = None) -> dict[str, Any]:
