@@ -99,12 +99,12 @@ def _run_study(
     entries = read_repos(repos)
     plan = StudyPlan(study_id(repos, settings), repos.resolve(), tuple(entries), settings,
                      sweep.store_url(db))  # fmt: skip
+    executor = sweep.open_sweep(*where, plan.db_url)  # a refused place writes nothing
     folder = out or Path("studies") / plan.study
     sweep.folder_record(folder, "study", {
         "id": plan.study, "repos_file": str(plan.repos_file), "db": sweep.masked(plan.db_url),
         "settings": asdict(settings), "started": time.time(),
     })  # fmt: skip
-    executor = sweep.open_sweep(*where, plan.db_url)
     with sweep_view("study") as view:
         tally, records = run_study(executor, plan, view)
     print_run(plan, tally, records, folder, as_json)

@@ -15,6 +15,7 @@ carried from checkpoint to checkpoint) and stores each checkpoint as it ends.
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -74,6 +75,7 @@ class _Chain:
 
     def __init__(self, job: ChainJob, run_dir: Path, carried: Sequence[str]) -> None:
         from slopmark.code.bench.agents.base import make_agent
+        from slopmark.code.bench.profiles import host_of
         from slopmark.code.bench.prompts import load_prompt
         from slopmark.code.bench.sandbox.base import choose_sandbox
 
@@ -84,6 +86,7 @@ class _Chain:
             sandbox=choose_sandbox(config.sandbox),
             agent=make_agent(config.agent, config.agent_options),
             template=load_prompt(config.prompt),
+            host=host_of(os.environ),  # this worker's interpreters and toolchains
             on_result=self.finished,
         )
 
