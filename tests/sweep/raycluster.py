@@ -12,6 +12,7 @@ Ray processes it did not start.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -115,15 +116,41 @@ class RayCluster:
         return self._start(name, args, env)
 
     def kill(self, node: Node) -> None:
-        """Kill the node's raylet and workers at once, as a machine failing would."""
+        """Kill the node's raylet and workers at once, as a machine failing would: its
+        process group, and every process descended from it (a worker in a session of
+        its own would otherwise live on and could still hand its result in)."""
         if node.alive():
+            tree = descendants(node.process.pid)
             os.killpg(node.process.pid, signal.SIGKILL)
+            for pid in tree:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
         node.process.wait(timeout=60)
 
     def stop(self) -> None:
         for node in reversed(self.nodes):
             self.kill(node)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+def descendants(root: int) -> list[int]:
+    """Every process below ``root`` (read from /proc, children before they are orphaned)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def env_without(program: str, folder: Path) -> dict[str, str]:
