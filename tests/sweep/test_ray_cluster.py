@@ -8,7 +8,9 @@ The tests share one cluster and run in order: some kill a node and start another
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -85,12 +87,18 @@ def test_a_sqlite_store_is_refused_across_nodes(
 
 
 def stored_repos(url: str) -> list[str]:
+    return [repo for repo, _, _ in stored_rows(url)]
+
+
+def stored_rows(url: str) -> list[tuple[str, int, object]]:
+    """Each stored repository with its row id and when it was written."""
     from sqlalchemy import text
 
     engine = open_store(url)
     try:
         with engine.connect() as connection:
-            return list(connection.execute(text("SELECT repo FROM study_repos")).scalars())
+            query = text("SELECT repo, id, created_at FROM study_repos ORDER BY id")
+            return [tuple(row) for row in connection.execute(query)]  # type: ignore[misc]
     finally:
         engine.dispose()
 
@@ -129,6 +137,36 @@ def replace_node(cluster: RayCluster, node: Node, name: str, tmp: str) -> None:
     cluster.kill(node)
     cluster.nodes.remove(node)
     cluster.add_node(name, SANDBOX, {"TMPDIR": str(_tmp(cluster, tmp))})
+
+
+def test_a_killed_driver_resumes_without_loss_or_duplicates(
+    cluster: RayCluster, pg_url: str, tmp_path: Path
+) -> None:
+    listing = make_repos(tmp_path / "repos", 6, 24)
+    argv = ["code", "study", str(listing), "--db", pg_url, "--out", str(tmp_path / "o"),
+            "--json", "--executor", "ray", "--address", cluster.address]  # fmt: skip
+    first = cli_started(*argv, env=cluster.env)
+    deadline = time.monotonic() + 600
+    while len(stored_repos(pg_url)) < 2 and time.monotonic() < deadline:
+        assert first.poll() is None, first.communicate()[1][-3000:]
+        time.sleep(0.2)
+    os.killpg(first.pid, signal.SIGKILL)  # the driver only: its Ray tasks die with it
+    first.communicate()
+    before = stored_rows(pg_url)
+    assert 2 <= len(before) < 6, "the study finished before its driver could be killed"
+    again = cli(*argv, env=cluster.env, timeout=900)
+    assert again.returncode == 0, again.stderr[-3000:]
+    sweep = json.loads(again.stdout)["sweep"]
+    assert sweep["skipped"] == len(before) and sweep["units"] == 6 - len(before), sweep
+    after = stored_rows(pg_url)
+    assert len({repo for repo, _, _ in after}) == len(after) == 6  # each repository once
+    assert set(before) <= set(after)  # the same rows: finished repositories not measured again
+    local_db = f"sqlite:///{tmp_path / 'l.db'}"
+    local = cli("code", "study", str(listing), "--db", local_db, "--out", str(tmp_path / "l"))
+    assert local.returncode == 0, local.stderr
+    reports = [cli("code", "study", "report", str(tmp_path / d), "--json", "--db", db).stdout
+               for d, db in (("o", pg_url), ("l", local_db))]  # fmt: skip
+    assert reports[0] == reports[1] and reports[0].startswith("{")
 
 
 AGENT = """\
