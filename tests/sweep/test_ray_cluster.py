@@ -124,11 +124,16 @@ def test_a_node_dies_under_a_study(cluster: RayCluster, pg_url: str, tmp_path: P
     assert sweep["retried"] >= 1, sweep
     stored = stored_repos(pg_url)
     assert sorted(stored) == sorted(set(stored)) and sorted(stored) == sorted(urls)  # each once
-    local_db = f"sqlite:///{tmp_path / 'l.db'}"
-    local = cli("code", "study", str(listing), "--db", local_db, "--out", str(tmp_path / "l"))
+    assert_report_is_local(listing, tmp_path / "o", pg_url)
+
+
+def assert_report_is_local(listing: Path, folder: Path, url: str) -> None:
+    """The study of ``folder`` (stored at ``url``) reports what a local run reports."""
+    local_db = f"sqlite:///{folder.parent / 'local.db'}"
+    local = cli("code", "study", str(listing), "--db", local_db, "--out", str(folder) + "-local")
     assert local.returncode == 0, local.stderr
-    reports = [cli("code", "study", "report", str(tmp_path / d), "--json", "--db", db).stdout
-               for d, db in (("o", pg_url), ("l", local_db))]  # fmt: skip
+    reports = [cli("code", "study", "report", d, "--json", "--db", db).stdout
+               for d, db in ((str(folder), url), (str(folder) + "-local", local_db))]  # fmt: skip
     assert reports[0] == reports[1] and reports[0].startswith("{")
 
 
@@ -161,12 +166,7 @@ def test_a_killed_driver_resumes_without_loss_or_duplicates(
     after = stored_rows(pg_url)
     assert len({repo for repo, _, _ in after}) == len(after) == 6  # each repository once
     assert set(before) <= set(after)  # the same rows: finished repositories not measured again
-    local_db = f"sqlite:///{tmp_path / 'l.db'}"
-    local = cli("code", "study", str(listing), "--db", local_db, "--out", str(tmp_path / "l"))
-    assert local.returncode == 0, local.stderr
-    reports = [cli("code", "study", "report", str(tmp_path / d), "--json", "--db", db).stdout
-               for d, db in (("o", pg_url), ("l", local_db))]  # fmt: skip
-    assert reports[0] == reports[1] and reports[0].startswith("{")
+    assert_report_is_local(listing, tmp_path / "o", pg_url)
 
 
 AGENT = """\
