@@ -27,6 +27,16 @@ URL = "http://127.0.0.1:9/v1"  # nothing listens there: a case that got this far
 REVISE = ("paper", "--method", "base", "--editor", "e", "--editor-url", URL)
 BENCH = ("--problems", "problems", "--agent", "replay", "--sandbox", "none-unsafe")
 PASTE = ("--task", "math.ages.0", "--output-file", "answer.txt")
+STUDY = ("repos.txt",)
+#: the sweep options every sweep command has (after the arguments that make the rest valid)
+def _sweep_cases(*valid: str) -> list[tuple[str, tuple[str, ...], str]]:
+    return [
+        ("--executor", (*valid, "--executor", "dask"), "--executor 'dask'"),
+        ("--address", (*valid, "--address", "127.0.0.1:9"), "--address '127.0.0.1:9'"),
+    ]
+
+
+
 RUN = ("--model", "openai-compat:m", "--domain", "math", "--base-url", URL)
 SIGMA = ("--sigma", "0.2", "--margin", "0.03")
 
@@ -102,6 +112,29 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--db", (*BENCH, "--out", "runs/new", "--db", "foreign.db"), "not a slopmark store"),
         ("--env-profile", (*BENCH, "--env-profile", "conda"), "conda"),
         ("--python", (*BENCH, "--python", "three"), "'three'"),
+        *_sweep_cases(*BENCH),
+    ],
+    "code study run": [
+        ("repos", ("nowhere.txt",), "nowhere.txt"),
+        ("repos", ("tasks.yaml",), "holds spaces; write one repository per line"),
+        ("--commits", (*STUDY, "--commits", "0"), "'--commits'"),
+        ("--commits", (*STUDY, "--commits", "2", "--sample", "3"), "--commits and --sample"),
+        ("--sample", (*STUDY, "--sample", "-3"), "'--sample'"),
+        ("--seed", (*STUDY, "--seed", "x"), "'--seed'"),
+        ("--out", (*STUDY, "--out", "file.txt"), "--out 'file.txt'"),
+        ("--jobs", (*STUDY, "--jobs", "-1"), "'--jobs'"),
+        ("--db", (*STUDY, "--db", "foreign.db"), "not a slopmark store"),
+        ("--timeout", (*STUDY, "--timeout", "0"), "--timeout '0'"),
+        ("--cc-threshold", (*STUDY, "--cc-threshold", "0"), "'--cc-threshold'"),
+        ("--size-term", (*STUDY, "--size-term", "cube"), "--size-term 'cube'"),
+        *_sweep_cases(*STUDY),
+    ],
+    "code study report": [
+        ("target", ("nowhere",), "'nowhere' is not in the store"),
+        ("target", ("folder",), "not a study folder"),
+        ("--plot", ("nowhere", "--plot", "folder"), "--plot 'folder': is a folder"),
+        ("--db", ("nowhere", "--db", "foreign.db"), "not a slopmark store"),
+        ("--min-commits", ("nowhere", "--min-commits", "0"), "'--min-commits'"),
     ],
     "code bench report": [("run_dir", ("folder",), "not a bench run folder")],
     "code bench agents": [("extra argument", ("extra",), "extra")],
@@ -134,6 +167,13 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--retries", (*RUN, "--retries", "-1"), "'--retries'"),
         ("--cache", (*RUN, "--cache", "folder"), "--cache 'folder': is a folder"),
     ],
+    "eval suite": [
+        ("suite_file", ("nowhere.yaml",), "nowhere.yaml"),
+        ("suite_file", ("tasks.yaml",), "tasks.yaml"),
+        ("--jobs", ("suite.yaml", "--jobs", "-1"), "'--jobs'"),
+        ("--db", ("suite.yaml", "--db", "foreign.db"), "not a slopmark store"),
+        *_sweep_cases("suite.yaml"),
+    ],
     "eval paste": [
         ("--task", ("--task", "math.no-such-task", "--output-file", "answer.txt"),
          "math.no-such-task"),
@@ -145,12 +185,15 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--db", (*PASTE, "--db", "foreign.db"), "not a slopmark store"),
     ],
     "paper measure": [
-        ("path", ("nowhere",), "nowhere"),
+        ("paths", ("nowhere",), "nowhere"),
+        ("paths", ("paper", "nowhere"), "nowhere"),
         ("--main", ("paper", "--main", "nope.tex"), "nope.tex"),
         ("--findings", ("paper", "--findings", "folder"), "--findings 'folder': is a folder"),
         ("--measures", ("paper", "--measures", ""), "--measures ''"),
         ("--model-config", ("paper", "--model-config", "nowhere.yaml"), "nowhere.yaml"),
         ("--profile", ("paper", "--profile", "release"), "'release'"),
+        ("--jobs", ("paper", "--jobs", "-1"), "'--jobs'"),
+        *_sweep_cases("paper"),
     ],
     "paper bench": [
         ("pairs", ("nowhere.jsonl",), "nowhere.jsonl"),
@@ -163,6 +206,8 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--measures", ("pairs.jsonl", "--measures", ","), "--measures ','"),
         ("--model-config", ("pairs.jsonl", "--model-config", "nowhere.yaml"), "nowhere.yaml"),
         ("--seed", ("pairs.jsonl", "--seed", "x"), "'--seed'"),
+        ("--jobs", ("pairs.jsonl", "--jobs", "-1"), "'--jobs'"),
+        *_sweep_cases("pairs.jsonl"),
     ],
     "paper views": [
         ("path", ("nowhere",), "nowhere"),

@@ -78,6 +78,11 @@ def build(root: Path) -> Path:
     (root / "run").mkdir()
     (root / "run" / "run.json").write_text('{"agent": "replay"}\n')
     shutil.copy(TASKS, root / "tasks.yaml")
+    (root / "repos.txt").write_text("# a study of one repository\nrepo\n")
+    (root / "suite.yaml").write_text(
+        "models:\n  - {model: 'openai-compat:m', base_url: 'http://127.0.0.1:9/v1'}\n"
+        "domains: [instruction]\ntasks: [tasks.yaml]\n"
+    )
     (root / "answer.txt").write_text("Answer: 5\n")
     (root / "empty.txt").write_text("")
     (root / "file.txt").write_text("a file, not a folder\n")

@@ -185,6 +185,7 @@ def run(
     from slopmark.code.bench.sweep import BenchSweep, check_here, run_bench
 
     non_empty(model, "--model")
+    sweep_options.check_where(executor, address)
     found = load_problems(problems, problem or None)
     folder = output_folder(out or Path("runs") / _default_name(agent, model, prompt), "--out")
     base = BenchConfig(

@@ -120,6 +120,7 @@ def suite(
     """
     from slopmark.cli.suite_view import run_suite_file
 
+    sweep_options.check_where(executor, address)
     raise typer.Exit(run_suite_file(suite_file, (executor, address, jobs), db, as_json))
 
 

@@ -73,6 +73,7 @@ def measure(
     from slopmark.paper.sweep import PaperJob
 
     _measures(measures)  # an unknown name is one line before anything starts
+    sweep_options.check_where(executor, address)
     job = PaperJob(measures, model_config, main, choose_profile(profile))
     if len(paths) == 1 and executor == "local" and address is None:
         _measure_one(paths[0], job, findings, as_json)
@@ -126,6 +127,7 @@ def bench(
 
     chosen = choose_profile(profile)
     specs = _measures(measures)
+    sweep_options.check_where(executor, address)
     lines, sides, problems = _bench_inputs(pairs, ai, human)
     papers = [path for line in lines for path in (line.ai, line.human)] + [*sides[0], *sides[1]]
     where = sweep_options.open_sweep(executor, address, jobs, None)

@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from slopmark.cli import sweep_options as sweep
-from slopmark.cli.output import print_json
+from slopmark.cli.output import output_file, output_folder, print_json
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
@@ -74,6 +74,9 @@ def run(
         raise BadInput("--commits and --sample: pass one (the last N, or a sample of N)")
     if size_term not in SIZE_TERMS:
         raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
+    sweep.check_where(executor, address)
+    if out is not None:
+        out = output_folder(out, "--out")
     settings = StudySettings(
         last=commits, sample=sample or 30, seed=seed, cc_threshold=cc_threshold,
         size_term=size_term, timeout_s=parse_duration(timeout),
@@ -125,6 +128,8 @@ def report(
     """Slopes, the share of repositories that rose, slope quantiles and the trajectory band."""
     from slopmark.cli.study_view import load_study, print_report, report_json, write_plot
 
+    if plot is not None:
+        output_file(plot, "--plot")
     study = load_study(target, db, min_commits)
     if plot is not None:
         write_plot(plot, study)
