@@ -18,10 +18,10 @@ import pytest
 
 from slopmark.code.study.records import CommitPoint, RepoRecord
 from slopmark.code.study.repos import read_repos
+from slopmark.code.study.stored import store_repo, study_records
 from slopmark.code.study.summary import quantile, summarise_study
 from slopmark.errors import BadInput
 from slopmark.store import open_store
-from slopmark.store.studies import store_repo, study_records
 
 from .conftest import cli, cli_started, make_repo
 

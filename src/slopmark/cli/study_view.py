@@ -51,8 +51,8 @@ def _target(target: str, db: str | None) -> tuple[str, str]:
 
 
 def load_study(target: str, db: str | None, min_commits: int) -> LoadedStudy:
+    from slopmark.code.study.stored import study_records, study_settings
     from slopmark.store.db import open_store
-    from slopmark.store.studies import study_records, study_settings
 
     study, url = _target(target, db)
     engine = open_store(url)

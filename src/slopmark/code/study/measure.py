@@ -120,8 +120,8 @@ def measure_repo(entry: RepoEntry, settings: StudySettings) -> RepoRecord:
 
 def study_unit(entry: RepoEntry, settings: StudySettings, study: str, db_url: str) -> RepoRecord:
     """Measure one repository and store it at once (idempotent: a retry adds no row)."""
+    from slopmark.code.study.stored import store_repo
     from slopmark.store.db import cached_store
-    from slopmark.store.studies import store_repo
 
     record = measure_repo(entry, settings)
     store_repo(cached_store(db_url), study, record)

@@ -37,8 +37,8 @@ def run_study(
     executor: Executor, plan: StudyPlan, view: SweepView | None = None
 ) -> tuple[Tally, list[RepoRecord]]:
     """Measure what is left of the study; the tally and every stored repository after."""
+    from slopmark.code.study.stored import ensure_study, finished_repos, study_records
     from slopmark.store.db import open_store
-    from slopmark.store.studies import ensure_study, finished_repos, study_records
 
     engine = open_store(plan.db_url)
     ensure_study(engine, plan.study, str(plan.repos_file), plan.settings)

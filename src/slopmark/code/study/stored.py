@@ -1,4 +1,4 @@
-"""Store and read repository studies (`slopmark code study`).
+"""The repository study in the run store (`slopmark code study`): its tables are the store's.
 
 A repository is written in one transaction: its row and its commits. Writing
 is idempotent: a repository already stored ``ok`` is never written again (a
