@@ -4,35 +4,72 @@
 //! parentheses, separated by commas (a node without children is its kind alone).
 //! Identifiers become `$VAR1`, `$VAR2`... in order of first appearance within the
 //! candidate; literals become their language's token (`$STR`, `$INT`...) and are not read
-//! further; comments and the language's skipped children (docstrings) are left out. The
-//! text is streamed into a 128-bit hash rather than built.
+//! further; comments and the language's skipped children (docstrings) are left out.
+//!
+//! The walk ([`crate::walk`]) writes the whole file once as a flat token stream; each
+//! candidate's form is then read from its slice of that stream (no second pass over the
+//! tree) and streamed, as text, into a 128-bit hash.
 
 use crate::lang::{has, Kinds, Language, LineSet};
 use crate::record::CloneRecord;
+use crate::walk::Candidate;
 use std::collections::HashMap;
 use tree_sitter::Node;
 use xxhash_rust::xxh3::Xxh3;
+
+/// One element of the normal-form stream: a node opening (its kind), a literal (its
+/// kind), an identifier (its interned name) or a closing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token(u32);
+
+const LITERAL: u32 = 1 << 16;
+const IDENTIFIER: u32 = 1 << 31;
+/// The end of a node opened earlier.
+pub const CLOSE: Token = Token(u32::MAX);
+
+impl Token {
+    pub fn open(kind: u16) -> Self {
+        Self(u32::from(kind))
+    }
+    pub fn literal(kind: u16) -> Self {
+        Self(LITERAL | u32::from(kind))
+    }
+    pub fn identifier(name: u32) -> Self {
+        Self(IDENTIFIER | (name & !IDENTIFIER))
+    }
+}
 
 /// Digests of the candidates spanning at least `min_sloc` SLOC lines.
 pub fn fingerprints(
     lang: &dyn Language,
     kinds: &Kinds,
-    candidates: &[Node<'_>],
+    candidates: &[Candidate<'_>],
+    tokens: &[Token],
     sloc: &LineSet,
     source: &[u8],
     min_sloc: usize,
 ) -> Vec<CloneRecord> {
-    let mut form = NormalForm::new(lang, kinds, source);
+    let mut stream = TokenForm::new(kinds);
+    let mut tree = NormalForm::new(lang, kinds, source);
     candidates
         .iter()
-        .filter_map(|node| {
+        .filter_map(|candidate| {
+            let node = candidate.node;
             let start = node.start_position().row + 1;
             let end = node.end_position().row + 1;
-            (sloc.count_between(start, end) >= min_sloc).then(|| CloneRecord {
+            if sloc.count_between(start, end) < min_sloc {
+                return None;
+            }
+            let slice = candidate.tokens.and_then(|(a, b)| tokens.get(a..b));
+            let digest = match slice {
+                Some(slice) => stream.digest(slice),
+                None => tree.digest(node),
+            };
+            Some(CloneRecord {
                 kind: label(lang, node.kind()).to_owned(),
                 start,
                 end,
-                digest: form.digest(*node),
+                digest,
             })
         })
         .collect()
@@ -46,7 +83,83 @@ fn label<'k>(lang: &dyn Language, kind: &'k str) -> &'k str {
         .map_or(kind, |(_, shown)| shown)
 }
 
-/// A reusable normal-form hasher (its name table is cleared for every candidate).
+/// Writes a candidate's normal form from its token slice.
+pub struct TokenForm<'l> {
+    kinds: &'l Kinds,
+    /// interned name → (generation it was last numbered in, its number)
+    numbers: Vec<(u32, usize)>,
+    generation: u32,
+}
+
+impl<'l> TokenForm<'l> {
+    pub fn new(kinds: &'l Kinds) -> Self {
+        Self {
+            kinds,
+            numbers: Vec::new(),
+            generation: 0,
+        }
+    }
+
+    pub fn digest(&mut self, tokens: &[Token]) -> [u8; 16] {
+        let mut hasher = Xxh3::new();
+        self.write(tokens, &mut |bytes| hasher.update(bytes));
+        hasher.digest128().to_le_bytes()
+    }
+
+    pub fn text(&mut self, tokens: &[Token]) -> String {
+        let mut out = Vec::new();
+        self.write(tokens, &mut |bytes| out.extend_from_slice(bytes));
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    fn write(&mut self, tokens: &[Token], emit: &mut dyn FnMut(&[u8])) {
+        self.generation = self.generation.wrapping_add(1);
+        let mut seen = 0;
+        // children written so far by each open node
+        let mut open: Vec<usize> = Vec::new();
+        for token in tokens {
+            if *token == CLOSE {
+                if open.pop().is_some_and(|written| written > 0) {
+                    emit(b")");
+                }
+                continue;
+            }
+            if let Some(written) = open.last_mut() {
+                emit(if *written == 0 { b"(" } else { b"," });
+                *written += 1;
+            }
+            let value = token.0;
+            if value & IDENTIFIER != 0 {
+                let number = self.number((value & !IDENTIFIER) as usize, &mut seen);
+                emit(b"$VAR");
+                emit(number.to_string().as_bytes());
+            } else if value & LITERAL != 0 {
+                let kind = (value & !LITERAL) as usize;
+                let text = self.kinds.literal.get(kind).copied().flatten();
+                emit(text.unwrap_or("$LIT").as_bytes());
+            } else {
+                emit(self.kinds.name(value as usize).as_bytes());
+                open.push(0);
+            }
+        }
+    }
+
+    /// The number of interned name `name` in this candidate (1, 2... by first use).
+    fn number(&mut self, name: usize, seen: &mut usize) -> usize {
+        if name >= self.numbers.len() {
+            self.numbers.resize(name + 1, (0, 0));
+        }
+        let slot = &mut self.numbers[name];
+        if slot.0 != self.generation {
+            *seen += 1;
+            *slot = (self.generation, *seen);
+        }
+        slot.1
+    }
+}
+
+/// Writes a node's normal form by walking its subtree (for a candidate outside the
+/// token stream, and to check the stream against the tree in tests).
 pub struct NormalForm<'l> {
     lang: &'l dyn Language,
     kinds: &'l Kinds,
@@ -71,7 +184,7 @@ impl<'l> NormalForm<'l> {
         hasher.digest128().to_le_bytes()
     }
 
-    /// The normal form as text (for tests and debugging).
+    /// The normal form as text.
     pub fn text(&mut self, node: Node<'_>) -> String {
         let mut out = Vec::new();
         self.stream(node, &mut |bytes| out.extend_from_slice(bytes));
@@ -120,7 +233,8 @@ impl<'l> NormalForm<'l> {
             let text = self.source.get(node.byte_range()).unwrap_or_default();
             let next = self.names.len() + 1;
             let number = *self.names.entry(text).or_insert(next);
-            emit(format!("$VAR{number}").as_bytes());
+            emit(b"$VAR");
+            emit(number.to_string().as_bytes());
             return true;
         }
         if let Some(token) = self.literal(id) {

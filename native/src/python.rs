@@ -93,7 +93,7 @@ fn run(
 
 /// Analyse files by path on `jobs` threads (0: one per core); one record per path.
 #[pyfunction]
-#[pyo3(signature = (language, paths, rules=None, jobs=0, min_clone_sloc=3, max_depth=4000))]
+#[pyo3(signature = (language, paths, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000))]
 fn analyze_paths(
     py: Python<'_>,
     language: &str,
@@ -110,7 +110,7 @@ fn analyze_paths(
 
 /// Analyse source texts given as bytes; one record per item.
 #[pyfunction]
-#[pyo3(signature = (language, sources, rules=None, jobs=0, min_clone_sloc=3, max_depth=4000))]
+#[pyo3(signature = (language, sources, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000))]
 fn analyze_sources(
     py: Python<'_>,
     language: &str,

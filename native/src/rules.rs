@@ -1,14 +1,16 @@
 //! The YAML rule pack, run in-process with ast-grep's library crates on the tree the
 //! metrics walk uses.
 //!
-//! Rules are compiled once per pack. A scan of a file goes through ast-grep's
-//! `CombinedScan` (every rule in one traversal, dispatched by node kind), which also
-//! honours ast-grep's own `ast-grep-ignore` comments, as the `ast-grep scan` command does.
+//! Rules are compiled once per pack and dispatched by node kind (each rule's potential
+//! kinds, as ast-grep's `CombinedScan` does) from the metrics walk itself, so a file is
+//! traversed once. A file with ast-grep's own `ast-grep-ignore` comments is scanned with
+//! `CombinedScan` instead, which honours them as the `ast-grep scan` command does.
 
 use crate::record::HitRecord;
 use ast_grep_config::{from_yaml_string, CombinedScan, GlobalRules, RuleConfig, Severity};
+use ast_grep_core::matcher::MatcherExt;
 use ast_grep_core::tree_sitter::StrDoc;
-use ast_grep_core::AstGrep;
+use ast_grep_core::{AstGrep, Matcher, Node, NodeMatch};
 use ast_grep_language::SupportLang;
 use std::collections::HashMap;
 
@@ -52,6 +54,11 @@ impl RulePack {
         Ok(Self { rules, templated })
     }
 
+    /// The compiled rules, in the order given.
+    pub fn configs(&self) -> &[RuleConfig<SupportLang>] {
+        &self.rules
+    }
+
     pub fn len(&self) -> usize {
         self.rules.len()
     }
@@ -73,10 +80,23 @@ impl RulePack {
             .enumerate()
             .map(|(i, rule)| (rule as *const RuleConfig<SupportLang> as usize, i))
             .collect();
+        let mut by_kind: Vec<Vec<usize>> = Vec::new();
+        for (i, rule) in self.rules.iter().enumerate() {
+            if matches!(rule.severity, Severity::Off) {
+                continue;
+            }
+            for kind in rule.matcher.potential_kinds().iter().flat_map(|k| k.iter()) {
+                if by_kind.len() <= kind {
+                    by_kind.resize(kind + 1, Vec::new());
+                }
+                by_kind[kind].push(i);
+            }
+        }
         Scanner {
             pack: self,
             scan: CombinedScan::new(active),
             index,
+            by_kind,
         }
     }
 }
@@ -99,10 +119,55 @@ pub struct Scanner<'p> {
     scan: CombinedScan<'p, SupportLang>,
     /// rule address → index in the pack
     index: HashMap<usize, usize>,
+    /// kind id → indexes of the rules that may match a node of that kind
+    by_kind: Vec<Vec<usize>>,
 }
 
+/// Text that turns a comment into an ast-grep suppression.
+pub const AST_GREP_IGNORE: &str = "ast-grep-ignore";
+
 impl Scanner<'_> {
-    /// The hits in a parsed file, in order of position.
+    /// Whether some rule may match a node of this kind.
+    pub fn wants(&self, kind: u16) -> bool {
+        self.by_kind
+            .get(usize::from(kind))
+            .is_some_and(|rules| !rules.is_empty())
+    }
+
+    /// Match one node against the rules of its kind; hits go to `hits`.
+    pub fn visit(&self, node: Node<'_, StrDoc<SupportLang>>, hits: &mut Vec<HitRecord>) {
+        let Some(rules) = self.by_kind.get(usize::from(node.kind_id())) else {
+            return;
+        };
+        for &index in rules {
+            let rule = &self.pack.rules[index];
+            if let Some(found) = rule.matcher.match_node(node.clone()) {
+                hits.push(self.hit(index, rule, &found));
+            }
+        }
+    }
+
+    fn hit(
+        &self,
+        index: usize,
+        rule: &RuleConfig<SupportLang>,
+        found: &NodeMatch<'_, StrDoc<SupportLang>>,
+    ) -> HitRecord {
+        let templated = self.pack.templated.get(index).copied().unwrap_or(false);
+        HitRecord {
+            rule: u32::try_from(index).unwrap_or(u32::MAX),
+            start: found.start_pos().line() + 1,
+            end: found.end_pos().line() + 1,
+            message: templated.then(|| rule.get_message(found)),
+        }
+    }
+
+    /// Put hits in order of position.
+    pub fn sort(hits: &mut [HitRecord]) {
+        hits.sort_by_key(|a| (a.start, a.rule, a.end));
+    }
+
+    /// The hits in a parsed file by ast-grep's combined scan (ast-grep-ignore honoured).
     pub fn hits(&self, root: &AstGrep<StrDoc<SupportLang>>) -> Vec<HitRecord> {
         let result = self.scan.scan(root, false);
         let mut hits = Vec::new();
@@ -111,17 +176,11 @@ impl Scanner<'_> {
             let Some(&index) = self.index.get(&address) else {
                 continue;
             };
-            let templated = self.pack.templated.get(index).copied().unwrap_or(false);
             for found in matches {
-                hits.push(HitRecord {
-                    rule: u32::try_from(index).unwrap_or(u32::MAX),
-                    start: found.start_pos().line() + 1,
-                    end: found.end_pos().line() + 1,
-                    message: templated.then(|| rule.get_message(&found)),
-                });
+                hits.push(self.hit(index, rule, &found));
             }
         }
-        hits.sort_by_key(|a| (a.start, a.rule, a.end));
+        Self::sort(&mut hits);
         hits
     }
 }

@@ -2,12 +2,22 @@
 //!
 //! In a single pre-order pass (a tree cursor and a stack on the heap, so nesting depth
 //! never touches the call stack) it records the callables with their decision counts,
-//! the lines where code tokens start, the documentation nodes, the clone candidates and
-//! the suppression comments. Clone digests are made afterwards, once SLOC is known.
+//! the lines where code tokens start, the documentation nodes, the clone candidates with
+//! their slice of the normal-form token stream (see [`crate::clones`]) and the
+//! suppression comments, and hands every node to a visitor (the rule scan).
 
+use crate::clones::{Token, CLOSE};
 use crate::lang::{has, Kinds, Language, LineSet, SlocStep};
 use crate::record::{CallableRecord, IgnoreRecord};
+use std::collections::HashMap;
 use tree_sitter::Node;
+
+/// A clone candidate and its slice of the token stream (None when it sits where no
+/// tokens are emitted, e.g. inside a literal: its form is then made from the tree).
+pub struct Candidate<'t> {
+    pub node: Node<'t>,
+    pub tokens: Option<(usize, usize)>,
+}
 
 /// What one walk found.
 pub struct Walked<'t> {
@@ -15,33 +25,71 @@ pub struct Walked<'t> {
     pub lines: LineSet,
     /// Callables, their `sloc` still 0.
     pub callables: Vec<CallableRecord>,
-    pub candidates: Vec<Node<'t>>,
+    pub candidates: Vec<Candidate<'t>>,
+    /// The normal-form token stream of the whole file.
+    pub tokens: Vec<Token>,
     pub docs: Vec<Node<'t>>,
     pub ignores: Vec<IgnoreRecord>,
-    /// The deepest nesting met (the root is depth 1).
-    pub depth: usize,
+    /// Σ depth² over the nodes nested deeper than [`DEEP`]: what rules that walk up to
+    /// the root (`inside`, `stopBy: end`) cost beyond the usual.
+    pub deep_weight: u64,
 }
 
+#[derive(Clone, Copy)]
 struct Frame {
     /// Callables are looked for among this node's children.
     open: bool,
+    /// Token starts inside this node count as SLOC lines.
+    lines: bool,
+    /// This node's children emit normal-form tokens.
+    emit: bool,
+    /// This node emitted an opening token (a closing one follows its children).
+    opened: bool,
     /// This node pushed a scope name.
     scope: bool,
     /// (index in `callables`, decisions counted before entering it)
     callable: Option<(usize, u32)>,
+    /// index in `candidates`
+    candidate: Option<usize>,
 }
+
+const ROOT: Frame = Frame {
+    open: true,
+    lines: true,
+    emit: true,
+    opened: false,
+    scope: false,
+    callable: None,
+    candidate: None,
+};
 
 struct Walker<'l, 't> {
     lang: &'l dyn Language,
     kinds: &'l Kinds,
-    source: &'l [u8],
+    source: &'t [u8],
     decisions: u32,
     scopes: Vec<String>,
+    interned: HashMap<&'t [u8], u32>,
     found: Walked<'t>,
 }
 
-/// Walk the tree under `root` once.
-pub fn walk<'t>(lang: &dyn Language, kinds: &Kinds, root: Node<'t>, source: &[u8]) -> Walked<'t> {
+/// Nesting depth from which a node counts in [`Walked::deep_weight`] (real code rarely
+/// nests this deep: CPython's `Lib/` and scipy stay under 150).
+pub const DEEP: usize = 64;
+
+/// Nesting deeper than the walk goes (the depth reached).
+pub struct TooDeep(pub usize);
+
+/// Walk the tree under `root` once, calling `visit` on every node in pre-order. The walk
+/// stops at the first node nested deeper than `max_depth`.
+pub fn walk<'t>(
+    lang: &dyn Language,
+    kinds: &Kinds,
+    root: Node<'t>,
+    source: &'t [u8],
+    max_depth: usize,
+    visit: &mut dyn FnMut(Node<'t>),
+) -> Result<Walked<'t>, TooDeep> {
     let rows = root.end_position().row + 1;
     let mut walker = Walker {
         lang,
@@ -49,48 +97,58 @@ pub fn walk<'t>(lang: &dyn Language, kinds: &Kinds, root: Node<'t>, source: &[u8
         source,
         decisions: 0,
         scopes: Vec::new(),
+        interned: HashMap::new(),
         found: Walked {
             lines: LineSet::with_lines(rows),
             callables: Vec::new(),
             candidates: Vec::new(),
+            tokens: Vec::new(),
             docs: Vec::new(),
             ignores: Vec::new(),
-            depth: 0,
+            deep_weight: 0,
         },
     };
     let mut stack: Vec<Frame> = Vec::new();
     let mut cursor = root.walk();
     loop {
+        if stack.len() >= max_depth {
+            return Err(TooDeep(stack.len() + 1));
+        }
         let node = cursor.node();
-        let parent_open = stack.last().is_none_or(|f| f.open);
-        let (frame, descend) = walker.enter(node, parent_open, stack.is_empty());
+        visit(node);
+        let frame = walker.enter(node, stack.last().copied(), stack.is_empty());
         stack.push(frame);
-        walker.found.depth = walker.found.depth.max(stack.len());
-        if descend && cursor.goto_first_child() {
+        if stack.len() > DEEP {
+            let depth = stack.len() as u64;
+            walker.found.deep_weight += depth * depth;
+        }
+        if cursor.goto_first_child() {
             continue;
         }
+        // leave finished nodes until one has a next sibling
         loop {
             if let Some(frame) = stack.pop() {
                 walker.exit(frame);
             }
             if stack.is_empty() {
-                return walker.found;
+                return Ok(walker.found);
             }
             if cursor.goto_next_sibling() {
                 break;
             }
             if !cursor.goto_parent() {
-                return walker.found;
+                return Ok(walker.found);
             }
         }
     }
 }
 
 impl<'t> Walker<'_, 't> {
-    /// Record `node`; returns its frame and whether to look inside it.
-    fn enter(&mut self, node: Node<'t>, parent_open: bool, is_root: bool) -> (Frame, bool) {
+    /// Record `node`; returns its frame.
+    fn enter(&mut self, node: Node<'t>, parent: Option<Frame>, is_root: bool) -> Frame {
         let id = node.kind_id();
         let kinds = self.kinds;
+        let parent = parent.unwrap_or(ROOT);
         if has(&kinds.decision, id) {
             self.decisions += 1;
         }
@@ -99,15 +157,27 @@ impl<'t> Walker<'_, 't> {
         }
         let mut frame = Frame {
             open: is_root
-                || (parent_open && (kinds.discover_anywhere || has(&kinds.container, id))),
+                || (parent.open && (kinds.discover_anywhere || has(&kinds.container, id))),
+            lines: parent.lines,
+            emit: false,
+            opened: false,
             scope: false,
             callable: None,
+            candidate: None,
         };
-        if !is_root && parent_open {
+        if !is_root && parent.open {
             self.enter_scope(node, id, &mut frame);
         }
+        if parent.emit {
+            self.emit(node, id, &mut frame);
+        }
         if has(&kinds.clone, id) && !self.lang.excluded_candidate(node, self.source) {
-            self.found.candidates.push(node);
+            frame.candidate = Some(self.found.candidates.len());
+            let tokens = frame.opened.then(|| self.found.tokens.len() - 1);
+            self.found.candidates.push(Candidate {
+                node,
+                tokens: tokens.map(|start| (start, start)),
+            });
         }
         if has(&kinds.doc, id) {
             if let Some(doc) = self.lang.doc_span(node, self.source) {
@@ -117,7 +187,35 @@ impl<'t> Walker<'_, 't> {
         if has(&kinds.comment, id) {
             self.read_ignores(node);
         }
-        (frame, self.count_line(node, id))
+        if frame.lines {
+            frame.lines = self.count_line(node, id);
+        }
+        frame
+    }
+
+    /// Emit `node`'s normal-form token (a kept child of an emitting parent).
+    fn emit(&mut self, node: Node<'t>, id: u16, frame: &mut Frame) {
+        let kinds = self.kinds;
+        if has(&kinds.comment, id) || self.lang.skipped_in_normal_form(node, self.source) {
+            return;
+        }
+        let tokens = &mut self.found.tokens;
+        if has(&kinds.identifier, id) {
+            let text = self.source.get(node.byte_range()).unwrap_or_default();
+            let next = u32::try_from(self.interned.len()).unwrap_or(u32::MAX);
+            let index = *self.interned.entry(text).or_insert(next);
+            tokens.push(Token::identifier(index));
+        } else if kinds
+            .literal
+            .get(usize::from(id))
+            .is_some_and(Option::is_some)
+        {
+            tokens.push(Token::literal(id));
+        } else {
+            tokens.push(Token::open(id));
+            frame.emit = true;
+            frame.opened = true;
+        }
     }
 
     /// A callable or a named scope reached from the root: note it.
@@ -152,7 +250,7 @@ impl<'t> Walker<'_, 't> {
         }
     }
 
-    /// Mark the line a token starts on; false when the node is one opaque token.
+    /// Mark the line a token starts on; false when no line inside the node counts.
     fn count_line(&mut self, node: Node<'t>, id: u16) -> bool {
         let kinds = self.kinds;
         if has(&kinds.sloc, id) {
@@ -163,11 +261,11 @@ impl<'t> Walker<'_, 't> {
                 return false;
             }
         }
-        if node.child_count() == 0 {
-            if !has(&kinds.non_code, id) && node.start_byte() < node.end_byte() {
-                self.found.lines.insert(node.start_position().row + 1);
-            }
-            return false;
+        if node.child_count() == 0
+            && !has(&kinds.non_code, id)
+            && node.start_byte() < node.end_byte()
+        {
+            self.found.lines.insert(node.start_position().row + 1);
         }
         true
     }
@@ -180,6 +278,19 @@ impl<'t> Walker<'_, 't> {
         }
         if frame.scope {
             self.scopes.pop();
+        }
+        if frame.opened {
+            self.found.tokens.push(CLOSE);
+        }
+        if let Some(index) = frame.candidate {
+            let end = self.found.tokens.len();
+            if let Some(Candidate {
+                tokens: Some((_, stop)),
+                ..
+            }) = self.found.candidates.get_mut(index)
+            {
+                *stop = end;
+            }
         }
     }
 

@@ -26,7 +26,7 @@ def analyze_paths(
     rules: RulePack | None = None,
     jobs: int = 0,
     min_clone_sloc: int = 3,
-    max_depth: int = 4000,
+    max_depth: int = 1000,
 ) -> list[Record]: ...
 def analyze_sources(
     language: str,
@@ -34,6 +34,6 @@ def analyze_sources(
     rules: RulePack | None = None,
     jobs: int = 0,
     min_clone_sloc: int = 3,
-    max_depth: int = 4000,
+    max_depth: int = 1000,
 ) -> list[Record]: ...
 def languages() -> list[tuple[str, list[str]]]: ...

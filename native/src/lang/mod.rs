@@ -178,6 +178,8 @@ pub fn by_name(name: &str) -> Option<&'static dyn Language> {
 /// Kinds are compared by name over every id of the grammar, so a name shared by several
 /// ids (aliases, a named node and an anonymous token) is in the table under each of them.
 pub struct Kinds {
+    /// kind names by id
+    pub names: Vec<String>,
     pub decision: Vec<bool>,
     pub decision_hook: Vec<bool>,
     pub callable: Vec<bool>,
@@ -196,15 +198,16 @@ pub struct Kinds {
 impl Kinds {
     pub fn new(lang: &dyn Language) -> Self {
         let grammar = lang.grammar();
-        let names: Vec<&str> = (0..grammar.node_kind_count())
+        let names: Vec<String> = (0..grammar.node_kind_count())
             .map(|id| {
                 u16::try_from(id)
                     .ok()
                     .and_then(|id| grammar.node_kind_for_id(id))
                     .unwrap_or("")
+                    .to_owned()
             })
             .collect();
-        let table = |kinds: &[&str]| names.iter().map(|n| kinds.contains(n)).collect();
+        let table = |kinds: &[&str]| names.iter().map(|n| kinds.contains(&n.as_str())).collect();
         let (container, discover_anywhere) = match lang.discovery() {
             Discovery::Through(kinds) => (table(kinds), false),
             Discovery::Anywhere => (vec![true; names.len()], true),
@@ -227,7 +230,13 @@ impl Kinds {
                 .map(|n| literals.iter().find(|(k, _)| k == n).map(|(_, t)| *t))
                 .collect(),
             discover_anywhere,
+            names,
         }
+    }
+
+    /// The name of kind `id` ("" beyond the grammar).
+    pub fn name(&self, id: usize) -> &str {
+        self.names.get(id).map_or("", String::as_str)
     }
 }
 
