@@ -268,3 +268,169 @@ fn syntax_error(root: Node<'_>, text: &str) -> Outcome {
     );
     Outcome::failed(ErrorKind::Syntax, message, point.row + 1, column)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::by_name;
+    use crate::record::FileRecord;
+
+    fn python() -> &'static dyn Language {
+        by_name("python").expect("python is built in")
+    }
+
+    fn measure(text: &str) -> FileRecord {
+        match Analyzer::new(python(), None, Settings::default()).text(text) {
+            Outcome::Measured(record) => record,
+            Outcome::Failed(error) => panic!("not measured: {error:?}"),
+        }
+    }
+
+    fn failure(bytes: &[u8]) -> crate::record::FileError {
+        match Analyzer::new(python(), None, Settings::default()).bytes(bytes) {
+            Outcome::Failed(error) => error,
+            Outcome::Measured(_) => panic!("measured"),
+        }
+    }
+
+    fn sloc_lines(record: &FileRecord) -> Vec<usize> {
+        (0..record.sloc.len())
+            .filter(|n| record.sloc[*n] == 1)
+            .collect()
+    }
+
+    #[test]
+    fn cc_counts_the_table_in_the_whole_subtree() {
+        let text = "def f(a, b):\n    if a and b or a:\n        return [x for x in a if x]\n    \
+                    elif b:\n        g = lambda: 1 if a else 2\n    assert a\n    return 0\n";
+        let record = measure(text);
+        // if, 2 boolean operators, comprehension, its if clause, elif, conditional, assert
+        assert_eq!(record.callables[0].cc, 9);
+        assert_eq!(record.callables[0].sloc, 7);
+    }
+
+    #[test]
+    fn callables_are_reached_through_classes_decorators_and_bodies_only() {
+        let text = "class A:\n    @staticmethod\n    def m():\n        def inner():\n            \
+                    pass\n\nif True:\n    def hidden():\n        pass\n";
+        let names: Vec<String> = measure(text)
+            .callables
+            .into_iter()
+            .map(|c| c.qualname)
+            .collect();
+        assert_eq!(names, ["A.m", "A.m.inner"]);
+    }
+
+    #[test]
+    fn docstrings_leave_sloc_and_fstring_parts_count() {
+        let text = "def f():\n    \"\"\"Doc\n    string.\"\"\"\n    return f\"\"\"a\nb {{\nc\n{x}\n\"\"\"\n";
+        // Python 3.12's tokenizer: line 4 opens the f-string, a middle part restarts after
+        // the `{{` of line 5, line 7 holds a field, line 8 closes the string; the
+        // docstring's lines 2-3 are gone
+        assert_eq!(sloc_lines(&measure(text)), [1, 4, 5, 7, 8]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_a_token_on_line_one() {
+        assert_eq!(sloc_lines(&measure("\u{feff}# comment\nx = 1\n")), [1, 2]);
+    }
+
+    #[test]
+    fn docstring_ownership_reads_lines_as_python_splits_them() {
+        // the form feed makes `splitlines` see one line more, so the docstring's own row
+        // reads the `def` line before it: it does not own its line and stays SLOC
+        let text = "\u{c}\ndef f():\n    \"doc\"\n    return 1\n";
+        assert_eq!(sloc_lines(&measure(text)), [2, 3, 4]);
+        assert_eq!(sloc_lines(&measure(&text[2..])), [1, 3]);
+    }
+
+    #[test]
+    fn empty_file_is_measured_with_nothing_in_it() {
+        let record = measure("");
+        assert!(record.callables.is_empty() && sloc_lines(&record).is_empty());
+    }
+
+    #[test]
+    fn syntax_error_names_its_line_and_column() {
+        let error = failure(b"x = 1\ny = (2,\n");
+        assert_eq!(error.kind, ErrorKind::Syntax);
+        assert!(
+            error.message.starts_with("syntax error at line "),
+            "{error:?}"
+        );
+        assert!(error.line >= 2 && error.column >= 1);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_a_record_not_a_panic() {
+        let error = failure(b"x = 1\ny = '\xff'\n");
+        assert_eq!(
+            (error.kind, error.line, error.column),
+            (ErrorKind::NotUtf8, 2, 6)
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_reported_before_rules_run() {
+        let text = format!("x = {}1{}\n", "(".repeat(3000), ")".repeat(3000));
+        assert_eq!(failure(text.as_bytes()).kind, ErrorKind::TooDeep);
+        let chain = format!("x = {}\n", vec!["a"; 100_000].join(" + "));
+        assert_eq!(failure(chain.as_bytes()).kind, ErrorKind::TooDeep);
+    }
+
+    #[test]
+    fn token_form_equals_the_form_read_from_the_tree() {
+        use crate::clones::{NormalForm, TokenForm};
+        use crate::walk::walk;
+        let text = "def f(a, b=1):\n    # note\n    \"doc\"\n    if a:\n        return \
+                    g(a, 'x', [1.5, None, True])\n    return f\"{b}\"\n";
+        let lang = python();
+        let kinds = Kinds::new(lang);
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&lang.grammar()).expect("grammar loads");
+        let tree = parser.parse(text, None).expect("parses");
+        let walked = walk(
+            lang,
+            &kinds,
+            tree.root_node(),
+            text.as_bytes(),
+            100,
+            &mut |_| {},
+        );
+        let walked = walked.unwrap_or_else(|_| panic!("too deep"));
+        let mut from_tree = NormalForm::new(lang, &kinds, text.as_bytes());
+        let mut from_tokens = TokenForm::new(&kinds);
+        for candidate in &walked.candidates {
+            let (start, end) = candidate.tokens.expect("in the stream");
+            let expected = from_tree.text(candidate.node);
+            assert_eq!(from_tokens.text(&walked.tokens[start..end]), expected);
+        }
+        let first = from_tree.text(walked.candidates[0].node);
+        assert!(first.starts_with("function_definition(def,$VAR1,parameters((,$VAR2,"));
+        assert!(!first.contains("comment") && !first.contains("expression_statement($STR)"));
+    }
+
+    #[test]
+    fn rules_hit_and_ast_grep_ignore_is_honoured() {
+        let rule = "id: no-print\nlanguage: python\nrule: {pattern: print($A)}\n".to_owned();
+        let pack = RulePack::compile(python().ast_grep(), &[rule]).expect("compiles");
+        let analyzer = Analyzer::new(python(), Some(&pack), Settings::default());
+        let hits = |text: &str| match analyzer.text(text) {
+            Outcome::Measured(record) => record.hits.iter().map(|h| h.start).collect::<Vec<_>>(),
+            Outcome::Failed(error) => panic!("{error:?}"),
+        };
+        assert_eq!(hits("print(1)\nx = 2\nprint(3)\n"), [1, 3]);
+        assert_eq!(hits("# ast-grep-ignore\nprint(1)\nprint(3)\n"), [3]);
+    }
+
+    #[test]
+    fn a_rule_ast_grep_refuses_is_named_by_its_index() {
+        let good = "id: a\nlanguage: python\nrule: {kind: call}\n".to_owned();
+        let bad = "id: b\nlanguage: python\nrule: {kind: no_such_kind}\n".to_owned();
+        let error = RulePack::compile(python().ast_grep(), &[good, bad])
+            .err()
+            .expect("refused");
+        assert_eq!(error.index, 1);
+        assert!(error.message.contains("no_such_kind"), "{}", error.message);
+    }
+}
