@@ -33,7 +33,7 @@ fn main() {
     let files: Vec<String> =
         serde_json::from_str(&std::fs::read_to_string(&args[2]).unwrap()).unwrap();
     let lang = by_name("python").unwrap();
-    let pack = RulePack::compile(lang.ast_grep(), &rules).unwrap();
+    let pack = RulePack::compile(lang, &rules).unwrap();
     let configs = pack.configs();
     let mut cost = vec![Duration::ZERO; configs.len()];
     let mut hits = vec![0usize; configs.len()];

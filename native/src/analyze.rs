@@ -17,6 +17,7 @@ use ast_grep_core::AstGrep;
 use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tree_sitter::Node;
 
 /// Knobs of the analysis.
@@ -48,6 +49,16 @@ pub enum Input {
     Bytes(Vec<u8>),
 }
 
+impl Input {
+    /// Its size in bytes (0 when a file cannot be read: it fails fast anyway).
+    fn size(&self) -> u64 {
+        match self {
+            Self::Path(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+            Self::Bytes(bytes) => bytes.len() as u64,
+        }
+    }
+}
+
 /// Everything a batch shares: the language, its kind tables and the rule scanner.
 pub struct Analyzer<'p> {
     lang: &'static dyn Language,
@@ -71,15 +82,29 @@ impl<'p> Analyzer<'p> {
     }
 
     /// Analyse `inputs` on `jobs` threads (0: one per core); outcomes in input order.
-    pub fn batch(&self, inputs: &[Input], jobs: usize) -> Vec<Outcome> {
+    /// Big files go first, so that the last ones to finish are small; `done` counts the
+    /// files finished, for a progress display.
+    pub fn batch(&self, inputs: &[Input], jobs: usize, done: &AtomicUsize) -> Vec<Outcome> {
+        let mut order: Vec<usize> = (0..inputs.len()).collect();
+        order.sort_by_cached_key(|i| std::cmp::Reverse(inputs[*i].size()));
+        let run = |i: &usize| {
+            let outcome = self.input(&inputs[*i]);
+            done.fetch_add(1, Ordering::Relaxed);
+            (*i, outcome)
+        };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
             .stack_size(STACK_BYTES)
             .build();
-        match pool {
-            Ok(pool) => pool.install(|| inputs.par_iter().map(|i| self.input(i)).collect()),
-            Err(_) => inputs.iter().map(|i| self.input(i)).collect(),
+        let finished: Vec<(usize, Outcome)> = match pool {
+            Ok(pool) => pool.install(|| order.par_iter().map(run).collect()),
+            Err(_) => order.iter().map(run).collect(),
+        };
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; inputs.len()];
+        for (i, outcome) in finished {
+            outcomes[i] = Some(outcome);
         }
+        outcomes.into_iter().flatten().collect()
     }
 
     /// Analyse one input, whatever it holds.
@@ -413,7 +438,7 @@ mod tests {
     #[test]
     fn rules_hit_and_ast_grep_ignore_is_honoured() {
         let rule = "id: no-print\nlanguage: python\nrule: {pattern: print($A)}\n".to_owned();
-        let pack = RulePack::compile(python().ast_grep(), &[rule]).expect("compiles");
+        let pack = RulePack::compile(python(), &[rule]).expect("compiles");
         let analyzer = Analyzer::new(python(), Some(&pack), Settings::default());
         let hits = |text: &str| match analyzer.text(text) {
             Outcome::Measured(record) => record.hits.iter().map(|h| h.start).collect::<Vec<_>>(),
@@ -427,7 +452,7 @@ mod tests {
     fn a_rule_ast_grep_refuses_is_named_by_its_index() {
         let good = "id: a\nlanguage: python\nrule: {kind: call}\n".to_owned();
         let bad = "id: b\nlanguage: python\nrule: {kind: no_such_kind}\n".to_owned();
-        let error = RulePack::compile(python().ast_grep(), &[good, bad])
+        let error = RulePack::compile(python(), &[good, bad])
             .err()
             .expect("refused");
         assert_eq!(error.index, 1);

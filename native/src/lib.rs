@@ -17,3 +17,25 @@ pub mod walk;
 
 #[cfg(feature = "python")]
 mod python;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Make tree-sitter allocate with the same allocator as the core. Call it before the
+/// first parse (the binding does so when Python imports it); later calls do nothing.
+pub fn use_one_allocator() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: called before any tree-sitter object exists (once, at module import), so
+        // every tree is allocated and freed by the same allocator; mimalloc's functions
+        // have the signatures of malloc, calloc, realloc and free.
+        unsafe {
+            tree_sitter::set_allocator(Some(tree_sitter::Allocator {
+                malloc: libmimalloc_sys::mi_malloc,
+                calloc: libmimalloc_sys::mi_calloc,
+                realloc: libmimalloc_sys::mi_realloc,
+                free: libmimalloc_sys::mi_free,
+            }));
+        }
+    });
+}

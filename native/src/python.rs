@@ -13,6 +13,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 create_exception!(
@@ -44,7 +45,7 @@ impl RulePack {
     #[new]
     fn new(py: Python<'_>, language_name: &str, rules: Vec<String>) -> PyResult<Self> {
         let lang = language(language_name)?;
-        let compiled = py.detach(|| Pack::compile(lang.ast_grep(), &rules));
+        let compiled = py.detach(|| Pack::compile(lang, &rules));
         match compiled {
             Ok(pack) => Ok(Self {
                 language: lang,
@@ -64,15 +65,44 @@ impl RulePack {
     }
 }
 
-fn run(
-    py: Python<'_>,
-    language_name: &str,
-    inputs: Vec<Input>,
-    rules: Option<&RulePack>,
+/// Files finished by a running analysis: read it from another thread to show progress.
+#[pyclass(frozen, module = "slopmark._core")]
+pub struct Progress {
+    done: Arc<AtomicUsize>,
+}
+
+#[pymethods]
+impl Progress {
+    #[new]
+    fn new() -> Self {
+        Self {
+            done: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    #[getter]
+    fn done(&self) -> usize {
+        self.done.load(Ordering::Relaxed)
+    }
+}
+
+/// What a call asks for besides its inputs.
+struct Call<'a> {
+    language: &'a str,
+    rules: Option<&'a RulePack>,
     jobs: usize,
-    min_clone_sloc: usize,
-    max_depth: usize,
-) -> PyResult<Vec<Outcome>> {
+    settings: Settings,
+    progress: Option<&'a Progress>,
+}
+
+fn run(py: Python<'_>, inputs: Vec<Input>, call: Call<'_>) -> PyResult<Vec<Outcome>> {
+    let Call {
+        language: language_name,
+        rules,
+        jobs,
+        settings,
+        progress,
+    } = call;
     let lang = language(language_name)?;
     if let Some(pack) = rules {
         if pack.language.name() != lang.name() {
@@ -84,16 +114,16 @@ fn run(
         }
     }
     let pack = rules.map(|r| Arc::clone(&r.pack));
-    let settings = Settings {
-        min_clone_sloc,
-        max_depth,
-    };
-    Ok(py.detach(|| Analyzer::new(lang, pack.as_deref(), settings).batch(&inputs, jobs)))
+    let done = progress.map_or_else(|| Arc::new(AtomicUsize::new(0)), |p| Arc::clone(&p.done));
+    Ok(py.detach(|| Analyzer::new(lang, pack.as_deref(), settings).batch(&inputs, jobs, &done)))
 }
 
 /// Analyse files by path on `jobs` threads (0: one per core); one record per path.
 #[pyfunction]
-#[pyo3(signature = (language, paths, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000))]
+#[pyo3(signature = (
+    language, paths, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000, progress=None
+))]
+#[allow(clippy::too_many_arguments)] // the Python signature: keywords with defaults
 fn analyze_paths(
     py: Python<'_>,
     language: &str,
@@ -102,15 +132,29 @@ fn analyze_paths(
     jobs: usize,
     min_clone_sloc: usize,
     max_depth: usize,
+    progress: Option<&Progress>,
 ) -> PyResult<Py<PyList>> {
     let inputs = paths.into_iter().map(Input::Path).collect();
-    let outcomes = run(py, language, inputs, rules, jobs, min_clone_sloc, max_depth)?;
-    records(py, outcomes)
+    let settings = Settings {
+        min_clone_sloc,
+        max_depth,
+    };
+    let call = Call {
+        language,
+        rules,
+        jobs,
+        settings,
+        progress,
+    };
+    records(py, run(py, inputs, call)?)
 }
 
 /// Analyse source texts given as bytes; one record per item.
 #[pyfunction]
-#[pyo3(signature = (language, sources, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000))]
+#[pyo3(signature = (
+    language, sources, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000, progress=None
+))]
+#[allow(clippy::too_many_arguments)] // the Python signature: keywords with defaults
 fn analyze_sources(
     py: Python<'_>,
     language: &str,
@@ -119,13 +163,24 @@ fn analyze_sources(
     jobs: usize,
     min_clone_sloc: usize,
     max_depth: usize,
+    progress: Option<&Progress>,
 ) -> PyResult<Py<PyList>> {
     let inputs = sources
         .iter()
         .map(|s| Input::Bytes(s.as_bytes().to_vec()))
         .collect();
-    let outcomes = run(py, language, inputs, rules, jobs, min_clone_sloc, max_depth)?;
-    records(py, outcomes)
+    let settings = Settings {
+        min_clone_sloc,
+        max_depth,
+    };
+    let call = Call {
+        language,
+        rules,
+        jobs,
+        settings,
+        progress,
+    };
+    records(py, run(py, inputs, call)?)
 }
 
 /// The languages the core measures, with their file extensions.
@@ -189,9 +244,11 @@ fn measured(py: Python<'_>, file: FileRecord) -> PyResult<Bound<'_, PyTuple>> {
 
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    crate::use_one_allocator();
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add("RuleRejected", module.py().get_type::<RuleRejected>())?;
     module.add_class::<RulePack>()?;
+    module.add_class::<Progress>()?;
     module.add_function(wrap_pyfunction!(analyze_paths, module)?)?;
     module.add_function(wrap_pyfunction!(analyze_sources, module)?)?;
     module.add_function(wrap_pyfunction!(languages, module)?)?;

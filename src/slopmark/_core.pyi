@@ -17,6 +17,13 @@ class RulePack:
     @property
     def language(self) -> str: ...
 
+class Progress:
+    """Files finished by a running analysis (read from another thread)."""
+
+    def __init__(self) -> None: ...
+    @property
+    def done(self) -> int: ...
+
 #: ("ok", sloc map, callables, clones, hits, ignores) or ("error", kind, message, line, column)
 Record = tuple[Any, ...]
 
@@ -27,6 +34,7 @@ def analyze_paths(
     jobs: int = 0,
     min_clone_sloc: int = 3,
     max_depth: int = 1000,
+    progress: Progress | None = None,
 ) -> list[Record]: ...
 def analyze_sources(
     language: str,
@@ -35,5 +43,6 @@ def analyze_sources(
     jobs: int = 0,
     min_clone_sloc: int = 3,
     max_depth: int = 1000,
+    progress: Progress | None = None,
 ) -> list[Record]: ...
 def languages() -> list[tuple[str, list[str]]]: ...

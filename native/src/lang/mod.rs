@@ -109,6 +109,11 @@ pub trait Language: Sync + Send {
     fn identifier_kinds(&self) -> &'static [&'static str];
     /// Literal kinds and the token that replaces each (its subtree is not read).
     fn literal_tokens(&self) -> &'static [(&'static str, &'static str)];
+    /// The call node kind and the field naming the called function: rules whose pattern
+    /// calls a plain name (`dict()`, `set($L)`) are tried only on calls of that name.
+    fn call_shape(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
     /// A child left out of the normal form besides comments (e.g. a docstring statement).
     fn skipped_in_normal_form(&self, _node: Node<'_>, _source: &[u8]) -> bool {
         false

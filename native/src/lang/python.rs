@@ -198,6 +198,9 @@ impl Language for Python {
             ("none", "$NONE"),
         ]
     }
+    fn call_shape(&self) -> Option<(&'static str, &'static str)> {
+        Some(("call", "function"))
+    }
     fn skipped_in_normal_form(&self, node: Node<'_>, source: &[u8]) -> bool {
         node.kind() == "expression_statement" && plain_string_statement(node, source).is_some()
     }

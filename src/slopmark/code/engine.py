@@ -9,6 +9,7 @@ that `analysis.decode` can read it by its PEP 263 cookie.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,8 +24,8 @@ Outcome = FileAnalysis | Skipped
 
 #: Language of the measured files (the core's language modules: `native/src/lang/`).
 LANGUAGE = "python"
-#: Files per core call when progress is shown (each call runs on every thread).
-PROGRESS_BATCH = 256
+#: Seconds between two progress reports while the core works.
+PROGRESS_EVERY = 0.1
 
 
 class Engine:
@@ -39,36 +40,40 @@ class Engine:
         self, files: Sequence[tuple[str, str]], progress: Progress | None = None
     ) -> list[Outcome]:
         """Analyse files given as (location on disk, path shown in reports)."""
-        return self._batches(files, lambda part: self._core("paths", [loc for loc, _ in part]),
-                             progress)  # fmt: skip
+        records = self._core("paths", [location for location, _ in files], progress)
+        return [self._outcome(item, record) for item, record in zip(files, records, strict=True)]
 
     def analyze_sources(
         self, sources: Sequence[tuple[bytes, str]], progress: Progress | None = None
     ) -> list[Outcome]:
         """Analyse source bytes given as (bytes, path shown in reports)."""
-        return self._batches(sources, lambda part: self._core("sources", [d for d, _ in part]),
-                             progress)  # fmt: skip
+        records = self._core("sources", [data for data, _ in sources], progress)
+        return [self._outcome(item, record) for item, record in zip(sources, records, strict=True)]
 
-    def _batches(
-        self,
-        items: Sequence[tuple[Any, str]],
-        run: Callable[[Sequence[tuple[Any, str]]], list[Any]],
-        progress: Progress | None,
-    ) -> list[Outcome]:
-        size = PROGRESS_BATCH if progress is not None else max(1, len(items))
-        outcomes: list[Outcome] = []
-        for start in range(0, len(items), size):
-            part = items[start : start + size]
-            records = zip(part, run(part), strict=True)
-            outcomes.extend(self._outcome(item, record) for item, record in records)
-            if progress is not None:
-                progress(len(outcomes), len(items))
-        return outcomes
-
-    def _core(self, kind: str, inputs: list[Any]) -> list[Any]:
+    def _core(self, kind: str, inputs: list[Any], progress: Progress | None = None) -> list[Any]:
+        """One call of the core over every input, reporting progress while it runs."""
         call = _core.analyze_paths if kind == "paths" else _core.analyze_sources
-        records: list[Any] = call(LANGUAGE, inputs, self._pack, self.jobs, MIN_CLONE_SLOC)
-        return records
+        if progress is None:
+            return call(LANGUAGE, inputs, self._pack, self.jobs, MIN_CLONE_SLOC)
+        counter = _core.Progress()
+        result: list[Any] = []
+        failure: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                result.extend(call(LANGUAGE, inputs, self._pack, self.jobs, MIN_CLONE_SLOC,
+                                   progress=counter))  # fmt: skip
+            except BaseException as error:  # re-raised in the calling thread
+                failure.append(error)
+
+        worker = threading.Thread(target=work, name="slopmark-core", daemon=True)
+        worker.start()
+        while worker.is_alive():
+            worker.join(PROGRESS_EVERY)
+            progress(counter.done, len(inputs))
+        if failure:
+            raise failure[0]
+        return result
 
     def _outcome(self, item: tuple[Any, str], record: Any) -> Outcome:
         source, path = item
