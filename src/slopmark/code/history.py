@@ -1,29 +1,29 @@
 """`slopmark code history`: erosion and verbosity across a repository's commits.
 
-Each commit's ``*.py`` blobs are read from git; a blob already measured in
-this run is never parsed or scanned again, so a commit costs only the files
-it changed plus the (cheap) pooling of clones and hits.
+Each commit's ``*.py`` blobs are read from git and handed to the native core as
+bytes; a blob already measured in this run is never parsed or scanned again, so a
+commit costs only the files it changed plus the (cheap) pooling of clones and hits.
 """
 
 from __future__ import annotations
 
 import random
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from slopmark.code.analysis import FileAnalysis, Skipped
-from slopmark.code.astgrep import Scan
+from slopmark.code.engine import Engine
 from slopmark.code.git import Commit, Entry, Repository
-from slopmark.code.hits import RuleHit
-from slopmark.code.measure import MeasureOptions, Progress, analyze_all, min_hits_of
+from slopmark.code.measure import MeasureOptions, Progress, min_hits_of, split
 from slopmark.code.metrics import rose, slope
 from slopmark.code.report import FileMemo, build_report
 from slopmark.code.rules import Rule, choose, load_catalog
-from slopmark.code.tree import EXCLUDED_DIRS, SourceFile, excluded
+from slopmark.code.tree import EXCLUDED_DIRS, excluded
 from slopmark.errors import BadInput
-from slopmark.executor import default_jobs
+
+#: Blobs read from git and handed to the core at a time (bounds the bytes held).
+BLOB_BATCH = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,19 +77,13 @@ class _Versions:
     """Every file version of the selected commits, measured once, keyed by blob id."""
 
     analyses: dict[str, FileAnalysis]
-    hits: dict[str, list[RuleHit]]
     skipped: dict[str, str]
-    #: each (blob, path)'s analysis and hits relabelled with the path, made once
-    labelled: dict[tuple[str, str], tuple[FileAnalysis, list[RuleHit]]] = field(
-        default_factory=dict
-    )
+    #: each (blob, path)'s analysis with its hits relabelled with the path, made once
+    labelled: dict[tuple[str, str], FileAnalysis] = field(default_factory=dict)
 
-    def files_of(
-        self, entries: list[Entry]
-    ) -> tuple[list[FileAnalysis], list[RuleHit], list[Skipped]]:
-        """One commit's analyses and hits, relabelled with the commit's paths."""
+    def files_of(self, entries: list[Entry]) -> tuple[list[FileAnalysis], list[Skipped]]:
+        """One commit's analyses, relabelled with the commit's paths."""
         analyses: list[FileAnalysis] = []
-        hits: list[RuleHit] = []
         skipped: list[Skipped] = []
         for entry in entries:
             analysis = self.analyses.get(entry.blob)
@@ -98,14 +92,11 @@ class _Versions:
                 continue
             labelled = self.labelled.get((entry.blob, entry.path))
             if labelled is None:
-                labelled = (
-                    replace(analysis, path=entry.path),
-                    [replace(h, path=entry.path) for h in self.hits.get(entry.blob, ())],
-                )
+                hits = tuple(replace(h, path=entry.path) for h in analysis.hits)
+                labelled = replace(analysis, path=entry.path, hits=hits)
                 self.labelled[entry.blob, entry.path] = labelled
-            analyses.append(labelled[0])
-            hits.extend(labelled[1])
-        return analyses, hits, skipped
+            analyses.append(labelled)
+        return analyses, skipped
 
 
 def _measure_versions(
@@ -120,16 +111,17 @@ def _measure_versions(
     too_big = {
         b: f"{sizes[b] / 2**20:.1f} MiB is over the size limit" for b in blobs if sizes[b] > limit
     }
-    with tempfile.TemporaryDirectory(prefix="slopmark-history-") as folder:
-        files = _write_blobs(repo, [b for b in blobs if b not in too_big], Path(folder))
-        scan = Scan(rules, [f.location for f in files], lambda p: Path(p).stem)
-        measured, skipped = analyze_all(files, options.jobs or default_jobs(), progress)
-        hits = scan.result()
-    by_blob: dict[str, list[RuleHit]] = {}
-    for hit in hits:
-        by_blob.setdefault(hit.path, []).append(hit)
+    engine = Engine(rules, options.jobs)
+    wanted = [b for b in blobs if b not in too_big]
+    outcomes = []
+    for start in range(0, len(wanted), BLOB_BATCH):
+        batch = [(data, blob) for blob, data in repo.blobs(wanted[start : start + BLOB_BATCH])]
+        outcomes.extend(engine.analyze_sources(batch))
+        if progress is not None:
+            progress(len(outcomes), len(wanted))
+    measured, skipped = split(outcomes)
     reasons = {**too_big, **{s.path: s.reason for s in skipped}}
-    return _Versions({a.path: a for a in measured}, by_blob, reasons)
+    return _Versions({a.path: a for a in measured}, reasons)
 
 
 def measure_history(
@@ -181,26 +173,17 @@ def _kept_trees(
 
 def _commit_metrics(
     commit: Commit,
-    files: tuple[list[FileAnalysis], list[RuleHit], list[Skipped]],
+    files: tuple[list[FileAnalysis], list[Skipped]],
     rules: Sequence[Rule],
     known: frozenset[str],
     options: MeasureOptions,
     memo: FileMemo,
 ) -> CommitMetrics:
     """One commit's numbers: its files' analyses pooled into a tree report."""
-    analyses, hits, skipped = files
+    analyses, skipped = files
     report = build_report(
-        commit.sha, analyses, skipped, hits, min_hits_of(rules), known, options.settings, 0, memo
+        commit.sha, analyses, skipped, min_hits_of(rules), known, options.settings, 0, memo
     )
     return CommitMetrics(
         commit, len(analyses), report.sloc, len(report.callables), report.erosion, report.verbosity
     )
-
-
-def _write_blobs(repo: Repository, blobs: list[str], folder: Path) -> list[SourceFile]:
-    files = []
-    for blob, data in repo.blobs(blobs):
-        location = folder / f"{blob}.py"
-        location.write_bytes(data)
-        files.append(SourceFile(str(location), blob))
-    return files

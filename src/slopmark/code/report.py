@@ -99,26 +99,22 @@ def build_report(
     root: str,
     analyses: Sequence[FileAnalysis],
     skipped: Sequence[Skipped],
-    hits: Iterable[RuleHit],
     min_hits: Mapping[str, int],
     known_rules: Collection[str],
     settings: Settings = Settings(),
     rules_run: int = 0,
     memo: FileMemo | None = None,
 ) -> TreeReport:
-    """Pool clones across ``analyses`` and combine them with the rule hits."""
+    """Pool clones across ``analyses`` and combine them with each file's rule hits."""
     analyses = sorted(analyses, key=lambda a: a.path)
     groups = clone_groups(analyses)
     clone_spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for group in groups:
         for member in group.members:
             clone_spans[member.path].append((member.start, member.end))
-    hits_by_path: dict[str, list[RuleHit]] = defaultdict(list)
-    for hit in hits:
-        hits_by_path[hit.path].append(hit)
     files, problems = [], []
     for analysis in analyses:
-        kept, found = effective_hits(analysis, hits_by_path[analysis.path], min_hits, known_rules)
+        kept, found = effective_hits(analysis, min_hits, known_rules)
         problems.extend(found)
         callables = memo.callables(analysis) if memo else _callables(analysis, settings)
         files.append(
@@ -151,8 +147,8 @@ def _callables(analysis: FileAnalysis, settings: Settings) -> tuple[CallableMetr
             c.start,
             c.end,
             c.cc,
-            n := analysis.sloc_between(c.start, c.end),
-            mass(c.cc, n, settings.size_term),
+            c.sloc,
+            mass(c.cc, c.sloc, settings.size_term),
         )
         for c in analysis.callables
     )
