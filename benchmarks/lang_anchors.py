@@ -93,7 +93,9 @@ PMD_POM = """\
 """
 
 _ESLINT_MESSAGE = re.compile(r"^(.*) has a complexity of (\d+)\.")
-_PMD_MESSAGE = re.compile(r"^The (?:method|constructor) '([^']*)' has a cyclomatic complexity of (\d+)")
+_PMD_MESSAGE = re.compile(
+    r"^The (?:method|constructor) '([^']*)' has a cyclomatic complexity of (\d+)"
+)
 _GOCYCLO_LINE = re.compile(r"^(\d+) (\S+) (.+) (.+):(\d+):(\d+)$")
 
 
@@ -115,12 +117,23 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def run(argv: list[str], what: str, cwd: Path | None = None, env: dict[str, str] | None = None,
-        ok: tuple[int, ...] = (0,)) -> str:
+def run(
+    argv: list[str],
+    what: str,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    ok: tuple[int, ...] = (0,),
+) -> str:
     """Run a setup or anchor command; `AnchorUnavailable` with its last error line otherwise."""
     try:
-        done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, timeout=INSTALL_TIMEOUT,
-                              env={**os.environ, **(env or {})})
+        done = subprocess.run(
+            argv,
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            timeout=INSTALL_TIMEOUT,
+            env={**os.environ, **(env or {})},
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         raise AnchorUnavailable(f"{what}: {error}") from error
     if done.returncode not in ok:
@@ -131,15 +144,28 @@ def run(argv: list[str], what: str, cwd: Path | None = None, env: dict[str, str]
 
 # --- ESLint (JavaScript, TypeScript) -------------------------------------------------
 
+
 def eslint_bin() -> Path:
     prefix = CACHE / "node"
     binary = prefix / "node_modules" / ".bin" / "eslint"
     if not binary.exists():
         log(f"installing eslint {ESLINT_VERSION} and typescript-eslint {TYPESCRIPT_ESLINT_VERSION}")
         prefix.mkdir(parents=True, exist_ok=True)
-        run(["npm", "install", "--prefix", str(prefix), "--save-exact", "--no-audit", "--no-fund",
-             f"eslint@{ESLINT_VERSION}", f"typescript-eslint@{TYPESCRIPT_ESLINT_VERSION}",
-             f"typescript@{TYPESCRIPT_VERSION}"], "npm install eslint")
+        run(
+            [
+                "npm",
+                "install",
+                "--prefix",
+                str(prefix),
+                "--save-exact",
+                "--no-audit",
+                "--no-fund",
+                f"eslint@{ESLINT_VERSION}",
+                f"typescript-eslint@{TYPESCRIPT_ESLINT_VERSION}",
+                f"typescript@{TYPESCRIPT_VERSION}",
+            ],
+            "npm install eslint",
+        )
     config = prefix / "eslint.config.cjs"
     if not config.exists() or config.read_text() != ESLINT_CONFIG:
         config.write_text(ESLINT_CONFIG)
@@ -149,8 +175,20 @@ def eslint_bin() -> Path:
 def eslint_functions(tree: Path) -> tuple[list[AnchorFunction], list[str]]:
     """Every function ESLint's `complexity` rule sees under ``tree``, and files it cannot parse."""
     binary = eslint_bin()
-    out = run([str(binary), "--config", str(CACHE / "node" / "eslint.config.cjs"), "--format", "json",
-               "--no-warn-ignored", "."], "eslint", cwd=tree, ok=(0, 1))
+    out = run(
+        [
+            str(binary),
+            "--config",
+            str(CACHE / "node" / "eslint.config.cjs"),
+            "--format",
+            "json",
+            "--no-warn-ignored",
+            ".",
+        ],
+        "eslint",
+        cwd=tree,
+        ok=(0, 1),
+    )
     functions, fatal = [], []
     for result in json.loads(out):
         rel = Path(result["filePath"]).relative_to(tree).as_posix()
@@ -160,20 +198,30 @@ def eslint_functions(tree: Path) -> tuple[list[AnchorFunction], list[str]]:
             elif message.get("ruleId") == "complexity":
                 found = _ESLINT_MESSAGE.match(message["message"])
                 if found:
-                    functions.append(AnchorFunction(
-                        rel, message["line"], found[1], int(found[2]),
-                        (message["endLine"], message["endColumn"])))
+                    functions.append(
+                        AnchorFunction(
+                            rel,
+                            message["line"],
+                            found[1],
+                            int(found[2]),
+                            (message["endLine"], message["endColumn"]),
+                        )
+                    )
     return functions, fatal
 
 
 # --- gocyclo (Go) --------------------------------------------------------------------
 
+
 def gocyclo_bin() -> Path:
     binary = CACHE / "bin" / "gocyclo"
     if not binary.exists():
         log(f"installing gocyclo {GOCYCLO_VERSION}")
-        run(["go", "install", f"github.com/fzipp/gocyclo/cmd/gocyclo@{GOCYCLO_VERSION}"],
-            "go install gocyclo", env={"GOBIN": str(binary.parent), "GOFLAGS": "-modcacherw"})
+        run(
+            ["go", "install", f"github.com/fzipp/gocyclo/cmd/gocyclo@{GOCYCLO_VERSION}"],
+            "go install gocyclo",
+            env={"GOBIN": str(binary.parent), "GOFLAGS": "-modcacherw"},
+        )
     return binary
 
 
@@ -190,6 +238,7 @@ def gocyclo_functions(tree: Path) -> tuple[list[AnchorFunction], list[str]]:
 
 # --- PMD (Java) ----------------------------------------------------------------------
 
+
 def pmd_classpath() -> str:
     folder = CACHE / "pmd"
     lib = folder / "lib"
@@ -197,8 +246,11 @@ def pmd_classpath() -> str:
         log(f"installing PMD {PMD_VERSION} (pmd-cli, pmd-java) with Maven")
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "pom.xml").write_text(PMD_POM.format(version=PMD_VERSION))
-        run(["mvn", "-B", "-q", "dependency:copy-dependencies", f"-DoutputDirectory={lib}"],
-            "mvn dependency:copy-dependencies (PMD)", cwd=folder)
+        run(
+            ["mvn", "-B", "-q", "dependency:copy-dependencies", f"-DoutputDirectory={lib}"],
+            "mvn dependency:copy-dependencies (PMD)",
+            cwd=folder,
+        )
     (folder / "cyclo.xml").write_text(PMD_RULESET)
     return str(lib / "*")
 
@@ -206,9 +258,29 @@ def pmd_classpath() -> str:
 def pmd_functions(tree: Path) -> tuple[list[AnchorFunction], list[str]]:
     classpath = pmd_classpath()
     report = CACHE / "pmd" / "report.json"
-    run(["java", "-cp", classpath, "net.sourceforge.pmd.cli.PmdCli", "check", "-d", str(tree),
-         "-R", str(CACHE / "pmd" / "cyclo.xml"), "-f", "json", "-r", str(report), "--no-cache",
-         "--no-progress", "--threads", "1"], "pmd check", ok=(0, 4, 5))
+    run(
+        [
+            "java",
+            "-cp",
+            classpath,
+            "net.sourceforge.pmd.cli.PmdCli",
+            "check",
+            "-d",
+            str(tree),
+            "-R",
+            str(CACHE / "pmd" / "cyclo.xml"),
+            "-f",
+            "json",
+            "-r",
+            str(report),
+            "--no-cache",
+            "--no-progress",
+            "--threads",
+            "1",
+        ],
+        "pmd check",
+        ok=(0, 4, 5),
+    )
     data = json.loads(report.read_text())
     functions = []
     for entry in data["files"]:
@@ -216,21 +288,35 @@ def pmd_functions(tree: Path) -> tuple[list[AnchorFunction], list[str]]:
         for violation in entry["violations"]:
             found = _PMD_MESSAGE.match(violation["description"])
             if found:
-                functions.append(AnchorFunction(rel, violation["beginline"], found[1], int(found[2])))
-    fatal = [f"{Path(e['filename']).name}: {e['message'].splitlines()[0]}"
-             for e in data.get("processingErrors", [])]
+                functions.append(
+                    AnchorFunction(rel, violation["beginline"], found[1], int(found[2]))
+                )
+    fatal = [
+        f"{Path(e['filename']).name}: {e['message'].splitlines()[0]}"
+        for e in data.get("processingErrors", [])
+    ]
     return functions, fatal
 
 
 # --- rust-code-analysis (Rust) -------------------------------------------------------
+
 
 def rca_bin() -> Path:
     root = CACHE / "rca"
     binary = root / "bin" / "rust-code-analysis-cli"
     if not binary.exists():
         log(f"installing rust-code-analysis-cli {RCA_VERSION} with cargo (builds for minutes)")
-        run(["cargo", "install", "--locked", "--root", str(root),
-             f"rust-code-analysis-cli@{RCA_VERSION}"], "cargo install rust-code-analysis-cli")
+        run(
+            [
+                "cargo",
+                "install",
+                "--locked",
+                "--root",
+                str(root),
+                f"rust-code-analysis-cli@{RCA_VERSION}",
+            ],
+            "cargo install rust-code-analysis-cli",
+        )
     return binary
 
 

@@ -9,7 +9,7 @@
 
 use crate::clones::fingerprints;
 use crate::lang::{Kinds, Language};
-use crate::record::{ErrorKind, FileRecord, Outcome};
+use crate::record::{ErrorKind, FileError, FileRecord, Outcome};
 use crate::rules::{RulePack, Scanner};
 use crate::walk::walk;
 use ast_grep_core::tree_sitter::StrDoc;
@@ -53,11 +53,7 @@ pub struct Analyzer<'p> {
 }
 
 impl<'p> Analyzer<'p> {
-    pub fn new(
-        lang: &'static dyn Language,
-        pack: Option<&'p RulePack>,
-        settings: Settings,
-    ) -> Self {
+    pub fn new(lang: &'static dyn Language, pack: Option<&'p RulePack>, settings: Settings) -> Self {
         Self {
             lang,
             kinds: Kinds::new(lang),
@@ -96,11 +92,7 @@ impl<'p> Analyzer<'p> {
             Err(error) => {
                 let at = error.valid_up_to();
                 let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
-                let column = at
-                    - bytes[..at]
-                        .iter()
-                        .rposition(|b| *b == b'\n')
-                        .map_or(0, |p| p + 1);
+                let column = at - bytes[..at].iter().rposition(|b| *b == b'\n').map_or(0, |p| p + 1);
                 let message = format!("byte 0x{:02x} is not UTF-8", bytes[at]);
                 Outcome::failed(ErrorKind::NotUtf8, message, line, column + 1)
             }
@@ -115,12 +107,7 @@ impl<'p> Analyzer<'p> {
                 .map(String::as_str)
                 .or_else(|| panic.downcast_ref::<&str>().copied())
                 .unwrap_or("unknown panic");
-            Outcome::failed(
-                ErrorKind::Internal,
-                format!("analysis failed: {reason}"),
-                0,
-                0,
-            )
+            Outcome::failed(ErrorKind::Internal, format!("analysis failed: {reason}"), 0, 0)
         })
     }
 
@@ -133,8 +120,9 @@ impl<'p> Analyzer<'p> {
         let root = AstGrep::doc(doc);
         let tree = root.root().get_inner_node();
         let source = text.as_bytes();
-        if tree.has_error() {
-            return syntax_error(tree, text);
+        let syntax = tree.has_error().then(|| syntax_error(tree, text));
+        if let Some(error) = syntax.clone().filter(|_| !lang.measures_broken_files()) {
+            return Outcome::Failed(error);
         }
         let walked = walk(lang, &self.kinds, tree, source);
         if walked.depth > self.settings.max_depth {
@@ -168,22 +156,20 @@ impl<'p> Analyzer<'p> {
             clones,
             hits,
             ignores: walked.ignores,
+            syntax,
         })
     }
 
     fn scan(&self, root: &AstGrep<StrDoc<SupportLang>>) -> Vec<crate::record::HitRecord> {
-        self.scanner
-            .as_ref()
-            .map(|s| s.hits(root))
-            .unwrap_or_default()
+        self.scanner.as_ref().map(|s| s.hits(root)).unwrap_or_default()
     }
 }
 
 /// Worker threads get a large stack: the rule engine recurses on some rules.
 const STACK_BYTES: usize = 64 * 1024 * 1024;
 
-/// The first error or missing node, as a `Syntax` record with its position.
-fn syntax_error(root: Node<'_>, text: &str) -> Outcome {
+/// The first error or missing node, as a `Syntax` error with its position.
+fn syntax_error(root: Node<'_>, text: &str) -> FileError {
     let mut cursor = root.walk();
     let mut node = root;
     loop {
@@ -232,9 +218,11 @@ fn syntax_error(root: Node<'_>, text: &str) -> Outcome {
             format!("unexpected `{}`", snippet.trim())
         }
     };
-    let message = format!(
-        "syntax error at line {}, column {column}: {what}",
-        point.row + 1
-    );
-    Outcome::failed(ErrorKind::Syntax, message, point.row + 1, column)
+    let message = format!("syntax error at line {}, column {column}: {what}", point.row + 1);
+    FileError {
+        kind: ErrorKind::Syntax,
+        message,
+        line: point.row + 1,
+        column,
+    }
 }

@@ -29,6 +29,8 @@ struct Frame {
     scope: bool,
     /// (index in `callables`, decisions counted before entering it)
     callable: Option<(usize, u32)>,
+    /// Decisions counted before this boundary node (see `Language::boundary_kinds`).
+    boundary: Option<u32>,
 }
 
 struct Walker<'l, 't> {
@@ -62,7 +64,7 @@ pub fn walk<'t>(lang: &dyn Language, kinds: &Kinds, root: Node<'t>, source: &[u8
     let mut cursor = root.walk();
     loop {
         let node = cursor.node();
-        let parent_open = stack.last().is_none_or(|f| f.open);
+        let parent_open = stack.last().map_or(true, |f| f.open);
         let (frame, descend) = walker.enter(node, parent_open, stack.is_empty());
         stack.push(frame);
         walker.found.depth = walker.found.depth.max(stack.len());
@@ -91,6 +93,7 @@ impl<'t> Walker<'_, 't> {
     fn enter(&mut self, node: Node<'t>, parent_open: bool, is_root: bool) -> (Frame, bool) {
         let id = node.kind_id();
         let kinds = self.kinds;
+        let boundary = has(&kinds.boundary, id).then_some(self.decisions);
         if has(&kinds.decision, id) {
             self.decisions += 1;
         }
@@ -98,10 +101,10 @@ impl<'t> Walker<'_, 't> {
             self.decisions += self.lang.extra_decisions(node, self.source);
         }
         let mut frame = Frame {
-            open: is_root
-                || (parent_open && (kinds.discover_anywhere || has(&kinds.container, id))),
+            open: is_root || (parent_open && (kinds.discover_anywhere || has(&kinds.container, id))),
             scope: false,
             callable: None,
+            boundary,
         };
         if !is_root && parent_open {
             self.enter_scope(node, id, &mut frame);
@@ -140,7 +143,7 @@ impl<'t> Walker<'_, 't> {
             frame.callable = Some((self.found.callables.len(), self.decisions));
             self.found.callables.push(CallableRecord {
                 qualname,
-                start: node.start_position().row + 1,
+                start: self.lang.callable_start(node),
                 end: node.end_position().row + 1,
                 cc: 1,
                 sloc: 0,
@@ -156,9 +159,7 @@ impl<'t> Walker<'_, 't> {
     fn count_line(&mut self, node: Node<'t>, id: u16) -> bool {
         let kinds = self.kinds;
         if has(&kinds.sloc, id) {
-            if let SlocStep::Opaque = self
-                .lang
-                .sloc_node(node, self.source, &mut self.found.lines)
+            if let SlocStep::Opaque = self.lang.sloc_node(node, self.source, &mut self.found.lines)
             {
                 return false;
             }
@@ -177,6 +178,9 @@ impl<'t> Walker<'_, 't> {
             if let Some(callable) = self.found.callables.get_mut(index) {
                 callable.cc = 1 + self.decisions - before;
             }
+        }
+        if let Some(before) = frame.boundary {
+            self.decisions = before;
         }
         if frame.scope {
             self.scopes.pop();

@@ -1,10 +1,12 @@
 """The native analysis core as `code measure` and `code history` use it (adapter).
 
-One `Engine` holds the chosen rules compiled once into the core's rule pack; it hands
-the core batches of paths (or of source bytes, for git blobs) and turns the per-file
-records into `FileAnalysis` or `Skipped`. The core analyses each batch on its own
-threads with the GIL released. A file whose bytes are not UTF-8 comes back once so
-that `analysis.decode` can read it by its PEP 263 cookie.
+One `Engine` holds the chosen rules, compiled once per grammar into the core's rule packs
+(`slopmark.code.languages` says which rules run on which grammar); it hands the core
+batches of paths (or of source bytes, for git blobs), each file to the grammar its suffix
+names, and turns the per-file records into `FileAnalysis` or `Skipped`. The core
+analyses each batch on its own threads with the GIL released. A file whose bytes are not
+UTF-8 comes back once so that `analysis.decode` can read it (Python by its PEP 263 cookie;
+other languages as UTF-8 with the bad bytes replaced, and a note saying so).
 """
 
 from __future__ import annotations
@@ -15,14 +17,15 @@ from typing import Any
 
 from slopmark import _core
 from slopmark.code.analysis import MIN_CLONE_SLOC, FileAnalysis, Skipped, decode, from_record
+from slopmark.code.languages import grammar_of, language_of, rule_targets
 from slopmark.code.rules import Rule
 from slopmark.errors import BadInput
 
 Progress = Callable[[int, int], None]
 Outcome = FileAnalysis | Skipped
 
-#: Language of the measured files (the core's language modules: `native/src/lang/`).
-LANGUAGE = "python"
+#: The grammar of a file whose suffix names no language (a single file given by path).
+DEFAULT_GRAMMAR = "python"
 #: Files per core call when progress is shown (each call runs on every thread).
 PROGRESS_BATCH = 256
 
@@ -33,60 +36,73 @@ class Engine:
     def __init__(self, rules: Sequence[Rule], jobs: int = 0) -> None:
         self.rules = tuple(rules)
         self.jobs = jobs
-        self._pack = compile_pack(self.rules) if self.rules else None
+        self._packs: dict[str, tuple[tuple[Rule, ...], Any]] = {}
+
+    def pack(self, grammar: str) -> tuple[tuple[Rule, ...], Any]:
+        """The rules that run on ``grammar`` and their compiled pack (None when none do)."""
+        if grammar not in self._packs:
+            rules = tuple(r for r in self.rules if grammar in rule_targets(r.language))
+            self._packs[grammar] = (rules, compile_pack(grammar, rules) if rules else None)
+        return self._packs[grammar]
 
     def analyze_paths(
         self, files: Sequence[tuple[str, str]], progress: Progress | None = None
     ) -> list[Outcome]:
         """Analyse files given as (location on disk, path shown in reports)."""
-        return self._batches(files, lambda part: self._core("paths", [loc for loc, _ in part]),
-                             progress)  # fmt: skip
+        return self._batches(files, "paths", progress)
 
     def analyze_sources(
         self, sources: Sequence[tuple[bytes, str]], progress: Progress | None = None
     ) -> list[Outcome]:
         """Analyse source bytes given as (bytes, path shown in reports)."""
-        return self._batches(sources, lambda part: self._core("sources", [d for d, _ in part]),
-                             progress)  # fmt: skip
+        return self._batches(sources, "sources", progress)
 
     def _batches(
-        self,
-        items: Sequence[tuple[Any, str]],
-        run: Callable[[Sequence[tuple[Any, str]]], list[Any]],
-        progress: Progress | None,
+        self, items: Sequence[tuple[Any, str]], kind: str, progress: Progress | None
     ) -> list[Outcome]:
+        """Outcomes in the order of ``items``; the core sees one grammar per call."""
+        by_grammar: dict[str, list[int]] = {}
+        for index, (_, path) in enumerate(items):
+            by_grammar.setdefault(grammar_of(path) or DEFAULT_GRAMMAR, []).append(index)
         size = PROGRESS_BATCH if progress is not None else max(1, len(items))
-        outcomes: list[Outcome] = []
-        for start in range(0, len(items), size):
-            part = items[start : start + size]
-            records = zip(part, run(part), strict=True)
-            outcomes.extend(self._outcome(item, record) for item, record in records)
-            if progress is not None:
-                progress(len(outcomes), len(items))
-        return outcomes
+        outcomes: list[Outcome | None] = [None] * len(items)
+        done = 0
+        for grammar, indexes in by_grammar.items():
+            for start in range(0, len(indexes), size):
+                part = indexes[start : start + size]
+                records = self._core(grammar, kind, [items[i][0] for i in part])
+                for index, record in zip(part, records, strict=True):
+                    outcomes[index] = self._outcome(grammar, items[index], record)
+                done += len(part)
+                if progress is not None:
+                    progress(done, len(items))
+        return [o for o in outcomes if o is not None]
 
-    def _core(self, kind: str, inputs: list[Any]) -> list[Any]:
+    def _core(self, grammar: str, kind: str, inputs: list[Any]) -> list[Any]:
         call = _core.analyze_paths if kind == "paths" else _core.analyze_sources
-        records: list[Any] = call(LANGUAGE, inputs, self._pack, self.jobs, MIN_CLONE_SLOC)
+        pack = self.pack(grammar)[1]
+        records: list[Any] = call(grammar, inputs, pack, self.jobs, MIN_CLONE_SLOC)
         return records
 
-    def _outcome(self, item: tuple[Any, str], record: Any) -> Outcome:
+    def _outcome(self, grammar: str, item: tuple[Any, str], record: Any) -> Outcome:
         source, path = item
+        rules, language = self.pack(grammar)[0], language_of(grammar)
         if record[:2] != ("error", "not-utf8"):
-            return from_record(path, record, self.rules)
+            return from_record(path, record, rules, language=language)
         try:
             data = source if isinstance(source, bytes) else Path(source).read_bytes()
         except OSError as error:
             return Skipped(path, f"unreadable: {error.strerror or error}")
         text, notes = decode(data)
-        again = self._core("sources", [text.encode("utf-8", errors="replace")])[0]
-        return from_record(path, again, self.rules, notes)
+        again = self._core(grammar, "sources", [text.encode("utf-8", errors="replace")])[0]
+        return from_record(path, again, rules, notes, language)
 
 
-def compile_pack(rules: Sequence[Rule]) -> Any:
-    """The rules compiled by the core; a rule ast-grep refuses is the user's error."""
+def compile_pack(grammar: str, rules: Sequence[Rule]) -> Any:
+    """The rules compiled by the core for ``grammar``; a rule ast-grep refuses is the
+    user's error."""
     try:
-        return _core.RulePack(LANGUAGE, [rule.yaml_text for rule in rules])
+        return _core.RulePack(grammar, [rule.engine_text(grammar) for rule in rules])
     except _core.RuleRejected as error:
         index, reason = error.args
         rule = rules[index]
