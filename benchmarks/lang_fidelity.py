@@ -10,10 +10,12 @@ package managers (npm pack, go mod download, Maven, cargo vendor) into
     .venv/bin/python benchmarks/lang_fidelity.py --fixtures  # tests/fidelity/lang_anchors.json
 
 Every function the anchor reports is matched to slopmark's callable starting on the same
-line of the same file (several on one line are compared as a multiset). The report gives,
-per package, the anchor's functions, how many slopmark scores equally, the anchor's code
-paths that are not callables by definition (ESLint's class-field initialisers and static
-blocks), and the disagreements with examples. The exit status is 0 unless the benchmark
+line of the same file, or else (a head spanning lines) to the innermost callable enclosing
+that line. The report gives, per package, the anchor's functions, how many slopmark scores
+equally, the anchor's code paths that are not callables by definition (ESLint's
+class-field initialisers and static blocks), the functions in files slopmark does not
+measure (another language's files, excluded folders such as `build/`), and examples of
+every disagreement. The exit status is 0 unless the benchmark
 itself cannot run; a missed 98 % target is printed as MISSED.
 """
 
@@ -25,7 +27,7 @@ import subprocess
 import sys
 import tarfile
 import zipfile
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,8 +149,8 @@ FETCHERS: dict[str, Callable[[Package], Path]] = {
 # --- slopmark's side ------------------------------------------------------------------
 
 
-def slopmark_callables(tree: Path, language: str) -> dict[str, list[tuple[int, int]]]:
-    """(start line, CC) of every callable, by file, as `code measure --json` reports them."""
+def slopmark_callables(tree: Path, language: str) -> dict[str, list[tuple[int, int, int]]]:
+    """(start, end, CC) of every callable, by file, as `code measure --json` reports them."""
     binary = Path(sys.executable).parent / "slopmark"
     done = subprocess.run(
         [str(binary), "code", "measure", str(tree), "--json", "--language", language, "--top", "0"],
@@ -158,7 +160,10 @@ def slopmark_callables(tree: Path, language: str) -> dict[str, list[tuple[int, i
     if done.returncode not in (0, 1):
         raise AnchorUnavailable(f"slopmark failed: {done.stderr.strip()[-300:]}")
     report = json.loads(done.stdout)
-    return {f["path"]: [(c["start"], c["cc"]) for c in f["callables"]] for f in report["files"]}
+    return {
+        f["path"]: [(c["start"], c["end"], c["cc"]) for c in f["callables"]]
+        for f in report["files"]
+    }
 
 
 # --- comparison -----------------------------------------------------------------------
@@ -169,6 +174,7 @@ class Comparison:
     functions: int = 0
     equal: int = 0
     not_callables: int = 0
+    not_measured: int = 0
     anchor_failures: list[str] = field(default_factory=list)
     disagreements: list[dict[str, Any]] = field(default_factory=list)
 
@@ -177,37 +183,50 @@ class Comparison:
         return self.equal / self.functions if self.functions else None
 
 
-def compare(anchor: Iterable[AnchorFunction], ours: dict[str, list[tuple[int, int]]]) -> Comparison:
-    """Match the anchor's functions to our callables by (file, start line)."""
+def compare(
+    anchor: Iterable[AnchorFunction], ours: dict[str, list[tuple[int, int, int]]]
+) -> Comparison:
+    """Match the anchor's functions to our callables by file and start line.
+
+    An anchor function on a line where no callable starts (ESLint puts an arrow function
+    whose parameters span lines on its `=>`) is matched to the innermost unmatched
+    callable enclosing that line. Files slopmark does not measure (another language, an
+    excluded folder such as `build/`) are counted apart."""
     result = Comparison()
-    by_line: dict[tuple[str, int], list[AnchorFunction]] = defaultdict(list)
-    for function in anchor:
+    for function in sorted(anchor, key=lambda f: (f.file, f.line)):
         if function.name in NOT_CALLABLES:
             result.not_callables += 1
+        elif function.file not in ours:
+            result.not_measured += 1
         else:
-            by_line[function.file, function.line].append(function)
-    starts: dict[tuple[str, int], Counter[int]] = defaultdict(Counter)
-    for path, callables in ours.items():
-        for start, cc in callables:
-            starts[path, start][cc] += 1
-    for key, functions in sorted(by_line.items()):
-        pool = starts.get(key, Counter())
-        for function in functions:
             result.functions += 1
-            if pool[function.cc] > 0:
-                pool[function.cc] -= 1
-                result.equal += 1
-            else:
-                result.disagreements.append(
-                    {
-                        "file": function.file,
-                        "line": function.line,
-                        "name": function.name,
-                        "anchor_cc": function.cc,
-                        "slopmark_cc": sorted(pool.elements()) or None,
-                    }
-                )
+            _match(function, ours[function.file], result)
     return result
+
+
+def _match(
+    function: AnchorFunction, callables: list[tuple[int, int, int]], result: Comparison
+) -> None:
+    """Take the best callable for ``function`` out of ``callables`` and score it."""
+    same_line = [c for c in callables if c[0] == function.line]
+    enclosing = [c for c in callables if c[0] <= function.line <= c[1]]
+    candidates = same_line or sorted(enclosing, key=lambda c: -c[0])[:1]
+    equal = [c for c in candidates if c[2] == function.cc]
+    if equal:
+        callables.remove(equal[0])
+        result.equal += 1
+        return
+    if candidates:
+        callables.remove(candidates[0])
+    result.disagreements.append(
+        {
+            "file": function.file,
+            "line": function.line,
+            "name": function.name,
+            "anchor_cc": function.cc,
+            "slopmark_cc": [c[2] for c in candidates] or None,
+        }
+    )
 
 
 def measure_package(package: Package) -> dict[str, Any]:
@@ -225,6 +244,7 @@ def measure_package(package: Package) -> dict[str, Any]:
         "equal": result.equal,
         "agreement": result.agreement,
         "not_callables": result.not_callables,
+        "not_measured": result.not_measured,
         "anchor_parse_failures": failures,
         "disagreements": result.disagreements,
     }
@@ -260,7 +280,7 @@ def percent(value: float | None) -> str:
 def print_report(rows: list[dict[str, Any]], show: int) -> None:
     print(
         f"{'package':34} {'language':10} {'anchor':44} {'functions':>9} {'equal':>9} "
-        f"{'agreement':>10} {'not callables':>13}"
+        f"{'agreement':>10} {'not callables':>13} {'not measured':>12}"
     )
     for row in rows:
         if "error" in row:
@@ -268,7 +288,8 @@ def print_report(rows: list[dict[str, Any]], show: int) -> None:
             continue
         print(
             f"{row['package']:34} {row['language']:10} {row['anchor']:44} {row['functions']:>9} "
-            f"{row['equal']:>9} {percent(row['agreement']):>10} {row['not_callables']:>13}"
+            f"{row['equal']:>9} {percent(row['agreement']):>10} {row['not_callables']:>13} "
+            f"{row['not_measured']:>12}"
         )
     print()
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0])
