@@ -83,7 +83,8 @@ fn field_text(node: Node<'_>, field: &str, source: &[u8]) -> Option<String> {
 }
 
 fn operator<'t>(node: Node<'t>) -> &'t str {
-    node.child_by_field_name("operator").map_or("", |o| o.kind())
+    node.child_by_field_name("operator")
+        .map_or("", |o| o.kind())
 }
 
 /// The name a function value is known by: its own, else what it is assigned to.

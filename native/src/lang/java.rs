@@ -124,7 +124,10 @@ fn switch_alternatives(switch: Node<'_>) -> u32 {
 
 fn label_alternatives(label: Node<'_>) -> u32 {
     let mut cursor = label.walk();
-    if label.children(&mut cursor).any(|child| child.kind() == "default") {
+    if label
+        .children(&mut cursor)
+        .any(|child| child.kind() == "default")
+    {
         return 0;
     }
     let mut cursor = label.walk();
@@ -203,20 +206,22 @@ impl Language for Java {
     /// PMD puts a method on its first token after its annotations.
     fn callable_start(&self, node: Node<'_>) -> usize {
         let mut cursor = node.walk();
-        let first = node.children(&mut cursor).find_map(|child| match child.kind() {
-            "modifiers" => {
-                let mut inner = child.walk();
-                let keyword = child.children(&mut inner).find(|m| {
-                    !matches!(
-                        m.kind(),
-                        "marker_annotation" | "annotation" | "line_comment" | "block_comment"
-                    )
-                });
-                keyword
-            }
-            "line_comment" | "block_comment" => None,
-            _ => Some(child),
-        });
+        let first = node
+            .children(&mut cursor)
+            .find_map(|child| match child.kind() {
+                "modifiers" => {
+                    let mut inner = child.walk();
+                    let keyword = child.children(&mut inner).find(|m| {
+                        !matches!(
+                            m.kind(),
+                            "marker_annotation" | "annotation" | "line_comment" | "block_comment"
+                        )
+                    });
+                    keyword
+                }
+                "line_comment" | "block_comment" => None,
+                _ => Some(child),
+            });
         first.unwrap_or(node).start_position().row + 1
     }
     fn discovery(&self) -> Discovery {
@@ -240,8 +245,11 @@ impl Language for Java {
         match node.kind() {
             "class_body" => {
                 let parent = node.parent()?;
-                matches!(parent.kind(), "object_creation_expression" | "enum_constant")
-                    .then(|| "<anonymous>".to_owned())
+                matches!(
+                    parent.kind(),
+                    "object_creation_expression" | "enum_constant"
+                )
+                .then(|| "<anonymous>".to_owned())
             }
             "lambda_expression" => Some(
                 node.parent()
@@ -317,7 +325,10 @@ mod tests {
                       switch (k) { case 1, 2 -> {} default -> {} } } abstract void h(); }";
         let found = callables_of(&Java, source);
         let expected = [("A.g", 3), ("A.g.r", 2), ("A.h", 1)];
-        let expected: Vec<_> = expected.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect();
+        let expected: Vec<_> = expected
+            .iter()
+            .map(|(n, c)| ((*n).to_owned(), *c))
+            .collect();
         assert_eq!(found, expected);
     }
 }

@@ -84,7 +84,13 @@ impl Language for Rust {
     fn boundary_kinds(&self) -> &'static [&'static str] {
         // An `impl` or `trait` is a space of its own in the tool: the `for` of
         // `impl Trait for Type` inside a function is not the function's.
-        &["function_item", "closure_expression", "impl_item", "trait_item", "mod_item"]
+        &[
+            "function_item",
+            "closure_expression",
+            "impl_item",
+            "trait_item",
+            "mod_item",
+        ]
     }
     fn callable_kinds(&self) -> &'static [&'static str] {
         &["function_item", "closure_expression"]
