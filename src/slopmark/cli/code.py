@@ -211,6 +211,7 @@ def list_rules(
 def _rule_json(rule: Rule) -> dict[str, object]:
     return {
         "id": rule.id,
+        "language": rule.language,
         "category": rule.category,
         "severity": rule.severity,
         "message": rule.message,
