@@ -9,7 +9,7 @@
 
 use crate::clones::fingerprints;
 use crate::lang::{Kinds, Language};
-use crate::record::{ErrorKind, FileRecord, Outcome};
+use crate::record::{ErrorKind, FileError, FileRecord, Outcome};
 use crate::rules::{RulePack, Scanner, AST_GREP_IGNORE};
 use crate::walk::{walk, TooDeep, DEEP};
 use ast_grep_core::tree_sitter::StrDoc;
@@ -162,8 +162,9 @@ impl<'p> Analyzer<'p> {
         let root = AstGrep::doc(doc);
         let tree = root.root().get_inner_node();
         let source = text.as_bytes();
-        if tree.has_error() {
-            return syntax_error(tree, text);
+        let syntax = tree.has_error().then(|| syntax_error(tree, text));
+        if let Some(error) = syntax.clone().filter(|_| !lang.measures_broken_files()) {
+            return Outcome::Failed(error);
         }
         // the nodes some rule may match, kept for after the walk: rules run only once the
         // nesting is known to be within bounds (their cost grows with its square)
@@ -220,6 +221,7 @@ impl<'p> Analyzer<'p> {
             clones,
             hits,
             ignores: walked.ignores,
+            syntax,
         })
     }
 }
@@ -237,8 +239,8 @@ fn too_deep(what: String) -> Outcome {
     Outcome::failed(ErrorKind::TooDeep, message, 0, 0)
 }
 
-/// The first error or missing node, as a `Syntax` record with its position.
-fn syntax_error(root: Node<'_>, text: &str) -> Outcome {
+/// The first error or missing node, as a `Syntax` error with its position.
+fn syntax_error(root: Node<'_>, text: &str) -> FileError {
     let mut cursor = root.walk();
     let mut node = root;
     loop {
@@ -291,7 +293,12 @@ fn syntax_error(root: Node<'_>, text: &str) -> Outcome {
         "syntax error at line {}, column {column}: {what}",
         point.row + 1
     );
-    Outcome::failed(ErrorKind::Syntax, message, point.row + 1, column)
+    FileError {
+        kind: ErrorKind::Syntax,
+        message,
+        line: point.row + 1,
+        column,
+    }
 }
 
 #[cfg(test)]

@@ -231,6 +231,7 @@ fn measured(py: Python<'_>, file: FileRecord) -> PyResult<Bound<'_, PyTuple>> {
         .map(|h| (h.rule, h.start, h.end, h.message))
         .collect();
     let ignores: Vec<_> = file.ignores.into_iter().map(|i| (i.line, i.ids)).collect();
+    let syntax = file.syntax.map(|e| (e.message, e.line, e.column));
     (
         "ok",
         PyBytes::new(py, &file.sloc),
@@ -238,6 +239,7 @@ fn measured(py: Python<'_>, file: FileRecord) -> PyResult<Bound<'_, PyTuple>> {
         clones,
         hits,
         ignores,
+        syntax,
     )
         .into_pyobject(py)
 }

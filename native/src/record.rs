@@ -50,6 +50,9 @@ pub struct FileRecord {
     pub clones: Vec<CloneRecord>,
     pub hits: Vec<HitRecord>,
     pub ignores: Vec<IgnoreRecord>,
+    /// The first syntax error of a file measured despite it (languages that measure
+    /// broken files: the error nodes are walked like any other node).
+    pub syntax: Option<FileError>,
 }
 
 /// Why a file was not measured.

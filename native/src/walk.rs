@@ -51,6 +51,8 @@ struct Frame {
     callable: Option<(usize, u32)>,
     /// index in `candidates`
     candidate: Option<usize>,
+    /// Decisions counted before this boundary node (see `Language::boundary_kinds`).
+    boundary: Option<u32>,
 }
 
 const ROOT: Frame = Frame {
@@ -61,6 +63,7 @@ const ROOT: Frame = Frame {
     scope: false,
     callable: None,
     candidate: None,
+    boundary: None,
 };
 
 struct Walker<'l, 't> {
@@ -149,6 +152,7 @@ impl<'t> Walker<'_, 't> {
         let id = node.kind_id();
         let kinds = self.kinds;
         let parent = parent.unwrap_or(ROOT);
+        let boundary = has(&kinds.boundary, id).then_some(self.decisions);
         if has(&kinds.decision, id) {
             self.decisions += 1;
         }
@@ -164,6 +168,7 @@ impl<'t> Walker<'_, 't> {
             scope: false,
             callable: None,
             candidate: None,
+            boundary,
         };
         if !is_root && parent.open {
             self.enter_scope(node, id, &mut frame);
@@ -238,7 +243,7 @@ impl<'t> Walker<'_, 't> {
             frame.callable = Some((self.found.callables.len(), self.decisions));
             self.found.callables.push(CallableRecord {
                 qualname,
-                start: node.start_position().row + 1,
+                start: self.lang.callable_start(node),
                 end: node.end_position().row + 1,
                 cc: 1,
                 sloc: 0,
@@ -275,6 +280,9 @@ impl<'t> Walker<'_, 't> {
             if let Some(callable) = self.found.callables.get_mut(index) {
                 callable.cc = 1 + self.decisions - before;
             }
+        }
+        if let Some(before) = frame.boundary {
+            self.decisions = before;
         }
         if frame.scope {
             self.scopes.pop();

@@ -24,7 +24,8 @@ class Progress:
     @property
     def done(self) -> int: ...
 
-#: ("ok", sloc map, callables, clones, hits, ignores) or ("error", kind, message, line, column)
+#: ("ok", sloc map, callables, clones, hits, ignores, syntax error (message, line, column)
+#: or None) or ("error", kind, message, line, column)
 Record = tuple[Any, ...]
 
 def analyze_paths(

@@ -11,7 +11,11 @@
 //! reads these definitions. Adding a language = one module here (its definitions and their
 //! cited source), one entry in [`LANGUAGES`], its grammar in `Cargo.toml`, and golden tests.
 
+pub mod ecmascript;
+pub mod go;
+pub mod java;
 pub mod python;
+pub mod rust;
 
 use ast_grep_language::SupportLang;
 use tree_sitter::{Language as Grammar, Node};
@@ -45,6 +49,13 @@ pub trait Language: Sync + Send {
     /// The tree-sitter grammar.
     fn grammar(&self) -> Grammar;
 
+    /// Whether a file with syntax errors is still measured (its error nodes are walked like
+    /// any other node and the first error's place is reported with the record). False: such
+    /// a file is reported as a syntax error and not measured (Python, as its reference does).
+    fn measures_broken_files(&self) -> bool {
+        false
+    }
+
     /// Node kinds that add one decision point each (the CC table).
     fn decision_kinds(&self) -> &'static [&'static str];
     /// Node kinds on which [`Language::extra_decisions`] is called.
@@ -56,8 +67,20 @@ pub trait Language: Sync + Send {
         0
     }
 
+    /// Node kinds whose decisions stay inside them: at the end of such a node the decisions
+    /// counted within it are taken back, so they never reach an enclosing callable. A
+    /// language whose tool scores nested functions on their own lists its callables here
+    /// (and regions the tool scores apart, such as class-field initialisers). Empty by
+    /// default: a callable's CC then includes everything nested in it.
+    fn boundary_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// Node kinds that are callables.
     fn callable_kinds(&self) -> &'static [&'static str];
+    /// The 1-based line a callable starts on (its node's first line by default).
+    fn callable_start(&self, node: Node<'_>) -> usize {
+        node.start_position().row + 1
+    }
     /// Where callables are looked for.
     fn discovery(&self) -> Discovery;
     /// Node kinds whose names prefix the qualified names of the callables inside them.
@@ -168,7 +191,15 @@ impl LineSet {
 }
 
 /// Every language the core measures.
-pub static LANGUAGES: &[&dyn Language] = &[&python::Python];
+pub static LANGUAGES: &[&dyn Language] = &[
+    &python::Python,
+    &ecmascript::JAVASCRIPT,
+    &ecmascript::TYPESCRIPT,
+    &ecmascript::TSX,
+    &go::Go,
+    &java::Java,
+    &rust::Rust,
+];
 
 /// The language named `name` (case-insensitive).
 pub fn by_name(name: &str) -> Option<&'static dyn Language> {
@@ -187,6 +218,7 @@ pub struct Kinds {
     pub names: Vec<String>,
     pub decision: Vec<bool>,
     pub decision_hook: Vec<bool>,
+    pub boundary: Vec<bool>,
     pub callable: Vec<bool>,
     pub container: Vec<bool>,
     pub scope: Vec<bool>,
@@ -221,6 +253,7 @@ impl Kinds {
         Self {
             decision: table(lang.decision_kinds()),
             decision_hook: table(lang.decision_hook_kinds()),
+            boundary: table(lang.boundary_kinds()),
             callable: table(lang.callable_kinds()),
             container,
             scope: table(lang.scope_kinds()),
@@ -248,4 +281,19 @@ impl Kinds {
 /// `table[id]`, false for an id beyond the table.
 pub fn has(table: &[bool], id: u16) -> bool {
     table.get(usize::from(id)).copied().unwrap_or(false)
+}
+
+/// The (qualified name, CC) of each callable of `source`, for the language modules' tests.
+#[cfg(test)]
+pub(crate) fn callables_of(lang: &'static dyn Language, source: &str) -> Vec<(String, u32)> {
+    use crate::analyze::{Analyzer, Settings};
+    use crate::record::Outcome;
+    match Analyzer::new(lang, None, Settings::default()).text(source) {
+        Outcome::Measured(record) => record
+            .callables
+            .into_iter()
+            .map(|c| (c.qualname, c.cc))
+            .collect(),
+        Outcome::Failed(error) => panic!("not measured: {}", error.message),
+    }
 }

@@ -36,6 +36,18 @@ def _settings(cc_threshold: int, size_term: str) -> Settings:
     return Settings(cc_threshold=cc_threshold, size_term=size_term)
 
 
+LANGUAGE_HELP = (
+    "Measure only this language (repeatable): python, javascript, typescript (with TSX), "
+    "go, java or rust. Default: every language."
+)
+
+
+def _languages(names: list[str]) -> tuple[str, ...]:
+    from slopmark.code.languages import LANGUAGES, check_languages
+
+    return check_languages(names) if names else LANGUAGES
+
+
 def _parse_gates(values: list[str]) -> dict[str, float]:
     gates = {}
     for value in values:
@@ -63,7 +75,7 @@ def _check_gates(report: TreeReport, gates: dict[str, float]) -> None:
 
 @app.command()
 def measure(
-    path: Path = typer.Argument(..., help="A folder (measured recursively) or one Python file."),
+    path: Path = typer.Argument(..., help="A folder (measured recursively) or one source file."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole report as JSON."),
     sarif: Path | None = typer.Option(
         None, "--sarif", help="Write rule hits and clone groups as SARIF 2.1.0."
@@ -87,8 +99,10 @@ def measure(
     fail_over: list[str] = typer.Option(
         [], "--fail-over", help="Exit 1 when a metric reaches a bound, e.g. erosion=0.4."
     ),
+    language: list[str] = typer.Option([], "--language", help=LANGUAGE_HELP),
 ) -> None:
-    """Structural erosion and verbosity of every Python file under PATH."""
+    """Structural erosion and verbosity of the source files under PATH (Python,
+    JavaScript, TypeScript, Go, Java, Rust), per language and pooled."""
     from slopmark.cli.code_report import render, to_json
     from slopmark.cli.sarif import to_sarif
     from slopmark.code.measure import MeasureOptions, measure_tree
@@ -102,6 +116,7 @@ def measure(
         rule_dirs=rules,
         settings=_settings(cc_threshold, size_term),
         jobs=jobs,
+        languages=_languages(language),
     )
     with progress_bar("measuring") as advance:
         report = measure_tree(path, options, advance)
@@ -146,6 +161,7 @@ def history(
         "sqrt", "--size-term", help="Size term of mass: sqrt, linear or none."
     ),
     jobs: int = typer.Option(0, "--jobs", min=0, help="Worker processes (0: one per core)."),
+    language: list[str] = typer.Option([], "--language", help=LANGUAGE_HELP),
 ) -> None:
     """Erosion and verbosity across the commits of a repository, read straight from git."""
     from slopmark.cli.history_view import history_json, render_history
@@ -159,6 +175,7 @@ def history(
         excludes=exclude,
         settings=_settings(cc_threshold, size_term),
         jobs=jobs,
+        languages=_languages(language),
     )
     with progress_bar("reading history") as advance:
         report = measure_history(repo, rev, selection, options, advance)
@@ -194,6 +211,7 @@ def list_rules(
 def _rule_json(rule: Rule) -> dict[str, object]:
     return {
         "id": rule.id,
+        "language": rule.language,
         "category": rule.category,
         "severity": rule.severity,
         "message": rule.message,

@@ -32,7 +32,7 @@ def _rule_descriptor(rule: Rule) -> dict[str, Any]:
         "fullDescription": {"text": rule.doc("why") or rule.message},
         "help": {"text": help_text or rule.message},
         "defaultConfiguration": {"level": _LEVELS[rule.severity]},
-        "properties": {"category": rule.category},
+        "properties": {"category": rule.category, "language": rule.language},
     }
 
 
@@ -60,17 +60,22 @@ def _clone_results(report: TreeReport) -> list[dict[str, Any]]:
 
 
 def to_sarif(report: TreeReport, rules: Sequence[Rule]) -> dict[str, Any]:
-    """One SARIF run: a result per rule hit and per clone-group member."""
+    """One SARIF run: a result per rule hit and per clone-group member; each measured
+    file is an artifact with its ``sourceLanguage``, and each result names its language."""
+    language = {f.path: f.language for f in report.files}
     results: list[dict[str, Any]] = [
         {
             "ruleId": h.rule,
             "level": _LEVELS.get(h.severity, "warning"),
             "message": {"text": h.message},
             "locations": [_location(h.path, h.start, h.end)],
+            "properties": {"language": language.get(h.path)},
         }
         for h in report.hits
     ]
-    results.extend(_clone_results(report))
+    for result in _clone_results(report):
+        path = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        results.append({**result, "properties": {"language": language.get(path)}})
     clone_rule = {
         "id": CLONE_RULE,
         "shortDescription": {"text": "A block whose normalised form occurs more than once."},
@@ -89,6 +94,13 @@ def to_sarif(report: TreeReport, rules: Sequence[Rule]) -> dict[str, Any]:
                     }
                 },
                 "originalUriBaseIds": {"SRCROOT": {"uri": "file://" + _root_uri(report.root)}},
+                "artifacts": [
+                    {
+                        "location": {"uri": f.path, "uriBaseId": "SRCROOT"},
+                        "sourceLanguage": f.language,
+                    }
+                    for f in report.files
+                ],
                 "results": results,
             }
         ],

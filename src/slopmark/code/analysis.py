@@ -58,6 +58,8 @@ class FileAnalysis:
     hits: tuple[RuleHit, ...]
     ignores: tuple[tuple[int, tuple[str, ...]], ...]
     notes: tuple[str, ...] = ()
+    #: The language the file is reported under (`slopmark.code.languages`).
+    language: str = "python"
 
     @property
     def sloc_count(self) -> int:
@@ -97,12 +99,21 @@ _REASONS = {"unreadable": "unreadable: {}", "internal": "not measured ({}); plea
 
 
 def from_record(
-    path: str, record: Sequence[Any], rules: Sequence[Rule], notes: tuple[str, ...] = ()
+    path: str,
+    record: Sequence[Any],
+    rules: Sequence[Rule],
+    notes: tuple[str, ...] = (),
+    language: str = "python",
 ) -> FileAnalysis | Skipped:
-    """The core's record of the file shown as ``path``; hits name rules of ``rules``."""
+    """The core's record of the file shown as ``path``; hits name rules of ``rules``.
+
+    A file measured despite a syntax error (languages other than Python) carries the
+    error's place in its notes."""
     if record[0] == "error":
         return Skipped(path, _REASONS.get(record[1], "{}").format(record[2]))
-    _, sloc, callables, clones, hits, ignores = record
+    _, sloc, callables, clones, hits, ignores, syntax = record
+    if syntax is not None:
+        notes = (*notes, f"{syntax[0]}; the rest of the file was measured")
     return FileAnalysis(
         path=path,
         sloc=sloc,
@@ -111,6 +122,7 @@ def from_record(
         hits=tuple(_hit(path, rules[rule], *found) for rule, *found in hits),
         ignores=tuple((line, tuple(ids)) for line, ids in ignores),
         notes=notes,
+        language=language,
     )
 
 

@@ -1,6 +1,6 @@
 """`slopmark code history`: erosion and verbosity across a repository's commits.
 
-Each commit's ``*.py`` blobs are read from git and handed to the native core as
+Each commit's source blobs are read from git and handed to the native core as
 bytes; a blob already measured in this run is never parsed or scanned again, so a
 commit costs only the files it changed plus the (cheap) pooling of clones and hits.
 """
@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.engine import Engine
 from slopmark.code.git import Commit, Entry, Repository
+from slopmark.code.languages import grammar_of, grammars_of
 from slopmark.code.measure import MeasureOptions, Progress, min_hits_of, split
 from slopmark.code.metrics import rose, slope
 from slopmark.code.report import FileMemo, build_report
@@ -86,9 +87,10 @@ class _Versions:
         analyses: list[FileAnalysis] = []
         skipped: list[Skipped] = []
         for entry in entries:
-            analysis = self.analyses.get(entry.blob)
+            key = version_key(entry)
+            analysis = self.analyses.get(key)
             if analysis is None:
-                skipped.append(Skipped(entry.path, self.skipped.get(entry.blob, "not measured")))
+                skipped.append(Skipped(entry.path, self.skipped.get(key, "not measured")))
                 continue
             labelled = self.labelled.get((entry.blob, entry.path))
             if labelled is None:
@@ -99,23 +101,34 @@ class _Versions:
         return analyses, skipped
 
 
+def version_key(entry: Entry) -> str:
+    """A file version as measured: its blob read in the language of its suffix
+    (``<blob id><suffix>``, so the engine picks the grammar from the key)."""
+    return entry.blob + PurePosixPath(entry.path).suffix.lower()
+
+
 def _measure_versions(
     repo: Repository,
-    blobs: list[str],
+    keys: list[str],
     rules: Sequence[Rule],
     options: MeasureOptions,
     progress: Progress | None,
 ) -> _Versions:
-    sizes = repo.blob_sizes(blobs)
+    blob_of = {key: key.partition(".")[0] for key in keys}
+    sizes = repo.blob_sizes(set(blob_of.values()))
     limit = options.max_file_bytes
     too_big = {
-        b: f"{sizes[b] / 2**20:.1f} MiB is over the size limit" for b in blobs if sizes[b] > limit
+        k: f"{sizes[b] / 2**20:.1f} MiB is over the size limit"
+        for k, b in blob_of.items()
+        if sizes[b] > limit
     }
     engine = Engine(rules, options.jobs)
-    wanted = [b for b in blobs if b not in too_big]
+    wanted = [k for k in keys if k not in too_big]
     outcomes = []
     for start in range(0, len(wanted), BLOB_BATCH):
-        batch = [(data, blob) for blob, data in repo.blobs(wanted[start : start + BLOB_BATCH])]
+        part = wanted[start : start + BLOB_BATCH]
+        contents = repo.blobs([blob_of[k] for k in part])
+        batch = [(data, key) for key, (_, data) in zip(part, contents, strict=True)]
         outcomes.extend(engine.analyze_sources(batch))
         if progress is not None:
             progress(len(outcomes), len(wanted))
@@ -136,12 +149,14 @@ def measure_history(
     candidates = repo.source_commits(rev)
     commits = selection.pick(candidates)
     if not commits:
-        raise BadInput(f"{location}: no commit of {rev!r} changes a *.py file; nothing to measure")
-    trees = _kept_trees(repo, commits, options.excludes)
+        raise BadInput(
+            f"{location}: no commit of {rev!r} changes a source file; nothing to measure"
+        )
+    trees = _kept_trees(repo, commits, options.excludes, grammars_of(options.languages))
     catalog = load_catalog(options.rule_dirs)
     rules = choose(catalog, options.select, options.ignore)
-    blobs = sorted({e.blob for entries in trees.values() for e in entries})
-    versions = _measure_versions(repo, blobs, rules, options, progress)
+    keys = sorted({version_key(e) for entries in trees.values() for e in entries})
+    versions = _measure_versions(repo, keys, rules, options, progress)
     known = frozenset(r.id for r in catalog)
     memo = FileMemo(options.settings)
     points = [
@@ -164,11 +179,15 @@ def measure_history(
 
 
 def _kept_trees(
-    repo: Repository, commits: list[Commit], excludes: Sequence[str]
+    repo: Repository, commits: list[Commit], excludes: Sequence[str], grammars: frozenset[str]
 ) -> dict[str, list[Entry]]:
-    """Each commit's measured files: its ``*.py`` files outside excluded folders and globs."""
+    """Each commit's measured files: its source files of the chosen languages outside
+    excluded folders and globs."""
     listed = repo.trees([c.sha for c in commits])
-    return {sha: [e for e in files if _keep(e, excludes)] for sha, files in listed.items()}
+    return {
+        sha: [e for e in files if grammar_of(e.path) in grammars and _keep(e, excludes)]
+        for sha, files in listed.items()
+    }
 
 
 def _commit_metrics(

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.engine import Engine, Outcome, Progress
+from slopmark.code.languages import LANGUAGES, rule_targets
 from slopmark.code.metrics import Settings
 from slopmark.code.report import TreeReport, build_report
 from slopmark.code.rules import Rule, choose, load_catalog
-from slopmark.code.tree import MAX_FILE_BYTES, discover
+from slopmark.code.tree import MAX_FILE_BYTES, SourceFile, discover
 from slopmark.gcpause import gc_paused
 
-__all__ = ["MeasureOptions", "Progress", "measure_tree", "min_hits_of", "split"]
+__all__ = ["MeasureOptions", "Progress", "applicable", "measure_tree", "min_hits_of", "split"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class MeasureOptions:
     #: threads of the native core (0: one per core)
     jobs: int = 0
     max_file_bytes: int = MAX_FILE_BYTES
+    #: languages measured (`--language`); every language by default
+    languages: Sequence[str] = LANGUAGES
 
 
 def split(outcomes: Sequence[Outcome]) -> tuple[list[FileAnalysis], list[Skipped]]:
@@ -39,10 +42,10 @@ def split(outcomes: Sequence[Outcome]) -> tuple[list[FileAnalysis], list[Skipped
 def measure_tree(
     path: Path, options: MeasureOptions = MeasureOptions(), progress: Progress | None = None
 ) -> TreeReport:
-    """Measure every Python file under ``path`` with the given options."""
-    sources = discover(path, options.excludes, options.max_file_bytes)
+    """Measure every source file of the chosen languages under ``path``."""
+    sources = discover(path, options.excludes, options.max_file_bytes, options.languages)
     catalog = load_catalog(options.rule_dirs)
-    rules = choose(catalog, options.select, options.ignore)
+    rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
     engine = Engine(rules, options.jobs)
     with gc_paused():
         files = [(f.location, f.path) for f in sources.files]
@@ -56,6 +59,12 @@ def measure_tree(
             settings=options.settings,
             rules_run=len(rules),
         )
+
+
+def applicable(rules: Sequence[Rule], files: Sequence[SourceFile]) -> tuple[Rule, ...]:
+    """The rules that run on at least one of ``files`` (by its grammar)."""
+    grammars = {f.grammar for f in files}
+    return tuple(r for r in rules if grammars.intersection(rule_targets(r.language)))
 
 
 def min_hits_of(rules: Sequence[Rule]) -> dict[str, int]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.clones import CloneGroup, clone_groups
 from slopmark.code.hits import Problem, RuleHit, effective_hits
+from slopmark.code.languages import LANGUAGES
 from slopmark.code.metrics import Settings, erosion, mass, ratio
 
 
@@ -33,6 +34,23 @@ class FileMetrics:
     callables: tuple[CallableMetrics, ...]
     hits: tuple[RuleHit, ...]
     notes: tuple[str, ...]
+    erosion: float | None
+    verbosity: float | None
+    language: str = "python"
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageRow:
+    """The measures of one language's files within a tree (a mixed tree has several)."""
+
+    language: str
+    files: int
+    sloc: int
+    callables: int
+    complex_callables: int
+    rule_lines: int
+    clone_lines: int
+    flagged_lines: int
     erosion: float | None
     verbosity: float | None
 
@@ -73,6 +91,16 @@ class TreeReport:
     @property
     def hits(self) -> tuple[RuleHit, ...]:
         return tuple(h for f in self.files for h in f.hits)
+
+    def languages(self) -> tuple[LanguageRow, ...]:
+        """One row per language measured, in `slopmark.code.languages` order."""
+        by_language: dict[str, list[FileMetrics]] = defaultdict(list)
+        for f in self.files:
+            by_language[f.language].append(f)
+        return tuple(
+            language_row(name, by_language[name], self.settings)
+            for name in sorted(by_language, key=_language_order)
+        )
 
     def complex_callables(self) -> tuple[CallableMetrics, ...]:
         """Callables over the CC threshold, the ones erosion counts."""
@@ -117,9 +145,7 @@ def build_report(
         kept, found = effective_hits(analysis, min_hits, known_rules)
         problems.extend(found)
         callables = memo.callables(analysis) if memo else _callables(analysis, settings)
-        files.append(
-            _file_metrics(analysis, clone_spans[analysis.path], kept, callables, settings)
-        )
+        files.append(_file_metrics(analysis, clone_spans[analysis.path], kept, callables, settings))
     return TreeReport(
         root=root,
         settings=settings,
@@ -181,4 +207,28 @@ def _file_metrics(
         notes=analysis.notes,
         erosion=erosion(((c.cc, c.mass) for c in callables), settings.cc_threshold),
         verbosity=ratio(flagged, total),
+        language=analysis.language,
     )
+
+
+def language_row(language: str, files: Sequence[FileMetrics], settings: Settings) -> LanguageRow:
+    """Pool ``files`` (all of ``language``) as the tree totals pool every file."""
+    callables = [c for f in files for c in f.callables]
+    sloc = sum(f.sloc for f in files)
+    flagged = sum(f.flagged_lines for f in files)
+    return LanguageRow(
+        language=language,
+        files=len(files),
+        sloc=sloc,
+        callables=len(callables),
+        complex_callables=sum(c.cc > settings.cc_threshold for c in callables),
+        rule_lines=sum(f.rule_lines for f in files),
+        clone_lines=sum(f.clone_lines for f in files),
+        flagged_lines=flagged,
+        erosion=erosion(((c.cc, c.mass) for c in callables), settings.cc_threshold),
+        verbosity=ratio(flagged, sloc),
+    )
+
+
+def _language_order(language: str) -> tuple[int, str]:
+    return (LANGUAGES.index(language) if language in LANGUAGES else len(LANGUAGES), language)
