@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from slopmark.errors import BadInput, did_you_mean
-from slopmark.yamlconfig import load_yaml_all, yaml_problem
+from slopmark.yamlconfig import load_yaml, load_yaml_all, yaml_problem
 
 PACK_DIR = Path(__file__).parent / "pack"
 #: The packs of the other languages: ``lang/<language>/<category>/<rule-id>.yml``.
@@ -50,7 +50,7 @@ class Rule:
         """The rule as the core compiles it for ``grammar`` (its ``language:`` replaced)."""
         if grammar == self.language:
             return self.yaml_text
-        doc = yaml.load(self.yaml_text, Loader=_LOADER)
+        doc = load_yaml(self.yaml_text)
         return _engine_text({**doc, "language": grammar})
 
 
