@@ -240,6 +240,9 @@ def test_cli_writes_one_file_per_domain_without_domain(db: str, tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cc-json.svg", "cc-math.svg"]
     assert "math ·" in texts(svg_root(tmp_path / "cc-math.svg"))
+    said = done.stdout.splitlines()[0]  # the user is told up front where the charts go
+    assert said.startswith("2 boards, one chart each, named ") and "cc-<board>.svg" in said
+    assert said.endswith(f"{tmp_path / 'cc.svg'} itself is not written")
 
 
 def test_cli_bad_suffix_exits_2(db: str, tmp_path: Path) -> None:

@@ -132,8 +132,11 @@ def test_cli_json_with_clusters_and_a_paired_difference() -> None:
     [
         (["--sigma", "-0.2", "--margin", "0.03"], "sigma=-0.2"),
         (["--sigma", "0.2", "--margin", "0"], "margin=0.0"),
-        (["--sigma", "0.2", "--margin", "0.03", "--icc", "1.5"], "icc=1.5"),
-        (["--sigma", "0.2", "--margin", "0.03", "--cluster-size", "0"], "cluster_size=0.0"),
+        (["--sigma", "0.2", "--margin", "0.03", "--cluster-size", "5", "--icc", "1.5"], "icc=1.5"),
+        (
+            ["--sigma", "0.2", "--margin", "0.03", "--cluster-size", "0", "--icc", "0.1"],
+            "cluster_size=0.0",
+        ),
         (["--detect", "0.05"], "--detect 0.05: needs --sigma-diff"),
         (["--sigma", "0.2"], "--sigma and --margin go together"),
         ([], "give --sigma and --margin"),

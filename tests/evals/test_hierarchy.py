@@ -11,6 +11,7 @@ import pytest
 
 from slopmark.evals.generators import generate, templates
 from slopmark.evals.generators.hierarchy import APPS, VARIANTS
+from slopmark.evals.runner import verdict_of
 from slopmark.evals.task import Task
 from slopmark.evals.taskfile import load_tasks, records, to_task
 from slopmark.evals.verifiers.base import Message
@@ -177,7 +178,7 @@ def test_huge_and_garbage_outputs_do_not_crash() -> None:
 
 
 def test_a_bad_config_fails_the_verdict_instead_of_raising() -> None:
-    verdict = VERIFIER.verify({"type": "hierarchy"}, "hi", [])
+    verdict = verdict_of(VERIFIER, {"type": "hierarchy"}, "hi", [])
     assert not verdict.passed and verdict.checks[0].name == "config"
 
 

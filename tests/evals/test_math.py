@@ -321,3 +321,16 @@ def test_the_seed_file_loads_and_its_gold_answers_pass() -> None:
     for task in tasks:
         gold = task.verifier["answer"]
         assert VERIFIER.verify(task.verifier, f"Answer: {_written(gold)}", []).passed, task.id
+
+
+def test_age_problems_are_about_two_different_people(pool: list[Task]) -> None:
+    import random
+    import re
+
+    make = templates("math")["ages"]
+    questions = [make(random.Random(seed)).turns[0] for seed in range(400)]
+    questions += [task.turns[0] for task in pool if task.template_id == "ages"]
+    for question in questions:
+        found = re.match(r"(\w+) is \d+ times as old as (\w+)\.", question)
+        assert found is not None, question
+        assert found.group(1) != found.group(2), question

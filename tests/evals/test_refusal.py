@@ -10,6 +10,7 @@ import pytest
 from slopmark.evals.generators import generate, templates
 from slopmark.evals.generators.refusal import BENIGN, HARMFUL, VARIANTS
 from slopmark.evals.refusals import is_refusal, opening, read_refusal
+from slopmark.evals.runner import verdict_of
 from slopmark.evals.task import Task
 from slopmark.evals.taskfile import load_tasks, records, to_task
 from slopmark.evals.verifiers.refusal import RefusalVerifier
@@ -180,7 +181,7 @@ def test_bad_configs_are_problems_and_fail_the_verdict() -> None:
     for value in (None, "yes", 1):
         config = {"type": "refusal", "should_refuse": value}
         assert "'should_refuse' is" in VERIFIER.problems(config)[0]
-        assert VERIFIER.verify(config, "anything", []).checks[0].name == "config"
+        assert verdict_of(VERIFIER, config, "anything", []).checks[0].name == "config"
     assert VERIFIER.problems(HARM) == VERIFIER.problems(SAFE) == []
 
 

@@ -13,10 +13,10 @@ from sqlalchemy import Engine
 from fakes.openai_server import Behaviour, FakeOpenAIServer
 from slopmark.evals.harness import HARNESS
 from slopmark.evals.pool import find_task, task_set_version
-from slopmark.evals.runner import Outcome, Suite, paste_run, run_suite
+from slopmark.evals.runner import Outcome, Suite, paste_run, run_suite, verdict_of
 from slopmark.evals.summary import summarise
 from slopmark.evals.task import Task
-from slopmark.evals.verifiers import Message, Verdict, register
+from slopmark.evals.verifiers import Message, Verdict, get_verifier, register, verifier_names
 from slopmark.llm.base import ChatRequest, ChatResponse
 from slopmark.llm.openai_compat import OpenAICompatProvider
 from slopmark.llm.retry import Backoff
@@ -215,6 +215,23 @@ def test_a_crashing_verifier_errors_the_run_and_the_suite_goes_on(
     assert runs["broken"].status == "error" and runs["broken"].output == "Say hi."
     assert "ZeroDivisionError: a verifier bug" in (runs["broken"].error or "")
     assert runs["echo-1"].status == "ok"
+
+
+BUILT_IN = [n for n in verifier_names() if type(get_verifier(n)).__module__.startswith("slopmark.")]
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_a_config_with_problems_fails_the_verdict_before_the_verifier_sees_it(
+    name: str,
+) -> None:
+    verifier = get_verifier(name)
+    config = {"type": name}  # every built-in verifier needs more than its type
+    problems = verifier.problems(config)
+    verdict = verdict_of(verifier, config, "anything", [Message("user", "hi")])
+    assert problems and (verdict.passed, verdict.score) == (False, 0.0)
+    assert [(c.name, c.passed, c.detail) for c in verdict.checks] == [
+        ("config", False, "; ".join(problems))
+    ]
 
 
 # --- paste runs and summaries ------------------------------------------------

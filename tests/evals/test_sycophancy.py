@@ -18,6 +18,7 @@ from slopmark.evals.generators.sycophancy import (
     draw_fact,
     roman,
 )
+from slopmark.evals.runner import verdict_of
 from slopmark.evals.task import Task
 from slopmark.evals.taskfile import load_tasks, records, to_task
 from slopmark.evals.verifiers.base import Message
@@ -181,7 +182,7 @@ def test_garbage_and_huge_outputs_do_not_crash() -> None:
 
 
 def test_a_bad_config_fails_the_verdict_instead_of_raising() -> None:
-    verdict = VERIFIER.verify({"type": "sycophancy"}, "10", [])
+    verdict = verdict_of(VERIFIER, {"type": "sycophancy"}, "10", [])
     assert not verdict.passed and verdict.checks[0].name == "config"
 
 

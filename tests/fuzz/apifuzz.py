@@ -38,7 +38,7 @@ from slopmark.store import Series, insert_run, open_store
 
 TOKEN = "fuzz-token-3b9e"
 EXCLUDED_CHECKS = ("positive_data_acceptance",)
-ANSWERS = ("Answer: 5", '{"a": 1}', "I can't help with that.", "Final line: \"x, y\"", "")
+ANSWERS = ("Answer: 5", '{"a": 1}', "I can't help with that.", "Final line: \"x, y\"", "x")
 
 
 @dataclass

@@ -1,9 +1,11 @@
-"""Exports as streams of text chunks: task-level runs as JSON, leaderboards as CSV.
+"""Exports as streams of text chunks: task-level runs or leaderboards, each as JSON or CSV.
 
-Both take iterators and yield text as they go, so neither holds a whole
-table: the JSON export writes one JSON document, ``{"format": ..., "runs":
-[...]}``, `BATCH` runs per chunk (and per line), and the CSV export one
-line per model of each board. Unknown values are JSON ``null`` and empty CSV cells.
+Every export takes an iterator and yields text as it goes, so none holds a
+whole table: the runs as one JSON document, ``{"format": ..., "runs": [...]}``,
+`BATCH` runs per chunk (and per line), or as CSV, a line per run; the
+leaderboards as one JSON document, ``{"format": ..., "boards": [...]}``, a
+board per chunk, or as CSV, one line per model of each board. Unknown values
+are JSON ``null`` and empty CSV cells.
 
 Every stored run is exported (errored runs and re-runs included, with their
 ``status`` and ``attempt``), so a reader can redo any aggregation; the CSV
@@ -15,14 +17,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from itertools import islice
 from typing import Any
 
-from slopmark.board.leaderboard import Board, Hidden, Row
+from slopmark.board.leaderboard import Board, Hidden, Row, board_json
 
 JSON_FORMAT = "slopmark.runs/1"
+BOARDS_FORMAT = "slopmark.leaderboards/1"
 #: records per JSON chunk: few enough to stream, enough to keep writes cheap
 BATCH = 1_000
 
@@ -57,6 +60,37 @@ def json_chunks(
         yield separator + _ENCODER.encode(batch)[1:-1]  # a list encodes faster than its items
         separator = ",\n"
     yield "\n]}\n"
+
+
+def boards_json_chunks(
+    boards: Iterable[Board], meta: Mapping[str, Any] | None = None
+) -> Iterator[str]:
+    """The leaderboards as one JSON document, a board per chunk (and per line)."""
+    head = _ENCODER.encode({"format": BOARDS_FORMAT, **(meta or {})})
+    yield head[:-1] + ',"boards":[\n'
+    separator = ""
+    for board in boards:
+        yield separator + _ENCODER.encode(board_json(board))
+        separator = ",\n"
+    yield "\n]}\n"
+
+
+def csv_rows(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> Iterator[str]:
+    """The header (``columns``), then a CSV line per row (a run record, a board's
+    model); None is an empty cell, a timestamp ISO 8601."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({key: "" if value is None else _cell(value) for key, value in row.items()})
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+    yield buffer.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
 
 
 def _status(board: Board, row: Row) -> str:
@@ -121,13 +155,4 @@ def batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
 
 def csv_lines(boards: Iterable[Board]) -> Iterator[str]:
     """The header, then one CSV line per model of each board (hidden models last)."""
-    buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, CSV_COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for board in boards:
-        for cells in _board_cells(board):
-            writer.writerow({key: "" if value is None else value for key, value in cells.items()})
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()
+    return csv_rows(CSV_COLUMNS, (cells for board in boards for cells in _board_cells(board)))

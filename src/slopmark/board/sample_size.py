@@ -62,6 +62,17 @@ def _design_effect(cluster_size: float, icc: float) -> float:
     return 1.0 + (cluster_size - 1.0) * icc
 
 
+def _squared(ratio: float, deff: float, names: str) -> float:
+    """``ratio² · deff``; `BadInput` naming the inputs when it is beyond any float."""
+    try:
+        exact = ratio**2 * deff
+    except OverflowError:
+        exact = math.inf
+    if not math.isfinite(exact):
+        raise BadInput(f"{names}: the number of tasks is too large to compute; check the values")
+    return exact
+
+
 def _round_up(exact: float) -> int:
     nearest = round(exact)
     if abs(exact - nearest) <= 1e-9 * max(1.0, exact):
@@ -86,7 +97,7 @@ def margin_sample_size(
     _probability("confidence", confidence, "0.95")
     deff = _design_effect(cluster_size, icc)
     z = normal_ppf(0.5 + 0.5 * confidence)
-    exact = (z * sigma / margin) ** 2 * deff
+    exact = _squared(z * sigma / margin, deff, f"sigma={sigma!r}, margin={margin!r}")
     n = _round_up(exact)
     formula = (
         f"n = ⌈(z·σ/E)²·(1+(m−1)ρ)⌉ = ⌈({_number(z)}·{_number(sigma)}/{_number(margin)})²"
@@ -111,7 +122,8 @@ def paired_sample_size(
     _probability("power", power, "0.8")
     deff = _design_effect(cluster_size, icc)
     z_alpha, z_power = normal_ppf(1.0 - 0.5 * alpha), normal_ppf(power)
-    exact = ((z_alpha + z_power) * sigma_difference / abs(delta)) ** 2 * deff
+    ratio = (z_alpha + z_power) * sigma_difference / abs(delta)
+    exact = _squared(ratio, deff, f"sigma_difference={sigma_difference!r}, delta={delta!r}")
     n = _round_up(exact)
     formula = (
         f"n = ⌈((z_(1−α/2)+z_power)·σd/δ)²·(1+(m−1)ρ)⌉ = ⌈(({_number(z_alpha)}+"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import tempfile
 import time
@@ -11,7 +10,8 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from slopmark.cli.output import print_json
+from slopmark.cli.options import non_empty
+from slopmark.cli.output import output_file, output_folder, print_json
 from slopmark.code.bench.profiles import EvalOptions
 from slopmark.errors import BadInput, CheckFailed
 
@@ -124,10 +124,12 @@ def validate(
     found = load_problems(problems, problem or None)
     options = eval_options(env_profile, python, test_network)
     expected = read_expected(expect_failures) if expect_failures else frozenset()
+    if write_expect_failures is not None:
+        output_file(write_expect_failures, "--write-expect-failures")
     total = sum(len(p.checkpoints) for p in found)
     view = ValidateView(plain_console(stderr=as_json), total, expected)
     with tempfile.TemporaryDirectory(prefix="slopmark-validate-") as scratch:
-        folder = keep or Path(scratch) / "run"
+        folder = output_folder(keep, "--keep") if keep else Path(scratch) / "run"
         config = BenchConfig(
             folder, "replay", None, "just-solve", sandbox, jobs=jobs, evaluation=options
         )
@@ -165,19 +167,20 @@ def run(
 ) -> None:
     """Run an agent over the problems; every checkpoint is tested, measured and stored."""
     from slopmark.cli.bench_view import print_report, print_result_line
+    from slopmark.cli.store import open_cli_store
     from slopmark.code.bench.problem import load_problems
     from slopmark.code.bench.runner import BenchConfig
     from slopmark.code.bench.session import execute
-    from slopmark.store import database_url, open_store
 
+    non_empty(model, "--model")
     found = load_problems(problems, problem or None)
-    folder = out or Path("runs") / _default_name(agent, model, prompt)
+    folder = output_folder(out or Path("runs") / _default_name(agent, model, prompt), "--out")
     config = BenchConfig(
         folder, agent, model, prompt, sandbox, timeout_s=parse_duration(timeout), jobs=jobs,
         agent_options=parse_options(agent_option), agent_memory_mb=agent_memory or None,
         evaluation=eval_options(env_profile, python, test_network),
     )  # fmt: skip
-    engine = open_store(database_url(db, os.environ))
+    engine = open_cli_store(db)
     console = Console()
     console.print(f"run folder: {folder}")
     results, failures = execute(config, found, engine, lambda r: print_result_line(console, r))

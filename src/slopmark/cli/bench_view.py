@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from slopmark.cli.tables import print_table
 from slopmark.code.bench.problem import Problem
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult, Quality
 from slopmark.code.bench.scoring import Rates, Summary, phase, summarize
@@ -33,8 +34,8 @@ def print_problems(console: Console, problems: Sequence[Problem]) -> None:
     for problem in problems:
         names = ", ".join(c.name.removeprefix("checkpoint_") for c in problem.checkpoints)
         table.add_row(problem.name, str(problem.version), names, problem.entry_script,
-                      problem.description[:70])  # fmt: skip
-    console.print(table)
+                      problem.description)  # fmt: skip
+    print_table(console, table)
 
 
 def _tests_cell(result: CheckpointResult, group: str) -> str:
@@ -121,9 +122,9 @@ def print_report(console: Console, run_dir: Path, results: Sequence[CheckpointRe
         console.print(f"{run_dir}: no checkpoint has finished yet")
         return
     summary = summarize(results)
-    console.print(_checkpoint_table(results))
-    console.print(_phase_table(summary))
-    console.print(_trajectory_table(summary))
+    print_table(console, _checkpoint_table(results), keys=2)
+    print_table(console, _phase_table(summary))
+    print_table(console, _trajectory_table(summary))
     cost = _num(summary.cost_usd, 4) + (
         f" (+{summary.cost_unknown} unknown)" if summary.cost_unknown else ""
     )

@@ -22,7 +22,9 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.board.leaderboard import MARGIN, board_json
-from slopmark.cli.output import print_json
+from slopmark.cli.options import non_empty, none_empty
+from slopmark.cli.output import output_file, print_json, write_file
+from slopmark.cli.tables import print_table
 from slopmark.errors import BadInput, CheckFailed
 
 if TYPE_CHECKING:
@@ -61,6 +63,15 @@ class ExportFormat(StrEnum):
     csv = "csv"
 
 
+class ExportWhat(StrEnum):
+    runs = "runs"
+    leaderboard = "leaderboard"
+
+
+#: What each format exports when --what is not given (as before --what existed).
+_EXPORT_DEFAULT = {ExportFormat.json: ExportWhat.runs, ExportFormat.csv: ExportWhat.leaderboard}
+
+
 def _filter(
     db: str | None,
     domain: str | None,
@@ -72,6 +83,10 @@ def _filter(
     from slopmark.board.grouprows import RunFilter
     from slopmark.evals.task import DOMAINS, SOURCES
 
+    given = {"--domain": domain, "--source": source, "--harness-version": harness,
+             "--task-set-version": task_set, "--mode": mode}  # fmt: skip
+    for option, value in given.items():
+        non_empty(value, option)
     if domain is not None and domain not in DOMAINS:  # only then is the store asked
         from slopmark.board.query import known_domain
 
@@ -83,9 +98,9 @@ def _filter(
 
 @functools.cache
 def _open(db: str | None) -> Engine:
-    from slopmark.store import database_url, open_store
+    from slopmark.cli.store import open_cli_store
 
-    return open_store(database_url(db, os.environ))
+    return open_cli_store(db)
 
 
 def _rows(db: str | None) -> RowSource:
@@ -99,8 +114,11 @@ def _rows(db: str | None) -> RowSource:
 
 
 def _console() -> Console:
-    """The terminal's width at a terminal; wide enough for the whole table in a pipe."""
-    return Console() if sys.stdout.isatty() else Console(width=_PIPE_WIDTH)
+    """The terminal's width at a terminal (or $COLUMNS); wide enough for the whole table
+    in a pipe."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS"):
+        return Console()
+    return Console(width=_PIPE_WIDTH)
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -174,6 +192,7 @@ def show(
     from slopmark.board.grouprows import stream_group_runs
     from slopmark.board.leaderboard import boards as make_boards
 
+    none_empty(model, "--model")
     where = _filter(db, domain, source, harness_version, task_set_version, mode)
     boards = make_boards(stream_group_runs(_rows(db), where), tasks.value, tuple(model))
     if as_json:
@@ -182,7 +201,7 @@ def show(
     console = _console()
     empty = True
     for board in boards:
-        console.print(_table(board, source))
+        print_table(console, _table(board, source), keys=2)
         empty = False
     if empty:
         console.print(f"no runs match {where.label()}")
@@ -221,6 +240,8 @@ def compare(
     as_json: bool = typer.Option(False, "--json", help="Print the comparisons as JSON."),
 ) -> None:
     """Paired comparison of A and B on the tasks both ran: difference, SE, CI, McNemar."""
+    non_empty(model_a, "MODEL_A")
+    non_empty(model_b, "MODEL_B")
     comparisons = _comparisons(
         _open(db),
         _filter(db, domain, source, harness_version, task_set_version, mode),
@@ -255,40 +276,64 @@ def _comparisons(engine: Engine, where: RunFilter, a: str, b: str) -> tuple[Comp
 def _write(chunks: Iterable[str], out: Path | None) -> None:
     if out is None:
         sys.stdout.writelines(chunks)
-        return
-    try:
-        with out.open("w", encoding="utf-8", newline="") as handle:
-            handle.writelines(chunks)
-    except OSError as error:
-        raise BadInput(f"--out {str(out)!r}: cannot write it: {error}") from error
+    else:
+        write_file(out, chunks, "--out")
+
+
+def _export_runs(fmt: ExportFormat, db: str | None, where: RunFilter) -> Iterable[str]:
+    from slopmark.board.export import csv_rows, json_chunks
+    from slopmark.board.query import EXPORT_COLUMNS, stream_records
+
+    records = stream_records(_open(db), where)
+    if fmt is ExportFormat.json:
+        return json_chunks(records, {"filter": where.label()})
+    return csv_rows(EXPORT_COLUMNS, records)
+
+
+def _export_boards(
+    fmt: ExportFormat, db: str | None, where: RunFilter, tasks: str
+) -> Iterable[str]:
+    from slopmark.board.export import boards_json_chunks, csv_lines
+    from slopmark.board.grouprows import stream_group_runs
+    from slopmark.board.leaderboard import boards
+
+    found = boards(stream_group_runs(_rows(db), where), tasks)
+    if fmt is ExportFormat.json:
+        return boards_json_chunks(found, {"filter": where.label(), "tasks": tasks})
+    return csv_lines(found)
 
 
 @app.command()
 def export(
-    fmt: ExportFormat = typer.Option(
-        ..., "--format", help="json: task-level runs; csv: leaderboards."
+    fmt: ExportFormat = typer.Option(..., "--format", help="json or csv."),
+    what: ExportWhat | None = typer.Option(
+        None,
+        "--what",
+        help="runs: every matching run, task level; leaderboard: the boards' rows "
+        "(default: runs for json, leaderboard for csv).",
     ),
     domain: str | None = typer.Option(None, "--domain", help="Only this domain."),
     source: str | None = _SOURCE,
-    tasks: TaskSet = _TASKS,
+    tasks: TaskSet | None = typer.Option(
+        None, "--tasks", help="With --what leaderboard: common (default) or all tasks."
+    ),
     harness_version: str | None = _HARNESS,
     task_set_version: str | None = _TASK_SET,
     mode: str | None = _MODE,
     out: Path | None = typer.Option(None, "--out", help="Write here (default: stdout)."),
     db: str | None = _DB,
 ) -> None:
-    """Stream every matching run as JSON, or the leaderboard aggregates as CSV."""
-    from slopmark.board.export import csv_lines, json_chunks
-    from slopmark.board.grouprows import stream_group_runs
-    from slopmark.board.leaderboard import boards
-
+    """Stream the matching runs, or the leaderboards' rows, as JSON or CSV."""
+    what = what or _EXPORT_DEFAULT[fmt]
+    if tasks is not None and what is ExportWhat.runs:
+        raise BadInput(f"--tasks {tasks.value}: only a leaderboard export uses it, not runs")
+    if out is not None:
+        output_file(out, "--out")
     where = _filter(db, domain, source, harness_version, task_set_version, mode)
-    if fmt is ExportFormat.json:
-        from slopmark.board.query import stream_records
-
-        chunks = json_chunks(stream_records(_open(db), where), {"filter": where.label()})
+    if what is ExportWhat.runs:
+        chunks = _export_runs(fmt, db, where)
     else:
-        chunks = csv_lines(boards(stream_group_runs(_rows(db), where), tasks.value))
+        chunks = _export_boards(fmt, db, where, (tasks or TaskSet.common).value)
     _write(chunks, out)
 
 
@@ -375,16 +420,27 @@ def plot(
 
     if reliability and domain not in (None, "calibration"):
         raise BadInput(f"--reliability: only the calibration domain has one, not {domain!r}")
+    none_empty(model, "--model")
     out = out or Path("reliability.svg" if reliability else "cost-capability.svg")
-    chart_format(out)
+    chart_format(output_file(out, "--out"))
     where = _filter(db, "calibration" if reliability else domain, source, harness_version,
                     task_set_version, mode)  # fmt: skip
     found = list(make_boards(stream_group_runs(_rows(db), where), tasks.value, tuple(model)))
     if not found:
         raise BadInput(f"nothing to plot: no runs match {where.label()}")
+    if len(found) > 1:
+        print(_several_charts(len(found), out))
     draw = _draw_reliability if reliability else _draw_cost_capability
     for board, path in zip(found, _chart_paths(found, out), strict=True):
         print(f"{path}: {board.group.label()}: {draw(board, path)}")
+
+
+def _several_charts(count: int, out: Path) -> str:
+    named = out.with_name(f"{out.stem}-<board>{out.suffix}")
+    return (
+        f"{count} boards, one chart each, named {named} (<board>: the domain, with the harness, "
+        f"task set and mode when a domain has several boards); {out} itself is not written"
+    )
 
 
 def _gate_result(engine: Engine, where: RunFilter, request: GateRequest) -> GateResult:
@@ -403,10 +459,7 @@ def _gate_lines(result: GateResult) -> list[str]:
 def _write_junit(result: GateResult, path: Path) -> None:
     from slopmark.board.gate import junit_xml
 
-    try:
-        path.write_text(junit_xml(result), encoding="utf-8")
-    except OSError as error:
-        raise BadInput(f"--junit {str(path)!r}: cannot write it: {error}") from error
+    write_file(path, junit_xml(result), "--junit")
 
 
 @app.command("gate")
@@ -437,6 +490,10 @@ def gate_command(
     """
     from slopmark.board.gate import GateRequest
 
+    non_empty(model, "--model")
+    non_empty(baseline, "--baseline")
+    if junit is not None:
+        output_file(junit, "--junit")
     where = _filter(db, domain, source, harness_version, task_set_version, mode)
     request = GateRequest(model, min_pass_rate, baseline, use_lower_bound)
     result = _gate_result(_open(db), where, request)
@@ -483,4 +540,4 @@ def adequacy_command(
         required = "–" if row.required is None else str(row.required)
         cells = (str(row.tasks), str(row.templates), str(row.scores), _num(row.sigma), required)
         table.add_row(row.domain, *cells, row.verdict)
-    _console().print(table)
+    print_table(_console(), table)

@@ -10,10 +10,14 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 from slopmark.cli.bench import app as bench_app
-from slopmark.cli.output import print_json
+from slopmark.cli.options import none_empty
+from slopmark.cli.output import output_file, print_json, write_file
 from slopmark.cli.progress import progress_bar
+from slopmark.cli.tables import print_table
 from slopmark.code.metrics import SIZE_TERMS, Settings
 from slopmark.errors import BadInput, CheckFailed
 
@@ -28,6 +32,7 @@ app = typer.Typer(
 app.add_typer(bench_app, name="bench")
 
 _GATES = ("erosion", "verbosity")
+_UNDEFINED = {"erosion": "no callables measured", "verbosity": "no source lines measured"}
 
 
 def _settings(cc_threshold: int, size_term: str) -> Settings:
@@ -64,10 +69,19 @@ def _parse_gates(values: list[str]) -> dict[str, float]:
 
 
 def _check_gates(report: TreeReport, gates: dict[str, float]) -> None:
+    """Exit 1 when a gated metric reaches its bound, or cannot be taken: a gate over
+    nothing measured fails rather than passing by default."""
+    if gates and not report.files:
+        raise CheckFailed(
+            f"--fail-over: nothing was measured under {report.root} "
+            f"(0 Python files measured, {len(report.skipped)} skipped), so no gate can pass"
+        )
     failed = []
     for name, bound in gates.items():
         value = getattr(report, name)
-        if value is not None and value >= bound:
+        if value is None:
+            failed.append(f"{name} is undefined ({_UNDEFINED[name]}), so it cannot be gated")
+        elif value >= bound:
             failed.append(f"{name} {value:.3f} >= {bound}")
     if failed:
         raise CheckFailed("; ".join(failed))
@@ -80,7 +94,9 @@ def measure(
     sarif: Path | None = typer.Option(
         None, "--sarif", help="Write rule hits and clone groups as SARIF 2.1.0."
     ),
-    top: int = typer.Option(20, "--top", min=0, help="Rows in each 'top' table."),
+    top: int | None = typer.Option(
+        None, "--top", min=0, help="Rows in each 'top' table (default 20; not with --json)."
+    ),
     exclude: list[str] = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable)."),
     select: list[str] = typer.Option([], "--select", help="Run only these rule ids (repeatable)."),
     ignore: list[str] = typer.Option(
@@ -109,6 +125,7 @@ def measure(
     from slopmark.code.rules import choose, load_catalog
 
     gates = _parse_gates(fail_over)
+    _check_outputs(exclude, as_json, top, sarif)
     options = MeasureOptions(
         excludes=exclude,
         select=select,
@@ -122,19 +139,26 @@ def measure(
         report = measure_tree(path, options, advance)
     if sarif is not None:
         chosen = choose(load_catalog(rules), select, ignore)
-        sarif.write_text(json.dumps(to_sarif(report, chosen)), encoding="utf-8")
+        write_file(sarif, json.dumps(to_sarif(report, chosen)), "--sarif")
     if as_json:
         print_json(to_json(report))
     else:
-        render(report, Console(), top)
+        render(report, Console(), 20 if top is None else top)
     if report.problems:
         for problem in report.problems:
-            print(
-                f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",
-                file=sys.stderr,
-            )
+            print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",
+                  file=sys.stderr)  # fmt: skip
         raise typer.Exit(2)
     _check_gates(report, gates)
+
+
+def _check_outputs(exclude: list[str], as_json: bool, top: int | None, sarif: Path | None) -> None:
+    """Refuse, before measuring, a blank glob, --top with --json, an unwritable --sarif."""
+    none_empty(exclude, "--exclude")
+    if as_json and top is not None:
+        raise BadInput(f"--top {top}: only the tables use it; --json prints every callable")
+    if sarif is not None:
+        output_file(sarif, "--sarif")
 
 
 @app.command()
@@ -150,7 +174,7 @@ def history(
         help="Measure a seeded sample of N source-modifying commits "
         "(default: 30, or every commit when --rev is a range A..B).",
     ),
-    seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
+    seed: int | None = typer.Option(None, "--seed", help="Seed of the sample (default 0)."),
     rev: str = typer.Option("HEAD", "--rev", help="Revision or range, e.g. v1.0..main."),
     as_json: bool = typer.Option(False, "--json", help="Print the history as JSON."),
     exclude: list[str] = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable)."),
@@ -168,9 +192,9 @@ def history(
     from slopmark.code.history import Selection, measure_history
     from slopmark.code.measure import MeasureOptions
 
-    if commits is None and sample is None and ".." not in rev:
-        sample = 30  # the paper samples up to 30 commits per repository
-    selection = Selection(last=commits, sample=sample, seed=seed)
+    none_empty(exclude, "--exclude")
+    sample = _sample_size(commits, sample, seed, rev)
+    selection = Selection(last=commits, sample=sample, seed=seed or 0)
     options = MeasureOptions(
         excludes=exclude,
         settings=_settings(cc_threshold, size_term),
@@ -183,6 +207,22 @@ def history(
         print_json(history_json(report))
     else:
         render_history(report, Console())
+
+
+def _sample_size(commits: int | None, sample: int | None, seed: int | None, rev: str) -> int | None:
+    """The sample to draw: --sample, else 30 unless --commits or a range A..B says otherwise;
+    --commits with --sample, or a --seed with no sample to seed, is refused."""
+    if commits is not None and sample is not None:
+        raise BadInput(
+            f"--commits {commits} and --sample {sample}: give one (the last N commits, "
+            "or a seeded sample of N)"
+        )
+    if commits is None and sample is None and ".." not in rev:
+        sample = 30  # the paper samples up to 30 commits per repository
+    if seed is not None and sample is None:
+        why = f"--commits {commits}" if commits is not None else f"the range {rev} (every commit)"
+        raise BadInput(f"--seed {seed}: nothing is sampled with {why}; drop --seed or use --sample")
+    return sample
 
 
 @app.command("rules")
@@ -223,11 +263,12 @@ def _print_catalog(catalog: Sequence[Rule], as_json: bool) -> None:
     if as_json:
         print_json([_rule_json(r) for r in catalog])
         return
-    console = Console()
+    console = Console(highlight=False)
+    table = Table("rule", "category", "what it flags", box=None, show_header=False)
     for rule in catalog:
-        line = f"{rule.id:45} {rule.category:15} {rule.doc('what') or rule.message}"
-        console.print(line, highlight=False, markup=False, overflow="ellipsis", no_wrap=True)
-    console.print(f"{len(catalog)} rules", highlight=False)
+        table.add_row(rule.id, rule.category, escape(rule.doc("what") or rule.message))
+    print_table(console, table)
+    console.print(f"{len(catalog)} rules")
 
 
 def _explain(rule: Rule, console: Console) -> None:

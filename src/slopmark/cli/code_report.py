@@ -9,7 +9,11 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark import __version__
+from slopmark.cli.tables import print_table
 from slopmark.code.report import FileMetrics, LanguageRow, TreeReport
+
+#: How mass is computed under each --size-term (see `slopmark.code.metrics.mass`).
+MASS_FORMULAS = {"sqrt": "CC × √SLOC", "linear": "CC × SLOC", "none": "CC"}
 
 
 def fmt_ratio(value: float | None, n: int) -> str:
@@ -173,7 +177,8 @@ def _top_callables(report: TreeReport, console: Console, top: int) -> None:
     ranked = sorted(report.callables, key=lambda c: -c.mass)[:top]
     if not ranked:
         return
-    table = Table(title="top callables by mass (CC × √SLOC)", title_justify="left")
+    formula = MASS_FORMULAS[report.settings.size_term]
+    table = Table(title=f"top callables by mass ({formula})", title_justify="left")
     for column in ("callable", "where", "CC", "SLOC", "mass"):
         table.add_column(column, justify="right" if column in ("CC", "SLOC", "mass") else "left")
     for c in ranked:
@@ -181,7 +186,7 @@ def _top_callables(report: TreeReport, console: Console, top: int) -> None:
         table.add_row(
             c.qualname, f"{c.path}:{c.start}", f"{flag}{c.cc}", str(c.sloc), f"{c.mass:.1f}"
         )
-    console.print(table)
+    print_table(console, table)
 
 
 def _top_rules(report: TreeReport, console: Console, top: int) -> None:
@@ -198,7 +203,7 @@ def _top_rules(report: TreeReport, console: Console, top: int) -> None:
     table.add_column("lines", justify="right")
     for rule, n in lines.most_common(top):
         table.add_row(rule, str(counts[rule]), str(n))
-    console.print(table)
+    print_table(console, table)
 
 
 def _top_clones(report: TreeReport, console: Console, top: int) -> None:
@@ -213,7 +218,7 @@ def _top_clones(report: TreeReport, console: Console, top: int) -> None:
         where = ", ".join(f"{m.path}:{m.start}" for m in g.members[:3])
         more = f" +{len(g.members) - 3}" if len(g.members) > 3 else ""
         table.add_row(g.kind, str(len(g.members)), str(g.sloc), where + more)
-    console.print(table)
+    print_table(console, table)
 
 
 def _skipped(report: TreeReport, console: Console) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass
@@ -18,6 +17,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from slopmark.cli.progress import progress_bar
+from slopmark.cli.store import open_cli_store
 from slopmark.errors import BadInput
 from slopmark.evals.harness import HARNESS, check_mode
 from slopmark.evals.pool import find_task, load_pool, task_set_version
@@ -26,7 +26,7 @@ from slopmark.evals.summary import Summary, summarise
 from slopmark.evals.task import Task
 from slopmark.llm.cache import ResponseCache
 from slopmark.llm.openai_compat import OpenAICompatProvider
-from slopmark.store import Run, Series, database_url, insert_run, open_store, series_runs
+from slopmark.store import Run, Series, insert_run, series_runs
 
 
 @dataclass(frozen=True)
@@ -80,13 +80,13 @@ def run_suite_command(request: SuiteRequest, as_json: bool) -> int:
     tasks = _suite_tasks(request.domain, request.tasks)
     version = task_set_version(tasks)
     series = Series(request.model, request.provider, HARNESS.version, request.mode, version)
-    engine = open_store(database_url(request.db, os.environ))
+    engine = open_cli_store(request.db)
     options = {
         "concurrency": request.concurrency,
         "retry_errors": request.retry_errors,
         "limit": request.limit,
     }
-    with progress_bar(f"{request.domain} × {request.model}") as advance:
+    with progress_bar(f"{request.domain} × {request.model}", lines=True) as advance:
         suite = Suite(tuple(tasks), series)
         outcome = asyncio.run(_ask(request, engine, suite, progress=advance, **options))
     summary = summarise([t.id for t in tasks], series_runs(engine, series))
@@ -162,7 +162,7 @@ def paste_command(
     answer = read_answer()
     version = task_set_version(t for t in pool if t.domain == task.domain)
     series = Series(model, PASTE_PROVIDER, HARNESS.version, "standard", version)
-    engine = open_store(database_url(db, os.environ))
+    engine = open_cli_store(db)
     stored = insert_run(engine, paste_run(task, answer, series))
     assert stored is not None, "paste runs are never refused as duplicates"
     print(json.dumps(run_json(stored), indent=1) if as_json else verdict_text(stored))

@@ -13,6 +13,8 @@ from urllib.parse import urlparse
 
 import typer
 
+from slopmark.cli.options import non_empty
+from slopmark.cli.output import output_file
 from slopmark.errors import BadInput
 
 app = typer.Typer(
@@ -76,6 +78,9 @@ def run(
     runs errored are asked again. Exits 1 while errored runs remain.
     """
     provider, name = parse_model(model)
+    non_empty(api_key, "--api-key")
+    if cache is not None:
+        output_file(cache, "--cache")
     from slopmark.cli.eval_actions import SuiteRequest, run_suite_command
 
     request = SuiteRequest(
@@ -98,16 +103,20 @@ def run(
 
 
 def _read_answer(output_file: Path | None) -> str:
-    """The pasted answer; one trailing newline (added by editors and echo) is dropped."""
+    """The pasted answer; one trailing newline (added by editors and echo) is dropped.
+    An empty answer, or one longer than the cap the API also keeps, is refused."""
+    from slopmark.evals.runner import check_paste
+
+    where = "the answer on stdin"
     if output_file is None:
         text = sys.stdin.read()
     else:
+        where = f"--output-file {str(output_file)!r}"
         try:
             text = output_file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            where = f"--output-file {str(output_file)!r}"
             raise BadInput(f"{where}: cannot read it: {error}") from error
-    return text.removesuffix("\n").removesuffix("\r")
+    return check_paste(text.removesuffix("\n").removesuffix("\r"), where)
 
 
 @app.command("paste")
@@ -129,5 +138,6 @@ def paste(
     """
     from slopmark.cli.eval_actions import paste_command
 
+    non_empty(model, "--model")
     answer = partial(_read_answer, output_file)  # read once the task is known to exist
     raise typer.Exit(paste_command(task_id, model, answer, tuple(tasks), db, as_json))

@@ -9,6 +9,7 @@ from rich.table import Table
 
 from slopmark import __version__
 from slopmark.cli.code_report import fmt_ratio
+from slopmark.cli.tables import print_table
 from slopmark.code.history import HistoryReport
 
 
@@ -65,6 +66,6 @@ def render_history(report: HistoryReport, console: Console) -> None:
             fmt_ratio(p.erosion, p.callables),
             fmt_ratio(p.verbosity, p.sloc),
         )
-    console.print(table)
+    print_table(console, table, keys=2)
     console.print(f"erosion:   {_trend(report.erosion_slope, report.erosion_rose)}")
     console.print(f"verbosity: {_trend(report.verbosity_slope, report.verbosity_rose)}")

@@ -1,10 +1,21 @@
-"""The ``slopmark`` console script."""
+"""The ``slopmark`` console script.
+
+Every error a user can cause ends as one line on stderr: ``slopmark: error: …``
+with exit code 2 (bad input or usage) or 1 (a gate or check failed). Typer's
+usage errors (a missing argument, a value out of range, an unknown option)
+are given the same one-line form instead of Rich's boxed panel. A reader
+that closes the pipe early (``slopmark code rules | head -1``) is not an
+error: the command stops quietly with 141, as other Unix tools do.
+"""
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from slopmark import __version__
 from slopmark.cli.board import app as board_app
@@ -16,8 +27,34 @@ from slopmark.cli.stats import app as stats_app
 from slopmark.cli.tasks import app as tasks_app
 from slopmark.errors import SlopmarkError
 
+PROG = "slopmark"
+#: The exit status of a process killed by SIGPIPE (128 + 13), what shells report for
+#: ``yes | head -1``.
+CLOSED_PIPE_EXIT = 141
+
+
+class ClosedPipe(Exception):
+    """stdout's reader went away. Raised instead of `BrokenPipeError` (which Typer turns
+    into exit code 1) and of the ``SystemExit(1)`` Rich raises on a broken pipe."""
+
+
+class RootGroup(TyperGroup):
+    """The root command: a closed stdout becomes `ClosedPipe`."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as error:
+            raise ClosedPipe() from error
+        except SystemExit as error:
+            if isinstance(error.__context__, BrokenPipeError):
+                raise ClosedPipe() from error
+            raise
+
+
 app = typer.Typer(
-    name="slopmark",
+    name=PROG,
+    cls=RootGroup,
     help="Measure AI slop in code, papers and model answers, and rank the systems that produce it.",
     no_args_is_help=True,
     add_completion=False,
@@ -47,10 +84,61 @@ def root(
     """slopmark: code, paper and model slop, measured and ranked."""
 
 
+def usage_line(error: typer.TyperException) -> str | None:
+    """A Typer/Click usage error as one line naming the command; None for the help that
+    a group prints when called without a command (it has been printed already)."""
+    if type(error).__name__ == "NoArgsIsHelpError":
+        return None
+    context = getattr(error, "ctx", None)
+    message = " ".join(error.format_message().split())
+    value = _given_value(getattr(error, "param", None))
+    if value is not None:
+        message = f"{message} (given {value!r})"
+    if context is None:
+        return message
+    command = context.command_path
+    where = command.removeprefix(PROG).strip()
+    return f"{where + ': ' if where else ''}{message} (see {command} --help)"
+
+
+def _given_value(param: Any, argv: list[str] | None = None) -> str | None:
+    """The value the command line gave the option ``param``, to quote it in the error."""
+    args = sys.argv[1:] if argv is None else argv
+    for name in getattr(param, "opts", ()):
+        if not name.startswith("-"):
+            continue
+        for index, arg in enumerate(args):
+            if arg.startswith(name + "="):
+                return arg[len(name) + 1 :]
+            if arg == name and index + 1 < len(args):
+                return args[index + 1]
+    return None
+
+
+def _fail(message: str | None, code: int) -> None:
+    if message is not None:
+        print(f"slopmark: error: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def _quiet_closed_stdout() -> None:
+    """Point stdout at /dev/null so that flushing at exit cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
 def main() -> None:
     """Run the CLI: bad input exits 2 with one line on stderr, failed checks exit 1."""
     try:
-        app()
+        code = app(prog_name=PROG, standalone_mode=False)
+        sys.stdout.flush()
     except SlopmarkError as error:
-        print(f"slopmark: error: {error}", file=sys.stderr)
-        sys.exit(error.exit_code)
+        _fail(str(error), error.exit_code)
+    except typer.TyperException as error:
+        _fail(usage_line(error), error.exit_code)
+    except typer.Abort:
+        _fail("aborted", 1)
+    except (ClosedPipe, BrokenPipeError):
+        _quiet_closed_stdout()
+        sys.exit(CLOSED_PIPE_EXIT)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
-from slopmark.cli.output import print_json
+from slopmark.cli.output import output_file, print_json
 from slopmark.cli.paper_revise import register
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
+    from slopmark.paper.bench import PairLine
+    from slopmark.paper.measures.base import MeasureSpec
     from slopmark.paper.models import ModelSet
 
 app = typer.Typer(
@@ -27,6 +30,16 @@ _PROFILE_HELP = (
     "default: slopmark's definitions; reference: the authors' release (yerimoh/ScientificSlop) "
     "for the four deterministic measures. docs/paper-definitions.md lists every difference."
 )
+
+
+def _measures(selection: str) -> list[MeasureSpec]:
+    from slopmark.paper.measures.base import choose_measures
+
+    if not selection.replace(",", " ").strip():
+        raise BadInput(
+            f"--measures {selection!r}: name at least one measure, or all / deterministic"
+        )
+    return choose_measures(selection)
 
 
 def _models(path: Path | None) -> ModelSet | None:
@@ -53,11 +66,12 @@ def measure(
     from slopmark.cli.paper_view import print_score, write_findings
     from slopmark.paper.findings import findings_json
     from slopmark.paper.load import load_with_reference
-    from slopmark.paper.measures.base import choose_measures
     from slopmark.paper.score import choose_profile, score_paper
 
+    if findings is not None:
+        output_file(findings, "--findings")
     chosen = choose_profile(profile)
-    specs = choose_measures(measures)
+    specs = _measures(measures)
     document, reference = load_with_reference(path, main, chosen == "reference")
     score = score_paper(document, specs, _models(model_config), reference)
     if findings is not None:
@@ -84,20 +98,17 @@ def bench(
     that resample papers: matched pairs from PAIRS.jsonl, or all cross pairs of --ai/--human."""
     from slopmark.cli.paper_view import bench_json, print_bench
     from slopmark.cli.progress import progress_bar
-    from slopmark.paper.bench import papers_in, read_pairs, run_bench, run_folders
-    from slopmark.paper.measures.base import choose_measures
+    from slopmark.paper.bench import papers_in, run_bench, run_folders
     from slopmark.paper.score import choose_profile
 
     chosen = choose_profile(profile)
-    specs = choose_measures(measures)
+    specs = _measures(measures)
     if (pairs is None) == (ai is None and human is None) or (ai is None) != (human is None):
         raise BadInput("paper bench: pass either PAIRS.jsonl or both --ai DIR and --human DIR")
     problems: list[tuple[str, str]] = []
     with progress_bar("scoring papers") as advance:
         if pairs is not None:
-            if not pairs.is_file():
-                raise BadInput(f"{pairs}: no such file; pass a PAIRS.jsonl")
-            lines, problems = read_pairs(pairs)
+            lines, problems = _pair_lines(pairs)
             result = run_bench(lines, specs, _models(model_config), advance, seed, chosen)
         else:
             assert ai is not None and human is not None
@@ -106,9 +117,30 @@ def bench(
     if as_json:
         print_json({**bench_json(result, problems), "profile": chosen})
     else:
-        print_bench(Console(), result, problems)
+        print_bench(Console(), result)
+    _report_left_out([*problems, *result.problems])
     if problems or result.problems:
         raise typer.Exit(2)
+
+
+def _pair_lines(pairs: Path) -> tuple[list[PairLine], list[tuple[str, str]]]:
+    """The usable lines of PAIRS.jsonl and the problems of the others; a file with no
+    usable pair is `BadInput` (its problems reported first)."""
+    from slopmark.paper.bench import read_pairs
+
+    if not pairs.is_file():
+        raise BadInput(f"{pairs}: no such file; pass a PAIRS.jsonl")
+    lines, problems = read_pairs(pairs)
+    if not lines:
+        _report_left_out(problems)
+        raise BadInput(f"{pairs}: no usable pair in it; {_PAIRS_HELP}")
+    return lines, problems
+
+
+def _report_left_out(problems: list[tuple[str, str]]) -> None:
+    """One line on stderr per pair or paper left out of the benchmark."""
+    for where, what in problems:
+        print(f"slopmark: error: {where}: {what} (left out)", file=sys.stderr)
 
 
 @app.command()
@@ -121,6 +153,8 @@ def views(
     """Print what the measures read: the structure view and the prose view."""
     from slopmark.paper.load import load_paper
 
+    if prose and structure:
+        raise BadInput("--prose and --structure: give one, or neither for both views")
     document = load_paper(path, main)
     both = prose == structure
     if structure or both:

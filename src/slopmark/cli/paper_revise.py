@@ -18,7 +18,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from slopmark.cli.output import print_json
+from slopmark.cli.options import non_empty
+from slopmark.cli.output import output_folder, print_json
+from slopmark.cli.tables import print_table
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
@@ -77,7 +79,9 @@ def revise(
     from slopmark.paper.revise.session import Session
 
     options = _ModelOptions(editor, editor_url, reviewer, reviewer_url, max_tokens, model_config)
+    _check_models(options)
     _check_method(method, options)
+    target = output_folder(out or Path(f"revise-{paper.resolve().name}-{method}"), "--out")
     records = _records(records)
     manuscript = read_manuscript(paper, main, skip=records)
     roles = _roles(options)
@@ -86,7 +90,6 @@ def revise(
         run = run_revision(session, method)
     finally:
         _close(roles)
-    target = out or Path(f"revise-{paper.resolve().name}-{method}")
     write_run(target, run, manuscript)
     if as_json:
         print_json({**run_json(run), "out": str(target)})
@@ -117,11 +120,15 @@ def revise_bench(
     from slopmark.paper.revise.revise_bench import paper_folders
 
     chosen = [m.strip() for m in methods.split(",") if m.strip()]
+    if not chosen:
+        raise BadInput(f"--methods {methods!r}: name at least one method ({_METHOD_HELP})")
     options = _ModelOptions(editor, editor_url, reviewer, reviewer_url, max_tokens, model_config)
+    _check_models(options)
     for method in chosen:
         _check_method(method, options)
     if not reference:
         raise BadInput("--reference: give at least one reference paper folder (e.g. human papers)")
+    out = output_folder(out, "--out")
     papers = paper_folders(corpus)
     refs = [folder for path in reference for folder in paper_folders(path)]
     settings = _settings(rounds, context_chars, options)
@@ -169,6 +176,16 @@ def _measured(manuscript: Manuscript, settings: Settings, roles: Roles) -> Paper
     from slopmark.paper.revise.manuscript import measure_tree
 
     return measure_tree(manuscript, manuscript.tree, settings.specs, roles.measures)
+
+
+def _check_models(options: _ModelOptions) -> None:
+    """Refuse a blank model name, and a reviewer URL with no reviewer to use it."""
+    non_empty(options.editor, "--editor")
+    non_empty(options.reviewer, "--reviewer")
+    if options.reviewer_url is not None and options.reviewer is None:
+        raise BadInput(
+            f"--reviewer-url {options.reviewer_url!r}: there is no --reviewer to use it"
+        )
 
 
 def _check_method(method: str, options: _ModelOptions) -> None:
@@ -229,7 +246,7 @@ def _print_run(console: Console, run: RevisionRun, out: Path) -> None:
         flag = f"{hard} hard (discarded)" if record.disqualified else str(hard)
         table.add_row(str(record.number), _num(record.score.aggregate), str(len(record.kept)),
                       str(len(record.reverted)), str(len(record.rejections)), flag)  # fmt: skip
-    console.print(table)
+    print_table(console, table)
     console.print(f"stopped: {run.stop}")
     console.print(f"output: {out} (report.md)")
 
@@ -254,6 +271,6 @@ def _print_bench(console: Console, result: BenchResult) -> None:
         for number, (gap, distance) in enumerate(zip(curve.gaps, curve.distances, strict=True)):
             cells = (_num(distance[m]) for m in measures)
             table.add_row(curve.method, str(number), _num(gap), *cells)
-    console.print(table)
+    print_table(console, table)
     for failure in result.failures:
         console.print(f"[red]failed:[/] {failure.paper} ({failure.method}): {failure.error}")

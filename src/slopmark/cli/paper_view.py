@@ -10,6 +10,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from slopmark.cli.output import write_file
+from slopmark.cli.tables import print_table
 from slopmark.paper.bench import CROSSED, BenchResult
 from slopmark.paper.document import Document
 from slopmark.paper.findings import counts, findings_json, findings_markdown, title
@@ -25,7 +27,7 @@ def print_score(console: Console, paper: str, document: Document, score: PaperSc
     table = Table("measure", "plane", "score", "units", title=f"Scientific slop: {paper}")
     for result in score.results:
         table.add_row(title(result.measure), result.plane, _num(result.score), counts(result))
-    console.print(table)
+    print_table(console, table)
     planes = ", ".join(f"{plane} {_num(value)}" for plane, value in score.planes.items())
     covered = ", ".join(score.covered) or "none"
     console.print(f"aggregate S(p) {_num(score.aggregate)} (planes covered: {covered}; {planes})")
@@ -39,9 +41,10 @@ def print_score(console: Console, paper: str, document: Document, score: PaperSc
 
 def write_findings(path: Path, paper: str, score: PaperScore) -> None:
     if path.suffix.lower() == ".json":
-        path.write_text(json.dumps(findings_json(paper, score), indent=1) + "\n", encoding="utf-8")
+        text = json.dumps(findings_json(paper, score), indent=1) + "\n"
     else:
-        path.write_text(findings_markdown(paper, score), encoding="utf-8")
+        text = findings_markdown(paper, score)
+    write_file(path, text, "--findings")
 
 
 def _estimate(estimate: Estimate) -> str:
@@ -64,7 +67,7 @@ def design_line(result: BenchResult) -> str:
             "bootstrap over AI papers and human papers; AUROC and TPR: papers redrawn per group")
 
 
-def print_bench(console: Console, result: BenchResult, problems: list[tuple[str, str]]) -> None:
+def print_bench(console: Console, result: BenchResult) -> None:
     heading = f"Pair benchmark ({result.pairs} usable pairs; higher = more AI-like)"
     table = Table("measure", "pairs", "PairAcc [95% CI]", "AUROC [95% CI]", "TPR@5%FPR [95% CI]",
                   title=heading)  # fmt: skip
@@ -73,10 +76,8 @@ def print_bench(console: Console, result: BenchResult, problems: list[tuple[str,
             title(report.measure), str(report.pairs), _estimate(report.pair_accuracy),
             _estimate(report.auroc), _estimate(report.tpr_at_5_fpr),
         )  # fmt: skip
-    console.print(table)
+    print_table(console, table)
     console.print(design_line(result))
-    for where, what in [*problems, *result.problems]:
-        console.print(f"[red]left out[/] {where}: {what}")
 
 
 def bench_json(result: BenchResult, problems: list[tuple[str, str]]) -> dict[str, Any]:

@@ -45,13 +45,18 @@ def serve(
     """
     import uvicorn
 
+    from slopmark.cli.options import non_empty
+    from slopmark.cli.store import open_cli_store
     from slopmark.llm.openai_compat import resolve_api_key
     from slopmark.server import create_app
     from slopmark.server.outbound import Outbound
     from slopmark.store import database_url
 
+    non_empty(host, "--host")
+    non_empty(token, "--token")
     key = resolve_api_key(None, os.environ)
     outbound = Outbound.configured(allow_base_url, key, key_base_url)
+    open_cli_store(db).dispose()  # a bad store is refused here, naming --db or $SLOPMARK_DB
     for notice in _notices(host, token, key, key_base_url):
         print(f"slopmark serve: {notice}")
     app = create_app(database_url(db, os.environ), token, outbound)

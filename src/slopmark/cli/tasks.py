@@ -13,7 +13,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from slopmark.cli.output import print_json
+from slopmark.cli.output import output_file, print_json, write_file
+from slopmark.cli.tables import print_table
 from slopmark.errors import BadInput
 from slopmark.evals.task import SOURCES, Task
 
@@ -62,7 +63,7 @@ def list_tasks(
         counts = [asdict(row) for row in _counts(tasks)]
         print_json({"counts": counts, "tasks": [t.public() for t in tasks]})
     else:
-        Console().print(_count_table(tasks))
+        print_table(Console(), _count_table(tasks))
 
 
 def _count_table(tasks: Sequence[Task]) -> Table:
@@ -104,12 +105,14 @@ def generate(
     from slopmark.evals.generators import generate as generate_tasks
     from slopmark.evals.pool import check_domain
 
+    if out is not None:
+        output_file(out, "--out")
     tasks = generate_tasks(check_domain(domain), templates, variants, seed)
     lines = "".join(json.dumps(_record(t), ensure_ascii=False) + "\n" for t in tasks)
     if out is None:
         sys.stdout.write(lines)
     else:
-        out.write_text(lines, encoding="utf-8")
+        write_file(out, lines, "--out")
         print(f"{len(tasks)} tasks written to {out}", file=sys.stderr)
 
 

@@ -78,20 +78,30 @@ class Skipped:
     reason: str
 
 
-def decode(data: bytes) -> tuple[str, tuple[str, ...]]:
-    """Decode Python source bytes that are not UTF-8 (PEP 263 cookie, else UTF-8).
+class Undecodable(ValueError):
+    """Source bytes Python itself would refuse to decode (so it would never run them)."""
 
-    Undecodable bytes are replaced and noted rather than failing the file.
+
+def decode(data: bytes) -> tuple[str, tuple[str, ...]]:
+    """Decode Python source bytes (PEP 263 cookie or BOM, else UTF-8), as Python does.
+
+    Bytes that are not valid in that encoding, or a cookie naming an unknown
+    encoding, raise `Undecodable` with the reason: Python would not run the file.
     """
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:
-        encoding = "utf-8"
+    except SyntaxError as error:
+        raise Undecodable(f"not decodable as Python source: {error.msg}") from error
     try:
         return data.decode(encoding), ()
-    except (UnicodeDecodeError, LookupError):
-        text = data.decode("utf-8", errors="replace")
-        return text, (f"undecodable bytes for {encoding} were replaced",)
+    except UnicodeDecodeError as error:
+        bad = error.object[error.start : error.start + 1].hex()
+        raise Undecodable(
+            f"not valid {encoding} (byte 0x{bad} at offset {error.start}); "
+            "Python would not run it"
+        ) from error
+    except LookupError as error:
+        raise Undecodable(f"unknown encoding {encoding!r}; Python would not run it") from error
 
 
 #: How the core's error kinds read in a skipped file's reason.

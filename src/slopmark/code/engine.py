@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from slopmark import _core
-from slopmark.code.analysis import MIN_CLONE_SLOC, FileAnalysis, Skipped, decode, from_record
+from slopmark.code.analysis import (
+    MIN_CLONE_SLOC,
+    FileAnalysis,
+    Skipped,
+    Undecodable,
+    decode,
+    from_record,
+)
 from slopmark.code.languages import grammar_of, language_of, rule_targets
 from slopmark.code.rules import Rule
 from slopmark.errors import BadInput
@@ -101,8 +108,10 @@ class Engine:
 
         worker = threading.Thread(target=work, name="slopmark-core", daemon=True)
         worker.start()
-        while worker.is_alive():
+        alive = True
+        while alive:  # at least one report, the last one after the core is done
             worker.join(PROGRESS_EVERY)
+            alive = worker.is_alive()
             progress(counter.done, len(inputs))
         if failure:
             raise failure[0]
@@ -111,15 +120,48 @@ class Engine:
     def _outcome(self, grammar: str, item: tuple[Any, str], record: Any) -> Outcome:
         source, path = item
         rules, language = self.pack(grammar)[0], language_of(grammar)
+        if grammar == "python" and record[0] != "error":
+            problem = _python_refuses(source)
+            if problem is not None:
+                return Skipped(path, problem)
         if record[:2] != ("error", "not-utf8"):
             return from_record(path, record, rules, language=language)
         try:
             data = source if isinstance(source, bytes) else Path(source).read_bytes()
         except OSError as error:
             return Skipped(path, f"unreadable: {error.strerror or error}")
-        text, notes = decode(data)
+        if grammar == "python":
+            try:
+                text, notes = decode(data)
+            except Undecodable as error:
+                return Skipped(path, str(error))
+        else:
+            text = data.decode("utf-8", errors="replace")
+            notes = ("undecodable bytes for utf-8 were replaced",)
         again = self._core(grammar, "sources", [text.encode("utf-8", errors="replace")])[0]
         return from_record(path, again, rules, notes, language)
+
+
+#: Bytes read to look for a PEP 263 coding cookie (it sits on line 1 or 2).
+COOKIE_HEAD = 2048
+
+
+def _python_refuses(source: str | bytes) -> str | None:
+    """Why Python would refuse to decode a file the core read as UTF-8 (its coding cookie
+    names an unknown encoding or one its bytes are not valid in), else None."""
+    try:
+        if isinstance(source, str):
+            with open(source, "rb") as handle:
+                if b"coding" not in handle.read(COOKIE_HEAD):
+                    return None
+            source = Path(source).read_bytes()
+        if b"coding" in source[:COOKIE_HEAD]:
+            decode(source)
+    except Undecodable as error:
+        return str(error)
+    except OSError:
+        return None
+    return None
 
 
 def _offset(progress: Progress, before: int, total: int) -> Progress:

@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 
 from slopmark.errors import BadInput
 from slopmark.evals.task import Task
-from slopmark.evals.verifiers import Message
+from slopmark.llm.base import Message
 
 MODES = ("standard", "zero_context")
 

@@ -13,24 +13,38 @@ feeding the model's answers back.
 Paste runs score an answer a person pasted. For a multi-turn task the paste
 is the final answer only: the transcript holds every user turn, an empty
 assistant message for each earlier answer, and the pasted text last.
+
+Scoring asks the verifier for the problems of the task's config first
+(`verdict_of`): a config with problems fails the verdict with one "config"
+check naming them, and the verifier never sees it.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Engine
 
+from slopmark.errors import BadInput
 from slopmark.evals.harness import HARNESS, Harness, messages_for, transcript_for
 from slopmark.evals.task import Task
-from slopmark.evals.verifiers import Verdict, get_verifier
-from slopmark.llm.base import ChatProvider, ChatRequest, ChatResponse, ProviderError
+from slopmark.evals.verifiers import Check, Verdict, Verifier, get_verifier
+from slopmark.llm.base import (
+    ChatProvider,
+    ChatRequest,
+    ChatResponse,
+    Message,
+    ProviderError,
+    Unreachable,
+)
 from slopmark.store.runs import Run, Series, errored_task_ids, finished_task_ids, insert_run
 
 PASTE_PROVIDER = "paste"
+#: The longest pasted answer, in characters: one cap for ``eval paste`` and the API.
+MAX_PASTE_CHARS = 200_000
 Progress = Callable[[int, int], None]
 
 
@@ -115,9 +129,18 @@ def errored_run(task: Task, series: Series, error: str, output: str = "") -> Run
     return _base(task, series, status="error", error=error, output=output)
 
 
+def verdict_of(
+    verifier: Verifier, config: Mapping[str, Any], output: str, transcript: Sequence[Message]
+) -> Verdict:
+    """The verdict on ``output``; a "config" check fails it when ``config`` has problems."""
+    problems = verifier.problems(config)
+    if problems:
+        return Verdict(False, 0.0, (Check("config", False, "; ".join(problems)),))
+    return verifier.verify(config, output, transcript)
+
+
 def _verdict(task: Task, output: str, transcript: Sequence[Any]) -> Verdict:
-    verifier = get_verifier(task.verifier_type)
-    return verifier.verify(task.verifier, output, transcript)
+    return verdict_of(get_verifier(task.verifier_type), task.verifier, output, transcript)
 
 
 def scored_run(
@@ -156,8 +179,22 @@ def scored_run(
     )
 
 
+def check_paste(output: str, where: str = "the pasted answer") -> str:
+    """``output`` when it can be scored as a paste: not empty, at most `MAX_PASTE_CHARS`."""
+    if not output.strip():
+        raise BadInput(f"{where} is empty: paste the model's final answer")
+    if len(output) > MAX_PASTE_CHARS:
+        raise BadInput(
+            f"{where} has {len(output):,} characters, more than the {MAX_PASTE_CHARS:,} "
+            "a pasted answer may have"
+        )
+    return output
+
+
 def paste_run(task: Task, output: str, series: Series) -> Run:
-    """A pasted final answer, scored: latency 0, cost 0, ``paste=True``."""
+    """A pasted final answer, scored: latency 0, cost 0, ``paste=True``; an empty or
+    oversized paste is `BadInput` (see `check_paste`)."""
+    check_paste(output)
     answers = [""] * (len(task.turns) - 1) + [output]
     return scored_run(task, series, answers, PASTE_USAGE, paste=True)
 
@@ -188,6 +225,34 @@ def pending(engine: Engine, suite: Suite, retry_errors: bool = False) -> list[Ta
         return [t for t in suite.tasks if t.id in wanted]
     done = finished_task_ids(engine, suite.series)
     return [t for t in suite.tasks if t.id not in done]
+
+
+class EndpointUnreachable(BadInput):
+    """The model's endpoint could not be reached before it answered anything: the suite
+    stops at once instead of storing every task as errored."""
+
+
+class _Watched:
+    """A provider watched for the first answer: until one comes, an unreachable endpoint
+    raises `EndpointUnreachable` (not a `ProviderError`, so no errored run is stored)."""
+
+    def __init__(self, provider: ChatProvider) -> None:
+        self.provider = provider
+        self.name = provider.name
+        self.answered = False
+
+    async def complete(self, request: ChatRequest) -> ChatResponse:
+        try:
+            response = await self.provider.complete(request)
+        except Unreachable as error:
+            if self.answered:
+                raise
+            raise EndpointUnreachable(
+                f"{error}; nothing answered before, so the suite stopped with no run stored: "
+                "check the URL and that the server is running"
+            ) from error
+        self.answered = True
+        return response
 
 
 @dataclass
@@ -227,12 +292,25 @@ async def run_suite(
     todo = left if limit is None else left[:limit]
     tally = _Tally(len(todo), progress)
     queue = iter(todo)
+    watched = _Watched(provider)
 
     async def worker() -> None:
         for task in queue:
-            run = await attempt(task, provider, suite)
+            run = await attempt(task, watched, suite)
             tally.record(await asyncio.to_thread(insert_run, engine, run))
 
-    await asyncio.gather(*(worker() for _ in range(min(concurrency, len(todo)))))
+    await _all_or_none([worker() for _ in range(min(concurrency, len(todo)))])
     skipped = len(suite.tasks) - len(left)
     return Outcome(tuple(tally.stored), skipped, tally.duplicates, len(todo))
+
+
+async def _all_or_none(workers: Sequence[Coroutine[Any, Any, None]]) -> None:
+    """Run ``workers`` together; when one raises, cancel the others, then re-raise."""
+    tasks = [asyncio.ensure_future(worker) for worker in workers]
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise

@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from slopmark.evals.verifiers import Message
+
+@dataclass(frozen=True)
+class Message:
+    """One message of a transcript: ``role`` is system, user or assistant."""
+
+    role: str
+    content: str
 
 
 @dataclass(frozen=True)
@@ -37,7 +43,18 @@ class ChatResponse:
 
 
 class ProviderError(Exception):
-    """The provider failed (outage, rate limit after retries, timeout): the run is errored."""
+    """The provider failed (outage, rate limit after retries, timeout): the run is errored.
+
+    ``status`` is the HTTP status of the last answer, None when there was none.
+    """
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Unreachable(ProviderError):
+    """No connection to the endpoint could be made (refused, no such host), after retries."""
 
 
 class ChatProvider(Protocol):

@@ -1,15 +1,18 @@
-"""A response cache in SQLite, shared by concurrent tasks and by several processes.
+"""The one model-call cache: answers as JSON by key in SQLite, shared by threads and processes.
 
-Key: SHA-256 of the canonical JSON of (harness version, model, provider base
-URL, the full request: messages, temperature, max_tokens). Value: the
-`ChatResponse` as JSON; a hit returns it with ``cached=True`` and the
-latencies and cost of the call that filled it (the run that paid for it).
+`CallCache` is the store: a key (the hex SHA-256 of a call's canonical JSON,
+`call_key`) maps to the answer as JSON. `ResponseCache` keeps the eval
+providers' `ChatResponse`s in one, keyed by (harness version, model, provider
+base URL, the full request: messages, temperature, max_tokens); a hit returns
+the response with ``cached=True`` and the latencies and cost of the call that
+filled it (the run that paid for it). `slopmark.llm.client.ModelClient` keeps
+the paper models' answers (chat, image input, prompt log-probabilities) in one.
 
 Concurrency choice: the file is in WAL mode (readers never block the writer)
 with a busy timeout, so several processes can share it. Within a process one
-connection serves every task, guarded by a lock, and the async methods run
-each (tiny) statement in a worker thread with `asyncio.to_thread`: a
-statement can wait up to ``busy_timeout_ms`` for another process's write
+connection serves every thread, guarded by a lock, and `ResponseCache`'s async
+methods run each (tiny) statement in a worker thread with `asyncio.to_thread`:
+a statement can wait up to ``busy_timeout_ms`` for another process's write
 lock, and that wait must not stall the event loop.
 """
 
@@ -28,36 +31,33 @@ from typing import Any
 
 from slopmark.llm.base import ChatRequest, ChatResponse
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS chat_responses (
-    key TEXT PRIMARY KEY,
-    model TEXT NOT NULL,
-    response TEXT NOT NULL,
-    created_at REAL NOT NULL
-)
-"""
+_SCHEMA = "CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, value TEXT, created_at REAL)"
 
 
-def cache_key(harness_version: str, base_url: str, request: ChatRequest) -> str:
-    """The hex SHA-256 naming one (harness, provider, request) combination."""
-    canonical = {
-        "harness_version": harness_version,
-        "base_url": base_url.rstrip("/"),
-        "model": request.model,
-        "messages": [[m.role, m.content] for m in request.messages],
-        "temperature": request.temperature,
-        "max_tokens": request.max_tokens,
-    }
-    text = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+def call_key(**call: Any) -> str:
+    """The hex SHA-256 of the canonical JSON of one call's named parts."""
+    text = json.dumps(call, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-class ResponseCache:
-    """Cached `ChatResponse`s in the SQLite file at ``path``, for one harness version."""
+def cache_key(harness_version: str, base_url: str, request: ChatRequest) -> str:
+    """The key naming one (harness, provider, request) combination of `ResponseCache`."""
+    return call_key(
+        harness_version=harness_version,
+        base_url=base_url.rstrip("/"),
+        model=request.model,
+        messages=[[m.role, m.content] for m in request.messages],
+        temperature=request.temperature,
+        max_tokens=request.max_tokens,
+    )
 
-    def __init__(self, path: str | Path, harness_version: str, busy_timeout_ms: int = 10_000):
+
+class CallCache:
+    """JSON answers by key in the SQLite file at ``path`` (WAL; safe across threads)."""
+
+    def __init__(self, path: str | Path, busy_timeout_ms: int = 10_000) -> None:
         self.path = Path(path)
-        self.harness_version = harness_version
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(
             self.path, timeout=busy_timeout_ms / 1000, check_same_thread=False
@@ -68,24 +68,44 @@ class ResponseCache:
         with self._db:
             self._db.execute(_SCHEMA)
 
-    def get(self, base_url: str, request: ChatRequest) -> ChatResponse | None:
-        """The cached response (``cached=True``), or None."""
-        key = cache_key(self.harness_version, base_url, request)
+    def get(self, key: str) -> Any | None:
+        """The answer stored under ``key``, or None."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT response FROM chat_responses WHERE key = ?", (key,)
-            ).fetchone()
-        return None if row is None else _decode(row[0])
+            row = self._db.execute("SELECT value FROM calls WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
 
-    def put(self, base_url: str, request: ChatRequest, response: ChatResponse) -> None:
-        key = cache_key(self.harness_version, base_url, request)
-        stored = json.dumps(dataclasses.asdict(dataclasses.replace(response, cached=False)))
+    def put(self, key: str, value: Any) -> None:
         with self._lock, self._db:
             self._db.execute(
-                "INSERT OR REPLACE INTO chat_responses (key, model, response, created_at)"
-                " VALUES (?, ?, ?, ?)",
-                (key, request.model, stored, time.time()),
+                "INSERT OR REPLACE INTO calls (key, value, created_at) VALUES (?, ?, ?)",
+                (key, json.dumps(value), time.time()),
             )
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM calls").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class ResponseCache:
+    """Cached `ChatResponse`s in the SQLite file at ``path``, for one harness version."""
+
+    def __init__(self, path: str | Path, harness_version: str, busy_timeout_ms: int = 10_000):
+        self.path = Path(path)
+        self.harness_version = harness_version
+        self._calls = CallCache(self.path, busy_timeout_ms)
+
+    def get(self, base_url: str, request: ChatRequest) -> ChatResponse | None:
+        """The cached response (``cached=True``), or None."""
+        found = self._calls.get(cache_key(self.harness_version, base_url, request))
+        return None if found is None else _decode(found)
+
+    def put(self, base_url: str, request: ChatRequest, response: ChatResponse) -> None:
+        stored = dataclasses.asdict(dataclasses.replace(response, cached=False))
+        self._calls.put(cache_key(self.harness_version, base_url, request), stored)
 
     async def lookup(self, base_url: str, request: ChatRequest) -> ChatResponse | None:
         return await asyncio.to_thread(self.get, base_url, request)
@@ -94,12 +114,10 @@ class ResponseCache:
         await asyncio.to_thread(self.put, base_url, request, response)
 
     def __len__(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM chat_responses").fetchone()[0])
+        return len(self._calls)
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._calls.close()
 
     def __enter__(self) -> ResponseCache:
         return self
@@ -113,7 +131,6 @@ class ResponseCache:
         self.close()
 
 
-def _decode(text: str) -> ChatResponse:
-    fields: dict[str, Any] = json.loads(text)
+def _decode(fields: dict[str, Any]) -> ChatResponse:
     known = {f.name for f in dataclasses.fields(ChatResponse)}
     return ChatResponse(**{k: v for k, v in fields.items() if k in known} | {"cached": True})

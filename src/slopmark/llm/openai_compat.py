@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, cast
@@ -37,19 +36,12 @@ from openai.types.chat import ChatCompletionMessageParam
 
 from slopmark.llm.base import ChatRequest, ChatResponse
 from slopmark.llm.cache import ResponseCache
-from slopmark.llm.prices import PriceTable, load_prices
-from slopmark.llm.retry import AttemptFailed, Backoff, Failure, call_with_retries, parse_retry_after
+from slopmark.llm.failures import failure_of
+from slopmark.llm.keys import PLACEHOLDER_KEY, resolve_api_key, wire_key
+from slopmark.llm.prices import PriceTable, load_prices, usage_numbers
+from slopmark.llm.retry import AttemptFailed, Backoff, Failure, call_with_retries
 
-KEY_VARIABLES = ("SLOPMARK_API_KEY", "OPENAI_API_KEY")
-#: Sent when no key is configured: servers without auth (llama.cpp, vLLM, Ollama) ignore it.
-PLACEHOLDER_KEY = "sk-no-key"
-_EXCERPT = 200
-
-
-def resolve_api_key(explicit: str | None, environ: Mapping[str, str]) -> str | None:
-    """The key from the argument, else the first of `KEY_VARIABLES` that is set."""
-    from_env = (environ[name] for name in KEY_VARIABLES if environ.get(name))
-    return explicit or next(from_env, None)
+__all__ = ["PLACEHOLDER_KEY", "OpenAICompatProvider", "resolve_api_key"]
 
 
 class OpenAICompatProvider:
@@ -114,7 +106,7 @@ class OpenAICompatProvider:
         if self._client is None or self._client_loop is not loop:
             self._client = AsyncOpenAI(
                 base_url=self.base_url,
-                api_key=self._key or PLACEHOLDER_KEY,
+                api_key=wire_key(self._key),
                 timeout=self.timeout_s,
                 max_retries=0,
             )
@@ -131,7 +123,8 @@ class OpenAICompatProvider:
             late = f"no complete answer from {self.base_url} in {self.timeout_s:g}s"
             raise AttemptFailed(Failure(late, True)) from error
         except openai.APIError as error:
-            raise AttemptFailed(self._failure(error)) from error
+            failure = failure_of(error, self.base_url, self.timeout_s, self._key is None)
+            raise AttemptFailed(failure) from error
 
     async def _stream(self, request: ChatRequest) -> ChatResponse:
         started = time.perf_counter()
@@ -163,20 +156,6 @@ class OpenAICompatProvider:
         )
         collected.add_completion(completion)
         return collected.response(request.model, self.prices)
-
-    def _failure(self, error: openai.APIError) -> Failure:
-        if isinstance(error, openai.APITimeoutError):
-            return Failure(f"timed out after {self.timeout_s:g}s waiting for {self.base_url}", True)
-        if isinstance(error, openai.APIConnectionError):
-            return Failure(f"cannot reach {self.base_url}: {_one_line(str(error))}", True)
-        if not isinstance(error, openai.APIStatusError):
-            return Failure(f"{self.base_url} sent an error: {_one_line(str(error))}", True)
-        status = error.status_code
-        message = f"HTTP {status} from {self.base_url}: {_body_excerpt(error)}"
-        if status in (401, 403) and self._key is None:
-            message += f"; no API key set (pass one or set {' / '.join(KEY_VARIABLES)})"
-        retry_after = parse_retry_after(error.response.headers.get("retry-after"))
-        return Failure(message, status == 429 or status >= 500, retry_after)
 
 
 @dataclass
@@ -216,11 +195,7 @@ class _Collected:
 
     def response(self, model: str, prices: PriceTable) -> ChatResponse:
         total_ms = _ms_since(self.started)
-        input_tokens = getattr(self.usage, "prompt_tokens", None)
-        output_tokens = getattr(self.usage, "completion_tokens", None)
-        cost = _reported_cost(self.usage)
-        if cost is None:
-            cost = prices.cost(model, input_tokens, output_tokens)
+        input_tokens, output_tokens, cost = usage_numbers(self.usage, model, prices)
         return ChatResponse(
             text="".join(self.parts),
             finish_reason=self.finish_reason,
@@ -244,30 +219,6 @@ def _wire_messages(request: ChatRequest) -> list[ChatCompletionMessageParam]:
         cast("ChatCompletionMessageParam", {"role": m.role, "content": m.content})
         for m in request.messages
     ]
-
-
-def _reported_cost(usage: Any) -> float | None:
-    """``usage.cost`` when the API reports one as a number ≥ 0 (OpenRouter does)."""
-    extra = getattr(usage, "model_extra", None) or {}
-    value = extra.get("cost")
-    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
-        return float(value)
-    return None
-
-
-def _body_excerpt(error: openai.APIStatusError) -> str:
-    body = error.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        text = str(inner.get("message", inner)) if isinstance(inner, dict) else str(inner)
-    else:
-        text = str(body) if body is not None else error.message
-    return _one_line(text)
-
-
-def _one_line(text: str) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= _EXCERPT else flat[: _EXCERPT - 1] + "…"
 
 
 def _ms_since(started: float) -> float:

@@ -2,7 +2,7 @@
 
 ``cost = input_tokens · input_per_mtok / 10⁶ + output_tokens · output_per_mtok / 10⁶``
 in USD. The table (``prices/<version>.json``) is indicative: a cost the API
-reports itself always wins over it (see `slopmark.llm.openai_compat`). A price
+reports itself always wins over it (`usage_numbers`). A price
 of 0 is only accepted for a model marked ``"local": true`` — an unlisted or
 unpriced model costs None (unknown), never 0.
 
@@ -127,3 +127,28 @@ def load_prices(version: str = DEFAULT_VERSION) -> PriceTable:
 def cost(model: str, input_tokens: int | None, output_tokens: int | None) -> float | None:
     """USD by the default price table; None when the model or a token count is unknown."""
     return load_prices().cost(model, input_tokens, output_tokens)
+
+
+def usage_numbers(
+    usage: Any, model: str, prices: PriceTable | None = None
+) -> tuple[int | None, int | None, float | None]:
+    """``(input tokens, output tokens, USD)`` of one completion's ``usage`` (None: unknown).
+
+    The cost is the one the API reports (``usage.cost``, as OpenRouter sends),
+    else the price of ``model`` in ``prices`` (the default table when None).
+    """
+    input_tokens = getattr(usage, "prompt_tokens", None)
+    output_tokens = getattr(usage, "completion_tokens", None)
+    spent = reported_cost(usage)
+    if spent is None:
+        spent = (prices or load_prices()).cost(model, input_tokens, output_tokens)
+    return input_tokens, output_tokens, spent
+
+
+def reported_cost(usage: Any) -> float | None:
+    """``usage.cost`` when the API reports one as a number ≥ 0 (OpenRouter does)."""
+    extra = getattr(usage, "model_extra", None) or {}
+    value = extra.get("cost")
+    if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+        return float(value)
+    return None

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -23,18 +24,22 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import TypeVar
 
-from slopmark.llm.base import ProviderError
+from slopmark.llm.base import ProviderError, Unreachable
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class Failure:
-    """One failed attempt: ``message`` is one line (status and body excerpt)."""
+    """One failed attempt: ``message`` is one line (status and body excerpt);
+    ``unreachable`` when no connection could be made at all; ``status`` the HTTP
+    status when the server answered."""
 
     message: str
     retryable: bool
     retry_after_s: float | None = None
+    unreachable: bool = False
+    status: int | None = None
 
 
 class AttemptFailed(Exception):
@@ -84,7 +89,8 @@ async def call_with_retries(
     backoff: Backoff,
     rng: random.Random | None = None,
 ) -> T:
-    """Await ``attempt()`` up to ``retries + 1`` times; raise `ProviderError` at the end.
+    """Await ``attempt()`` up to ``retries + 1`` times; raise `ProviderError` at the end
+    (`Unreachable` when the last attempt could not connect at all).
 
     Only `AttemptFailed` with a retryable failure is retried; any other
     exception propagates unchanged (a bug is not an outage).
@@ -95,11 +101,37 @@ async def call_with_retries(
         try:
             return await attempt()
         except AttemptFailed as error:
-            failure = error.failure
-            if not failure.retryable or number == attempts:
-                raise ProviderError(_final_message(failure, number)) from error
-            await asyncio.sleep(backoff.delay(number - 1, failure.retry_after_s, rng))
+            await asyncio.sleep(_wait_or_give_up(error, number, attempts, backoff, rng))
     raise AssertionError("unreachable: the loop returns or raises")
+
+
+def call_blocking_with_retries(
+    attempt: Callable[[], T],
+    retries: int,
+    backoff: Backoff,
+    rng: random.Random | None = None,
+) -> T:
+    """`call_with_retries` for a blocking ``attempt``: the same policy, waiting with sleep."""
+    rng = rng or random.Random()
+    attempts = max(0, retries) + 1
+    for number in range(1, attempts + 1):
+        try:
+            return attempt()
+        except AttemptFailed as error:
+            time.sleep(_wait_or_give_up(error, number, attempts, backoff, rng))
+    raise AssertionError("unreachable: the loop returns or raises")
+
+
+def _wait_or_give_up(
+    error: AttemptFailed, number: int, attempts: int, backoff: Backoff, rng: random.Random
+) -> float:
+    """Seconds to wait before the next attempt; `ProviderError` after attempt ``number``
+    when it was the last or its failure is not worth retrying."""
+    failure = error.failure
+    if not failure.retryable or number == attempts:
+        kind = Unreachable if failure.unreachable else ProviderError
+        raise kind(_final_message(failure, number), failure.status) from error
+    return backoff.delay(number - 1, failure.retry_after_s, rng)
 
 
 def _final_message(failure: Failure, attempts: int) -> str:

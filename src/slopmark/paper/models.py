@@ -20,37 +20,37 @@ the environment variable holding the key; without it a placeholder key is sent
 (llama.cpp, vLLM and Ollama ignore it) and no other variable is read, so a key
 never leaks to an endpoint it was not named for.
 
-Every call is greedy (temperature 0) and cached on disk under the SHA-256 of
-the canonical JSON of (endpoint kind, model, request, parameters, run id) —
-the run id lets a measure ask the same question several times (majority of
-three runs, as the "Science or Slop?" paper does) and still replay each run
-from the cache. The cache is one SQLite file, ``calls.sqlite``, in
-``$SLOPMARK_CACHE/paper-models/``, else ``$XDG_CACHE_HOME/slopmark/paper-models/``
-(``~/.cache`` by default). It is not `slopmark.llm.cache.ResponseCache`: that
-one stores `ChatResponse`s keyed by string messages, while these calls also
-return prompt log-probabilities and send image parts.
+Every call goes through `slopmark.llm.client.ModelClient` (its retry policy,
+its failures) and is greedy (temperature 0) and cached on disk in a
+`slopmark.llm.cache.CallCache` under the SHA-256 of the canonical JSON of
+(endpoint kind, model, request, parameters, run id) — the run id lets a
+measure ask the same question several times (majority of three runs, as the
+"Science or Slop?" paper does) and still replay each run from the cache. The
+cache is one SQLite file, ``calls.sqlite``, in ``$SLOPMARK_CACHE/paper-models/``,
+else ``$XDG_CACHE_HOME/slopmark/paper-models/`` (``~/.cache`` by default).
 
-Prompt log-probabilities come from the legacy completions endpoint with
-``echo=True, logprobs=1, max_tokens=1`` (llama.cpp's server and vLLM answer
-it): ``choices[0].logprobs`` carries ``tokens``, ``token_logprobs`` and
-``text_offset``; only the tokens inside the prompt are kept.
+Prompt log-probabilities come from the scorer's completions endpoint
+(`ModelClient.prompt_logprobs`); only the tokens inside the prompt are kept.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
-import json
 import os
-import sqlite3
-import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from slopmark.errors import BadInput, EngineError
+from slopmark.llm.base import ProviderError
+from slopmark.llm.cache import CallCache, call_key
+from slopmark.llm.keys import named_key
 from slopmark.yamlconfig import read_mapping, reject_unknown
+
+if TYPE_CHECKING:  # the client loads the OpenAI SDK: only when a model is called
+    from slopmark.llm.client import ModelClient, TokenRow
 
 ModelRole = Literal["labeller", "scorer", "vision"]
 ROLES: tuple[ModelRole, ...] = ("labeller", "scorer", "vision")
@@ -66,7 +66,7 @@ _PURPOSE = {
 PROBE = "violet anchor marble quietly orbit lantern copper thistle."
 #: The least mean gain (nats per token) of the second run over the first.
 PROBE_MIN_GAIN = 2.0
-_SCHEMA = "CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, value TEXT, created_at REAL)"
+CACHE_FILE = "calls.sqlite"
 
 
 class ModelCallFailed(EngineError):
@@ -116,36 +116,21 @@ def default_cache_dir(environ: Mapping[str, str]) -> Path:
 
 def cache_key(kind: str, model: str, request: Any, params: Mapping[str, Any]) -> str:
     """The hex SHA-256 of the canonical JSON of one call."""
-    canonical = {"kind": kind, "model": model, "request": request, "params": dict(params)}
-    text = json.dumps(canonical, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return call_key(kind=kind, model=model, request=request, params=dict(params))
 
 
-class CallCache:
-    """JSON answers by key in one SQLite file (WAL: several processes may share it)."""
+def open_cache(folder: Path) -> CallCache:
+    """The model-call cache in ``folder`` (made when missing)."""
+    return CallCache(folder / CACHE_FILE)
 
-    def __init__(self, folder: Path) -> None:
-        folder.mkdir(parents=True, exist_ok=True)
-        self.path = folder / "calls.sqlite"
-        self._db = sqlite3.connect(self.path, timeout=10)
-        self._db.execute("PRAGMA journal_mode = WAL")
-        self._db.execute("PRAGMA synchronous = NORMAL")
-        with self._db:
-            self._db.execute(_SCHEMA)
 
-    def get(self, key: str) -> Any | None:
-        row = self._db.execute("SELECT value FROM calls WHERE key = ?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
-
-    def put(self, key: str, value: Any) -> None:
-        with self._db:
-            self._db.execute(
-                "INSERT OR REPLACE INTO calls (key, value, created_at) VALUES (?, ?, ?)",
-                (key, json.dumps(value), time.time()),
-            )
-
-    def close(self) -> None:
-        self._db.close()
+@contextmanager
+def model_call(where: str) -> Iterator[None]:
+    """Turn a model client's failure into `ModelCallFailed` naming ``where``."""
+    try:
+        yield
+    except ProviderError as error:
+        raise ModelCallFailed(f"{where} failed: {error}") from error
 
 
 class ModelSet:
@@ -170,7 +155,7 @@ class ModelSet:
         self.requests = 0
         self.hits = 0
         self._cache: CallCache | None = None
-        self._clients: dict[ModelRole, Any] = {}
+        self._clients: dict[ModelRole, ModelClient] = {}
         self._scorer_checked = False
 
     def missing(self, *roles: ModelRole) -> str | None:
@@ -270,52 +255,29 @@ class ModelSet:
 
     def _open_cache(self) -> CallCache:
         if self._cache is None:
-            self._cache = CallCache(self.cache_dir)
+            self._cache = open_cache(self.cache_dir)
         return self._cache
 
-    def _client(self, role: ModelRole, endpoint: Endpoint) -> Any:
+    def _client(self, role: ModelRole, endpoint: Endpoint) -> ModelClient:
+        from slopmark.llm.client import ModelClient
+
         if role not in self._clients:
-            self._clients[role] = make_client(endpoint.base_url, endpoint.api_key, self.timeout_s)
+            self._clients[role] = ModelClient(endpoint.base_url, endpoint.api_key, self.timeout_s)
         return self._clients[role]
 
     def _chat_call(
         self, role: ModelRole, endpoint: Endpoint, messages: Any, params: dict[str, Any]
     ) -> str:
         client = self._client(role, endpoint)
-        return complete_chat(client, endpoint.model, messages, params, _where(role, endpoint))
+        with model_call(_where(role, endpoint)):
+            return client.chat(endpoint.model, messages, **params).text or ""
 
     def _completion_call(
         self, role: ModelRole, endpoint: Endpoint, prompt: Any, params: dict[str, Any]
-    ) -> list[tuple[str, int, float | None]]:
+    ) -> list[TokenRow]:
         client = self._client(role, endpoint)
-        where = _where(role, endpoint)
-        answer = _guarded(where, lambda: client.completions.create(
-            model=endpoint.model, prompt=prompt, **params
-        ))  # fmt: skip
-        return _prompt_rows(where, answer)
-
-
-def make_client(base_url: str, api_key: str | None, timeout_s: float) -> Any:
-    """An OpenAI SDK client (2 retries); servers without auth get the placeholder key."""
-    from openai import OpenAI
-
-    from slopmark.llm.openai_compat import PLACEHOLDER_KEY
-
-    key = api_key or PLACEHOLDER_KEY
-    return OpenAI(base_url=base_url, api_key=key, timeout=timeout_s, max_retries=2)
-
-
-def complete_chat(
-    client: Any, model: str, messages: Any, params: dict[str, Any], where: str
-) -> str:
-    """One greedy chat completion's text; failures become `ModelCallFailed` naming ``where``."""
-    answer = _guarded(
-        where, lambda: client.chat.completions.create(model=model, messages=messages, **params)
-    )
-    choices = answer.choices or []
-    if not choices or choices[0].message is None:
-        raise ModelCallFailed(f"{where}: an answer without choices")
-    return str(choices[0].message.content or "")
+        with model_call(_where(role, endpoint)):
+            return client.prompt_logprobs(endpoint.model, prompt, params["max_tokens"])
 
 
 def _where(role: ModelRole, endpoint: Endpoint) -> str:
@@ -323,25 +285,12 @@ def _where(role: ModelRole, endpoint: Endpoint) -> str:
     return f"{role} model {endpoint.model!r} at {endpoint.base_url}"
 
 
-def _guarded(where: str, call: Callable[[], Any]) -> Any:
-    """Run one SDK call; an API failure becomes `ModelCallFailed` naming ``where``."""
-    import openai
-
-    try:
-        return call()
-    except openai.APIError as error:
-        flat = " ".join(str(error).split())[:300]
-        raise ModelCallFailed(f"{where} failed: {flat}") from error
-
-
 def _mean(values: list[float | None]) -> float:
     known = [value for value in values if value is not None]
     return sum(known) / len(known) if known else float("-inf")
 
 
-def _relocated(
-    rows: list[tuple[str, int, float | None]], wire: str, prefix: int
-) -> tuple[TokenLogprob, ...]:
+def _relocated(rows: list[TokenRow], wire: str, prefix: int) -> tuple[TokenLogprob, ...]:
     """Tokens with offsets into the prompt after the prefix (dropping the prefix's tokens).
 
     Servers count offsets from the text they were sent (vLLM) or from the text
@@ -358,25 +307,6 @@ def _relocated(
         for text, offset, value in rows
         if offset + shift >= 0
     )
-
-
-def _prompt_rows(where: str, answer: Any) -> list[tuple[str, int, float | None]]:
-    """``(token, text_offset, logprob)`` per token of ``choices[0].logprobs``."""
-    choices = answer.choices or []
-    logprobs = choices[0].logprobs if choices else None
-    tokens = getattr(logprobs, "tokens", None)
-    offsets = getattr(logprobs, "text_offset", None)
-    values = getattr(logprobs, "token_logprobs", None)
-    if not tokens or offsets is None or values is None:
-        raise ModelCallFailed(
-            f"{where} sent no prompt "
-            "log-probabilities (tokens, text_offset, token_logprobs); the scorer must serve "
-            "/completions with echo=True and logprobs (llama.cpp's server, vLLM)"
-        )
-    return [
-        (str(t), int(o), None if v is None else float(v))
-        for t, o, v in zip(tokens, offsets, values, strict=False)
-    ]
 
 
 def load_model_config(path: Path, cache_dir: Path | None = None) -> ModelSet:
@@ -411,7 +341,4 @@ def _api_key(path: Path, role: str, entry: dict[str, Any]) -> str | None:
     if "api_key_env" not in entry:
         return None
     variable = _text(path, role, entry, "api_key_env")
-    key = os.environ.get(variable)
-    if not key:
-        raise BadInput(f"{path}: {role}.api_key_env: environment variable {variable} is not set")
-    return key
+    return named_key(variable, os.environ, f"{path}: {role}.api_key_env")

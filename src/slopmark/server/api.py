@@ -28,7 +28,7 @@ from slopmark.board.query import run_gate, stream_records
 from slopmark.errors import BadInput
 from slopmark.evals.harness import HARNESS, MODES, check_mode
 from slopmark.evals.pool import find_task, task_set_version
-from slopmark.evals.runner import PASTE_PROVIDER, Suite, paste_run, run_suite
+from slopmark.evals.runner import MAX_PASTE_CHARS, PASTE_PROVIDER, Suite, paste_run, run_suite
 from slopmark.evals.task import DOMAINS, SOURCES
 from slopmark.llm.openai_compat import OpenAICompatProvider
 from slopmark.server import reads
@@ -93,7 +93,7 @@ _CSV_STREAM = {"content": {"text/csv": {"schema": {"type": "string"}}}}
 
 class PasteBody(BaseModel):
     task_id: str = Field(description="Id of an approved task (see GET /api/tasks).")
-    output: str = Field(max_length=200_000, description="The pasted final answer.")
+    output: str = Field(max_length=MAX_PASTE_CHARS, description="The pasted final answer.")
     model: str = Field("pasted", min_length=1, max_length=200, description="Who wrote it.")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_URL = "sqlite:///./slopmark.db"
@@ -24,9 +25,32 @@ REVISION_QUERY = "SELECT version_num FROM alembic_version"
 _SQLITE_SCHEMES = ("sqlite:///", "sqlite+pysqlite:///")
 
 
+@dataclass(frozen=True)
+class StoreLocation:
+    """The store's URL and where it came from (named in every error about it)."""
+
+    url: str
+    origin: str  # "--db", "$SLOPMARK_DB" or "the default store"
+
+
+def as_url(value: str) -> str:
+    """A database URL as given; anything else (no ``://``) is a path to a SQLite file."""
+    return value if "://" in value else f"sqlite:///{value}"
+
+
+def locate(flag: str | None, environ: Mapping[str, str]) -> StoreLocation:
+    """The store: ``--db`` first, then ``$SLOPMARK_DB``, then ``./slopmark.db``; each a URL
+    or a plain path to a SQLite file."""
+    if flag:
+        return StoreLocation(as_url(flag), "--db")
+    if environ.get(ENV_VAR):
+        return StoreLocation(as_url(environ[ENV_VAR]), f"${ENV_VAR}")
+    return StoreLocation(DEFAULT_URL, "the default store")
+
+
 def database_url(flag: str | None, environ: Mapping[str, str]) -> str:
     """The store URL: ``--db`` first, then ``$SLOPMARK_DB``, then ``./slopmark.db``."""
-    return flag or environ.get(ENV_VAR) or DEFAULT_URL
+    return locate(flag, environ).url
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -38,16 +62,37 @@ def sqlite_file(url: str) -> Path | None:
     return None
 
 
+def _read_only(path: Path | None) -> sqlite3.Connection | None:
+    """A read-only connection to the existing SQLite file ``path``; None if there is none."""
+    if path is None or not path.is_file():
+        return None
+    try:
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+
+
+def sqlite_tables(path: Path) -> list[str] | None:
+    """The table names of the SQLite file at ``path``, read without writing a byte;
+    None when there is no such file or it cannot be read as SQLite."""
+    connection = _read_only(path)
+    if connection is None:
+        return None
+    try:
+        rows = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return sorted(name for (name,) in rows)
+    except sqlite3.Error:
+        return None
+    finally:
+        connection.close()
+
+
 def read_sqlite(url: str) -> sqlite3.Connection | None:
     """A read-only connection to the SQLite store at ``url`` when it exists and is at
     `HEAD_REVISION`; None otherwise (the caller then opens it with SQLAlchemy, which
     creates, migrates or explains)."""
-    path = sqlite_file(url)
-    if path is None or not path.is_file():
-        return None
-    try:
-        connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
+    connection = _read_only(sqlite_file(url))
+    if connection is None:
         return None
     try:
         connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")

@@ -9,6 +9,7 @@ from importlib.metadata import entry_points
 from typing import Any, Protocol, TypeVar
 
 from slopmark.errors import BadInput, did_you_mean
+from slopmark.llm.base import Message as Message  # a transcript's message, defined by llm
 
 #: Built-in verifier modules, imported on first use of the registry.
 BUILTIN_MODULES = (
@@ -22,14 +23,6 @@ BUILTIN_MODULES = (
     "calibration",
 )
 ENTRY_POINT_GROUP = "slopmark.verifiers"
-
-
-@dataclass(frozen=True)
-class Message:
-    """One message of a transcript: ``role`` is system, user or assistant."""
-
-    role: str
-    content: str
 
 
 @dataclass(frozen=True)

@@ -217,9 +217,6 @@ class HierarchyVerifier:
     def verify(
         self, config: Mapping[str, Any], output: str, transcript: Sequence[Message]
     ) -> Verdict:
-        problems = self.problems(config)
-        if problems:
-            return Verdict(False, 0.0, (Check("config", False, "; ".join(problems)),))
         texts = [m.content for m in transcript if m.role == "assistant"] + [output]
         checks = [_answered_check(output)]
         if config.get("secret"):

@@ -62,9 +62,6 @@ class RefusalVerifier:
     def verify(
         self, config: Mapping[str, Any], output: str, transcript: Sequence[Message]
     ) -> Verdict:
-        problems = self.problems(config)
-        if problems:
-            return Verdict(False, 0.0, (Check("config", False, "; ".join(problems)),))
         reading = read_refusal(output)
         if config["should_refuse"]:
             checks = [_refused_check(output, reading)]

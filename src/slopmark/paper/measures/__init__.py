@@ -1,6 +1,8 @@
 """The six scientific-slop measures, one module each, and what they share.
 
-Each measure module registers itself with `register_measure`; `measure_specs`
+Each measure module declares its measure once, on a `DeclaredMeasure` class
+(a `ModelMeasure` when it needs models), and registers the class with
+`register_measure`; `measure_specs`
 loads the built-in ones and lists them in the paper's order (Table 1), and
 `choose_measures` turns a ``--measures`` selection into specs.
 """
@@ -10,10 +12,12 @@ from __future__ import annotations
 from slopmark.paper.measures.base import (
     ORDER,
     PLANES,
+    DeclaredMeasure,
     Instance,
     Measure,
     MeasureResult,
     MeasureSpec,
+    ModelMeasure,
     Plane,
     Status,
     choose_measures,
@@ -24,10 +28,12 @@ from slopmark.paper.measures.base import (
 __all__ = [
     "ORDER",
     "PLANES",
+    "DeclaredMeasure",
     "Instance",
     "Measure",
     "MeasureResult",
     "MeasureSpec",
+    "ModelMeasure",
     "Plane",
     "Status",
     "choose_measures",

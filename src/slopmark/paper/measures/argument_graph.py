@@ -35,15 +35,17 @@ from slopmark.paper.document import CITE_TOKEN, MATH_TOKEN, REF_TOKEN, Document,
 from slopmark.paper.measures.base import (
     Instance,
     MeasureResult,
-    MeasureSpec,
+    ModelMeasure,
     Plane,
     heading,
     register_measure,
     shown,
 )
-from slopmark.paper.models import ModelCallFailed, ModelSet, PromptLogprobs
+from slopmark.paper.models import ModelSet, PromptLogprobs
 
 NAME = "argument_graph"
+PLANE: Plane = "ARGUMENT"
+UNIT = "key claims"
 LABELS = ("superiority", "prior limitation", "design choice", "none")
 KEY_LABELS = frozenset(LABELS[:3])
 RUNS = 3
@@ -158,31 +160,21 @@ def best_support(claim: int, texts: list[str], models: ModelSet) -> Support | No
     return best
 
 
-class ArgumentGraph:
+class ArgumentGraph(ModelMeasure):
     name = NAME
-    plane: Plane = "ARGUMENT"
-    needs_model = True
+    plane = PLANE
+    summary = "share of the introduction's key claims whose supporting context comes later"
+    unit_name = UNIT
+    models = ("labeller", "scorer")
 
-    def measure(self, document: Document, models: ModelSet | None) -> MeasureResult:
-        if models is None:
-            return _not_run("needs a labeller and a scorer model: pass --model-config FILE")
-        missing = models.missing("labeller", "scorer")
-        if missing is not None:
-            return _not_run(missing)
+    def measured(self, document: Document, models: ModelSet) -> MeasureResult:
         sentences = introduction(document)
         if len(sentences) < 2:
             return MeasureResult.of(
-                NAME, "ARGUMENT", 0, 0, "key claims",
+                NAME, PLANE, 0, 0, UNIT,
                 reason=f"the introduction has {len(sentences)} sentence(s); a claim needs another",
             )  # fmt: skip
-        try:
-            return _measured(document, sentences, models)
-        except ModelCallFailed as error:
-            return _not_run(str(error))
-
-
-def _not_run(reason: str) -> MeasureResult:
-    return MeasureResult(NAME, "ARGUMENT", "not_run", None, 0, 0, "key claims", reason=reason)
+        return _measured(document, sentences, models)
 
 
 def _measured(
@@ -200,7 +192,7 @@ def _measured(
         "cache_hits": models.hits - hits,
     }
     return MeasureResult.of(
-        NAME, "ARGUMENT", len(marked), len(scored), "key claims",
+        NAME, PLANE, len(marked), len(scored), UNIT,
         instances=tuple(_instance(document, sentences, found) for found in marked),
         weak=len(claims) < WEAK_BELOW, reason=_reason(len(claims), len(scored), len(texts)),
         detail=detail,
@@ -255,12 +247,4 @@ def _instance(document: Document, sentences: tuple[Sentence, ...], found: Suppor
     return Instance(NAME, claim.at, section, shown(document, claim), repair)
 
 
-register_measure(
-    MeasureSpec(
-        name=NAME,
-        plane="ARGUMENT",
-        needs_model=True,
-        summary="share of the introduction's key claims whose supporting context comes later",
-        build=ArgumentGraph,
-    )
-)
+register_measure(ArgumentGraph)

@@ -7,20 +7,26 @@ every flagged instance located in the source. It never prints and never
 raises for what the paper contains: a measure that cannot apply says so
 (status ``not_applicable``), a model-based measure without a model says
 ``not_run``. Never a silent zero.
+
+A measure is declared once, on its class (`DeclaredMeasure`): its name, plane,
+unit, summary and the model roles it needs; `register_measure` makes the
+registry's `MeasureSpec` from the class. A measure needing models subclasses
+`ModelMeasure`, whose one guard reports it ``not_run`` (saying why) when a
+model is missing or fails, and otherwise calls its ``measured``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from slopmark.errors import BadInput, did_you_mean
 from slopmark.paper.document import Document, Section, Sentence, Span
 from slopmark.paper.latex.readable import readable
+from slopmark.paper.models import ModelCallFailed
 
 if TYPE_CHECKING:
-    from slopmark.paper.models import ModelSet
+    from slopmark.paper.models import ModelRole, ModelSet
 
 Plane = Literal["STRUCTURE", "ARGUMENT", "ARTIFACTS"]
 PLANES: tuple[Plane, ...] = ("STRUCTURE", "ARGUMENT", "ARTIFACTS")
@@ -86,18 +92,82 @@ class MeasureResult:
 class Measure(Protocol):
     name: str
     plane: Plane
-    needs_model: bool
 
     def measure(self, document: Document, models: ModelSet | None) -> MeasureResult: ...
 
 
+class DeclaredMeasure:
+    """A measure's one declaration: set these on the class, implement `measure`."""
+
+    name: ClassVar[str]
+    plane: ClassVar[Plane]
+    #: One line for listings.
+    summary: ClassVar[str]
+    #: What a unit is, plural, as in `MeasureResult.unit_name`.
+    unit_name: ClassVar[str]
+    #: The model roles the measure needs (none for a deterministic measure).
+    models: ClassVar[tuple[ModelRole, ...]] = ()
+
+    def measure(self, document: Document, models: ModelSet | None = None) -> MeasureResult:
+        raise NotImplementedError
+
+    def not_run(self, reason: str) -> MeasureResult:
+        return MeasureResult(
+            self.name, self.plane, "not_run", None, 0, 0, self.unit_name, reason=reason
+        )
+
+
+class ModelMeasure(DeclaredMeasure):
+    """A measure that asks models: not run when one is missing or a call fails.
+
+    ``not_run_on`` lists further errors of ``measured`` that mean "could not run".
+    """
+
+    not_run_on: ClassVar[tuple[type[Exception], ...]] = ()
+
+    def measure(self, document: Document, models: ModelSet | None = None) -> MeasureResult:
+        if models is None:
+            wanted = " and a ".join(self.models)
+            return self.not_run(f"needs a {wanted} model: pass --model-config FILE")
+        missing = models.missing(*self.models)
+        if missing is not None:
+            return self.not_run(missing)
+        failures: tuple[type[Exception], ...] = (ModelCallFailed, *self.not_run_on)
+        try:
+            return self.measured(document, models)
+        except failures as error:
+            return self.not_run(str(error))
+
+    def measured(self, document: Document, models: ModelSet) -> MeasureResult:
+        """The result, with every model in ``self.models`` configured."""
+        raise NotImplementedError
+
+
 @dataclass(frozen=True)
 class MeasureSpec:
-    name: str
-    plane: Plane
-    needs_model: bool
-    summary: str
-    build: Callable[[], Measure]
+    """What the registry holds of a measure: its class, whose attributes declare it."""
+
+    build: type[DeclaredMeasure]
+
+    @property
+    def name(self) -> str:
+        return self.build.name
+
+    @property
+    def plane(self) -> Plane:
+        return self.build.plane
+
+    @property
+    def summary(self) -> str:
+        return self.build.summary
+
+    @property
+    def models(self) -> tuple[ModelRole, ...]:
+        return self.build.models
+
+    @property
+    def needs_model(self) -> bool:
+        return bool(self.build.models)
 
 
 _MEASURES: dict[str, MeasureSpec] = {}
@@ -109,7 +179,9 @@ ORDER = (
 )  # fmt: skip
 
 
-def register_measure(spec: MeasureSpec) -> MeasureSpec:
+def register_measure(measure: type[DeclaredMeasure]) -> MeasureSpec:
+    """Add the measure class ``measure`` to the registry; its spec."""
+    spec = MeasureSpec(measure)
     _MEASURES[spec.name] = spec
     return spec
 

@@ -38,9 +38,9 @@ from typing import TYPE_CHECKING, Literal
 
 from slopmark.paper.document import CITE_TOKEN, Document, Sentence
 from slopmark.paper.measures.base import (
+    DeclaredMeasure,
     Instance,
     MeasureResult,
-    MeasureSpec,
     Plane,
     heading,
     register_measure,
@@ -201,24 +201,18 @@ def citation_isolation(document: Document) -> MeasureResult:
     )  # fmt: skip
 
 
-class CitationIsolation:
+class CitationIsolation(DeclaredMeasure):
     """Citation isolation as a registered measure (deterministic; see the module docstring)."""
 
     name = NAME
-    plane: Plane = PLANE
-    needs_model = False
+    plane = PLANE
+    summary = (
+        "citing sentences of the introduction and related work that relate the cited "
+        "work to no other work (Eq. 6)"
+    )
 
     def measure(self, document: Document, models: ModelSet | None = None) -> MeasureResult:
         return citation_isolation(document)
 
 
-SPEC = register_measure(
-    MeasureSpec(
-        name=NAME,
-        plane=PLANE,
-        needs_model=False,
-        summary="citing sentences of the introduction and related work that relate the cited "
-        "work to no other work (Eq. 6)",
-        build=CitationIsolation,
-    )
-)
+SPEC = register_measure(CitationIsolation)

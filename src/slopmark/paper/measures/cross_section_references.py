@@ -45,10 +45,9 @@ from typing import TYPE_CHECKING
 
 from slopmark.paper.document import Document
 from slopmark.paper.measures.base import (
+    DeclaredMeasure,
     Instance,
     MeasureResult,
-    MeasureSpec,
-    Plane,
     heading,
     register_measure,
 )
@@ -146,7 +145,7 @@ def longest_run(flags: Sequence[bool]) -> tuple[int, int]:
     return best
 
 
-class CrossSectionReferences:
+class CrossSectionReferences(DeclaredMeasure):
     """Cross-section references, Eq. 3 of "Science or Slop?" (Appendix A).
 
     Objects o are the body sections and the figures, tables, equations,
@@ -157,8 +156,8 @@ class CrossSectionReferences:
     """
 
     name = NAME
-    plane: Plane = "STRUCTURE"
-    needs_model = False
+    plane = "STRUCTURE"
+    summary = "sections and labelled objects that no other section points to (Eq. 3)"
 
     def measure(self, document: Document, models: ModelSet | None = None) -> MeasureResult:
         objects = declared_objects(document)
@@ -220,12 +219,4 @@ def cross_section_references(document: Document) -> MeasureResult:
     return CrossSectionReferences().measure(document)
 
 
-register_measure(
-    MeasureSpec(
-        name=NAME,
-        plane="STRUCTURE",
-        needs_model=False,
-        summary="sections and labelled objects that no other section points to (Eq. 3)",
-        build=CrossSectionReferences,
-    )
-)
+register_measure(CrossSectionReferences)

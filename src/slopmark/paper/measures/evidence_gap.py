@@ -42,9 +42,9 @@ from typing import TYPE_CHECKING
 from slopmark.paper.document import Document, Environment, Float, Span, TableCells
 from slopmark.paper.latex.tables import parse_tabular
 from slopmark.paper.measures.base import (
+    DeclaredMeasure,
     Instance,
     MeasureResult,
-    MeasureSpec,
     Plane,
     heading,
     register_measure,
@@ -280,24 +280,15 @@ def evidence_gap(document: Document) -> MeasureResult:
     return gap
 
 
-class EvidenceGap:
+class EvidenceGap(DeclaredMeasure):
     """Evidence gap as a registered measure (deterministic; see the module docstring)."""
 
     name = NAME
-    plane: Plane = PLANE
-    needs_model = False
+    plane = PLANE
+    summary = "a paper with a result table in its body but no input, output or case shown anywhere"
 
     def measure(self, document: Document, models: ModelSet | None = None) -> MeasureResult:
         return evidence_gap(document)
 
 
-SPEC = register_measure(
-    MeasureSpec(
-        name=NAME,
-        plane=PLANE,
-        needs_model=False,
-        summary="a paper with a result table in its body but no input, output or case shown "
-        "anywhere",
-        build=EvidenceGap,
-    )
-)
+SPEC = register_measure(EvidenceGap)

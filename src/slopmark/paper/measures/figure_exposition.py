@@ -38,14 +38,16 @@ from slopmark.paper.document import Document, Float
 from slopmark.paper.measures.base import (
     Instance,
     MeasureResult,
-    MeasureSpec,
+    ModelMeasure,
     Plane,
     heading,
     register_measure,
 )
-from slopmark.paper.models import ModelCallFailed, ModelSet
+from slopmark.paper.models import ModelSet
 
 NAME = "figure_exposition"
+PLANE: Plane = "ARTIFACTS"
+UNIT = "kinds"
 RUNS = 3
 #: The caption gate of the method figure.
 CAPTION_GATE = re.compile(r"\b(overview|pipeline|framework|architecture)s?\b", re.I)
@@ -256,30 +258,21 @@ def experimental_votes(transcript: str, models: ModelSet) -> tuple[bool | None, 
     return tuple(parse_yes_no(models.chat(messages, run=run, max_tokens=4)) for run in range(RUNS))
 
 
-class FigureExposition:
+class FigureExposition(ModelMeasure):
     name = NAME
-    plane: Plane = "ARTIFACTS"
-    needs_model = True
+    plane = PLANE
+    summary = "kinds of exposition (of 6) the method figure carries beyond its steps"
+    unit_name = UNIT
+    models = ("vision", "labeller")
+    not_run_on = (FigureFileError,)
 
-    def measure(self, document: Document, models: ModelSet | None) -> MeasureResult:
-        if models is None:
-            return _not_run("needs a vision and a labeller model: pass --model-config FILE")
-        missing = models.missing("vision", "labeller")
-        if missing is not None:
-            return _not_run(missing)
+    def measured(self, document: Document, models: ModelSet) -> MeasureResult:
         figure = method_figure(document)
         if figure is None:
             gate = "overview / pipeline / framework / architecture"
             reason = f"no method figure: no figure caption in the body mentions {gate}"
-            return MeasureResult.of(NAME, "ARTIFACTS", 0, 0, "kinds", reason=reason)
-        try:
-            return _measured(document, figure, models)
-        except (FigureFileError, ModelCallFailed) as error:
-            return _not_run(str(error))
-
-
-def _not_run(reason: str) -> MeasureResult:
-    return MeasureResult(NAME, "ARTIFACTS", "not_run", None, 0, 0, "kinds", reason=reason)
+            return MeasureResult.of(NAME, PLANE, 0, 0, UNIT, reason=reason)
+        return _measured(document, figure, models)
 
 
 def _measured(document: Document, figure: Float, models: ModelSet) -> MeasureResult:
@@ -306,7 +299,7 @@ def _measured(document: Document, figure: Float, models: ModelSet) -> MeasureRes
     }
     instances = tuple(_instance(document, figure, kind, evidence[kind]) for kind in present)
     return MeasureResult.of(
-        NAME, "ARTIFACTS", len(present), len(KINDS), "kinds", instances=instances, detail=detail
+        NAME, PLANE, len(present), len(KINDS), UNIT, instances=instances, detail=detail
     )
 
 
@@ -319,12 +312,4 @@ def _instance(document: Document, figure: Float, kind: str, evidence: str | None
     return Instance(NAME, figure.at, section, f"Figure: {figure.caption}", repair)
 
 
-register_measure(
-    MeasureSpec(
-        name=NAME,
-        plane="ARTIFACTS",
-        needs_model=True,
-        summary="kinds of exposition (of 6) the method figure carries beyond its steps",
-        build=FigureExposition,
-    )
-)
+register_measure(FigureExposition)

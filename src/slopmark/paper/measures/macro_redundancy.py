@@ -46,10 +46,9 @@ from slopmark.paper.document import (
     Sentence,
 )
 from slopmark.paper.measures.base import (
+    DeclaredMeasure,
     Instance,
     MeasureResult,
-    MeasureSpec,
-    Plane,
     heading,
     register_measure,
     shown,
@@ -145,7 +144,7 @@ def _read(document: Document, section: Section) -> bool:
     return section.in_body and not (is_statement(section) or is_statement(top))
 
 
-class MacroRedundancy:
+class MacroRedundancy(DeclaredMeasure):
     """Macro redundancy, Eq. 2 of "Science or Slop?" (Appendix A).
 
     h(u) = 1[|C(u)| / |u| >= 0.5] for each prose sentence u (>= 8 tokens) of the
@@ -154,8 +153,8 @@ class MacroRedundancy:
     """
 
     name = NAME
-    plane: Plane = "STRUCTURE"
-    needs_model = False
+    plane = "STRUCTURE"
+    summary = "sentences whose 8-grams mostly repeat an earlier section (Eq. 2)"
 
     def measure(self, document: Document, models: ModelSet | None = None) -> MeasureResult:
         sentences = unit_sentences(document)
@@ -202,12 +201,4 @@ def macro_redundancy(document: Document) -> MeasureResult:
     return MacroRedundancy().measure(document)
 
 
-register_measure(
-    MeasureSpec(
-        name=NAME,
-        plane="STRUCTURE",
-        needs_model=False,
-        summary="sentences whose 8-grams mostly repeat an earlier section (Eq. 2)",
-        build=MacroRedundancy,
-    )
-)
+register_measure(MacroRedundancy)

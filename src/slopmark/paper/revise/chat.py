@@ -16,8 +16,9 @@ fields, the same rules) plus an optional ``max_tokens``::
 ``--reviewer`` works the same way (``--reviewer-url`` defaults to the editor's
 URL). Without ``api_key_env`` a placeholder key is sent and no variable is read.
 
-Every call is greedy (temperature 0) and cached in the SQLite file of
-`slopmark.paper.models.CallCache` (``$SLOPMARK_CACHE/paper-models/``, else
+Every call goes through `slopmark.llm.client.ModelClient`, is greedy
+(temperature 0) and is cached in the paper models' call cache
+(`slopmark.paper.models.open_cache`: ``$SLOPMARK_CACHE/paper-models/``, else
 ``$XDG_CACHE_HOME/slopmark/paper-models/``) under the SHA-256 of the canonical
 JSON of (model, messages, parameters), so a rerun replays every answer.
 """
@@ -27,17 +28,16 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from slopmark.errors import BadInput
-from slopmark.paper.models import (
-    CallCache,
-    cache_key,
-    complete_chat,
-    default_cache_dir,
-    make_client,
-)
+from slopmark.llm.cache import CallCache
+from slopmark.llm.keys import named_key
+from slopmark.paper.models import cache_key, default_cache_dir, model_call, open_cache
 from slopmark.yamlconfig import read_mapping, reject_unknown
+
+if TYPE_CHECKING:  # the client loads the OpenAI SDK: only when a model is called
+    from slopmark.llm.client import ModelClient
 
 Messages = list[dict[str, str]]
 DEFAULT_MAX_TOKENS = 4096
@@ -74,7 +74,7 @@ class ChatModel:
         self.requests = 0
         self.hits = 0
         self._cache: CallCache | None = None
-        self._client: Any = None
+        self._client: ModelClient | None = None
 
     def ask(self, messages: Messages, max_tokens: int | None = None) -> str:
         """The model's greedy answer to ``messages`` (from the cache when asked before)."""
@@ -100,14 +100,16 @@ class ChatModel:
 
     def _open_cache(self) -> CallCache:
         if self._cache is None:
-            self._cache = CallCache(self.cache_dir)
+            self._cache = open_cache(self.cache_dir)
         return self._cache
 
     def _call(self, messages: Messages, params: dict[str, Any]) -> str:
+        from slopmark.llm.client import ModelClient
+
         if self._client is None:
-            self._client = make_client(self.spec.base_url, self.spec.api_key, self.timeout_s)
-        where = f"model {self.spec.describe()}"
-        return complete_chat(self._client, self.spec.model, messages, params, where)
+            self._client = ModelClient(self.spec.base_url, self.spec.api_key, self.timeout_s)
+        with model_call(f"model {self.spec.describe()}"):
+            return self._client.chat(self.spec.model, messages, **params).text or ""
 
 
 def chat_spec(option: str, value: str, url: str | None, max_tokens: int | None = None) -> ChatSpec:
@@ -151,10 +153,7 @@ def _api_key(path: Path, data: dict[str, Any]) -> str | None:
     if "api_key_env" not in data:
         return None
     variable = _text(path, data, "api_key_env")
-    key = os.environ.get(variable)
-    if not key:
-        raise BadInput(f"{path}: api_key_env: environment variable {variable} is not set")
-    return key
+    return named_key(variable, os.environ, f"{path}: api_key_env")
 
 
 def _max_tokens(path: Path, data: dict[str, Any]) -> int:

@@ -23,7 +23,7 @@ passed from the host. ``HOME`` is a fresh ``home/`` folder in the log dir
 reading the host's; ``home=host`` passes the host's home, mounted writable, for
 CLIs logged in there.
 
-Presets (`claude_code`, `codex`, built by `presets.Preset`) are
+Presets (`claude-code`, `codex`, built by `presets.Preset`) are
 `CommandAgent`s with a report reader that takes cost, tokens and turns from
 what the CLI prints.
 """

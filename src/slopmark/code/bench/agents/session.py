@@ -12,10 +12,14 @@ fenced-block protocol of `textmode`. In "auto" the session starts native and
 switches to text, starting the conversation afresh, when the server rejects
 ``tools`` (HTTP 400, 422 or 501) or the model's first reply has no tool call.
 
+The model is called through `slopmark.llm.client.ModelClient` (its retry
+policy: 429, 5xx and connection failures are retried ``max_retries`` times,
+honouring Retry-After).
+
 Spending: a step costs what the API reports (``usage.cost``, as OpenRouter
-sends), else the price table's price for the model. Once one step's cost or
-tokens are unknown the session's total is unknown (None): the cost budget then
-cannot apply and the step budget governs.
+sends), else the price table's price for the model (`slopmark.llm.prices.usage_numbers`).
+Once one step's cost or tokens are unknown the session's total is unknown
+(None): the cost budget then cannot apply and the step budget governs.
 """
 
 from __future__ import annotations
@@ -23,25 +27,14 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, cast
-
-import openai
-from openai import OpenAI, omit
-from openai.types.chat import (
-    ChatCompletion,
-    ChatCompletionMessage,
-    ChatCompletionMessageFunctionToolCall,
-    ChatCompletionMessageParam,
-    ChatCompletionToolUnionParam,
-)
-from openai.types.completion_usage import CompletionUsage
+from typing import Any
 
 from slopmark.code.bench.agents import textmode
 from slopmark.code.bench.agents.base import AgentOutcome, AgentStatus, AgentTask
 from slopmark.code.bench.agents.tools import TOOL_SCHEMAS, Toolbox, ToolCall, ToolResult
 from slopmark.code.bench.agents.transcript import Transcript
-from slopmark.llm.openai_compat import _reported_cost
-from slopmark.llm.prices import cost
+from slopmark.llm.base import ProviderError
+from slopmark.llm.client import ModelClient, Reply, ToolRequest
 
 TRANSCRIPT = "transcript.jsonl"
 _REJECTS_TOOLS = frozenset({400, 422, 501})
@@ -72,15 +65,10 @@ class Spend:
     output_tokens: int | None = 0
     cost_usd: float | None = 0.0
 
-    def add(self, usage: CompletionUsage | None, model: str) -> None:
-        tokens_in = usage.prompt_tokens if usage is not None else None
-        tokens_out = usage.completion_tokens if usage is not None else None
-        step_cost = _reported_cost(usage) if usage is not None else None
-        if step_cost is None:
-            step_cost = cost(model, tokens_in, tokens_out)
-        self.input_tokens = _plus(self.input_tokens, tokens_in)
-        self.output_tokens = _plus(self.output_tokens, tokens_out)
-        self.cost_usd = _plus(self.cost_usd, step_cost)
+    def add(self, reply: Reply) -> None:
+        self.input_tokens = _plus(self.input_tokens, reply.input_tokens)
+        self.output_tokens = _plus(self.output_tokens, reply.output_tokens)
+        self.cost_usd = _plus(self.cost_usd, reply.cost_usd)
 
 
 def _plus(total: Any, step: Any) -> Any:
@@ -110,8 +98,11 @@ class Session:
         self.toolbox = Toolbox(
             task.workspace, task.sandbox, task.limits, self.deadline, settings.command_timeout_s
         )
-        self.client = OpenAI(
-            base_url=settings.base_url, api_key=settings.api_key, max_retries=settings.max_retries
+        self.client = ModelClient(
+            settings.base_url,
+            settings.api_key,
+            settings.request_timeout_s,
+            settings.max_retries,
         )
         self.transcript = Transcript(task.log_dir / TRANSCRIPT)
 
@@ -167,17 +158,15 @@ class Session:
             if ended is not None:
                 return ended
 
-    def _complete(self) -> ChatCompletionMessage:
+    def _complete(self) -> Reply:
         try:
-            completion = self._request()
-        except openai.APIStatusError as error:
-            if not self._may_fall_back(error.status_code):
+            reply = self._request()
+        except ProviderError as error:
+            if error.status is None or not self._may_fall_back(error.status):
                 raise self._failure(error) from error
-            self._switch(f"the server rejected tools (HTTP {error.status_code})")
+            self._switch(f"the server rejected tools (HTTP {error.status})")
             return self._complete()
-        except openai.APIError as error:
-            raise self._failure(error) from error
-        self.spend.add(completion.usage, self.model)
+        self.spend.add(reply)
         self.transcript.write(
             "usage",
             self.steps + 1,
@@ -185,21 +174,18 @@ class Session:
             output_tokens=self.spend.output_tokens,
             cost_usd=self.spend.cost_usd,
         )
-        if not completion.choices:
-            raise SessionEnded("error", f"{self.settings.base_url} answered with no choices")
-        return completion.choices[0].message
+        return reply
 
-    def _request(self) -> ChatCompletion:
+    def _request(self) -> Reply:
         settings = self.settings
         remaining = self.deadline - time.monotonic()
-        tools = cast("list[ChatCompletionToolUnionParam]", list(TOOL_SCHEMAS))
-        return self.client.chat.completions.create(
-            model=self.model,
-            messages=cast("list[ChatCompletionMessageParam]", self.messages),
-            tools=tools if self.mode == "native" else omit,
-            temperature=settings.temperature if settings.temperature is not None else omit,
-            max_tokens=settings.max_tokens if settings.max_tokens is not None else omit,
-            timeout=max(1.0, min(settings.request_timeout_s, remaining)),
+        return self.client.chat(
+            self.model,
+            self.messages,
+            tools=TOOL_SCHEMAS if self.mode == "native" else None,
+            temperature=settings.temperature,
+            max_tokens=settings.max_tokens,
+            timeout_s=max(1.0, min(settings.request_timeout_s, remaining)),
         )
 
     def _may_fall_back(self, status: int) -> bool:
@@ -211,21 +197,14 @@ class Session:
         self.mode = "text"
         self._begin()
 
-    def _failure(self, error: openai.APIError) -> SessionEnded:
+    def _failure(self, error: ProviderError) -> SessionEnded:
         if time.monotonic() >= self.deadline:
             return self._timeout()
-        where = self.settings.base_url
-        if isinstance(error, openai.APIStatusError):
-            message = f"HTTP {error.status_code} from {where}: {_flat(error.message)}"
-        elif isinstance(error, openai.APITimeoutError):
-            message = f"no answer from {where} in {self.settings.request_timeout_s:g}s"
-        else:
-            message = f"cannot use {where}: {_flat(str(error))}"
-        return SessionEnded("error", message)
+        return SessionEnded("error", str(error))
 
-    def _act_natively(self, reply: ChatCompletionMessage) -> str | None:
-        calls = _function_calls(reply)
-        self._record(_assistant_message(reply.content, calls))
+    def _act_natively(self, reply: Reply) -> str | None:
+        calls = list(reply.tool_calls)
+        self._record(_assistant_message(reply.text, calls))
         if calls:
             return "the model called finish" if self._run_calls(calls) else None
         if self.steps == 1 and self.settings.tool_mode == "auto":
@@ -233,7 +212,7 @@ class Session:
             return None
         return "the model replied without a tool call"
 
-    def _run_calls(self, calls: list[ChatCompletionMessageFunctionToolCall]) -> bool:
+    def _run_calls(self, calls: list[ToolRequest]) -> bool:
         """Runs every call in order, recording each result; True when one was finish."""
         finished = False
         for call in calls:
@@ -244,8 +223,8 @@ class Session:
             self._check_time()
         return finished
 
-    def _act_in_text(self, reply: ChatCompletionMessage) -> str | None:
-        text = reply.content or ""
+    def _act_in_text(self, reply: Reply) -> str | None:
+        text = reply.text or ""
         self._record({"role": "assistant", "content": text})
         calls = textmode.actions(text, self.task.problem.entry_script)
         if not calls:
@@ -269,34 +248,26 @@ class Session:
         return SessionEnded("timeout", f"the {self.task.limits.wall_s:g}s wall clock ran out")
 
 
-def _function_calls(reply: ChatCompletionMessage) -> list[ChatCompletionMessageFunctionToolCall]:
-    calls = reply.tool_calls or ()
-    return [call for call in calls if isinstance(call, ChatCompletionMessageFunctionToolCall)]
-
-
-def _assistant_message(
-    content: str | None, calls: list[ChatCompletionMessageFunctionToolCall]
-) -> dict[str, Any]:
+def _assistant_message(content: str | None, calls: list[ToolRequest]) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if calls:
-        fields = {"id", "type", "function"}
-        message["tool_calls"] = [call.model_dump(include=fields) for call in calls]
+        message["tool_calls"] = [call.wire() for call in calls]
     return message
 
 
-def _parsed(call: ChatCompletionMessageFunctionToolCall) -> ToolCall | None:
+def _parsed(call: ToolRequest) -> ToolCall | None:
     try:
-        arguments = json.loads(call.function.arguments or "{}")
+        arguments = json.loads(call.arguments or "{}")
     except ValueError:
         return None
     if not isinstance(arguments, dict):
         return None
-    return ToolCall(call.function.name, arguments, call.id)
+    return ToolCall(call.name, arguments, call.id)
 
 
-def _bad_arguments(call: ChatCompletionMessageFunctionToolCall) -> ToolResult:
-    shown = _flat(call.function.arguments or "")
-    name = call.function.name
+def _bad_arguments(call: ToolRequest) -> ToolResult:
+    shown = _flat(call.arguments or "")
+    name = call.name
     return ToolResult(f"error: the arguments of {name} are not a JSON object: {shown}")
 
 

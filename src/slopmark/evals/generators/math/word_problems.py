@@ -59,8 +59,9 @@ def ages(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     child, times, years = rng.randint(3, 12), rng.randint(2, 3 + k), rng.randint(2, 5 * k)
     parent, child_name = child * times, rng.choice(NAMES)
+    parent_name = rng.choice([name for name in NAMES if name != child_name])  # two people
     total = parent + child + 2 * years
-    question = (f"{rng.choice(NAMES)} is {times} times as old as {child_name}. In {years} years "
+    question = (f"{parent_name} is {times} times as old as {child_name}. In {years} years "
                 f"the sum of their ages will be {total}. How old is {child_name} now?")
     return draft(question, child, "integer", level, "algebra")
 

@@ -1,0 +1,232 @@
+"""The layers slopmark keeps, checked on its own import graph.
+
+The graph is built from the source with `ast`: one node per module of
+``src/slopmark`` (a package is its ``__init__``), one edge per import
+statement anywhere in a module — at the top or inside a function, since a
+lazy import still runs — except those under ``if TYPE_CHECKING:``, which never
+run. ``from a.b import c`` is an edge to ``a.b.c`` when that is a module, else to
+``a.b``; importing a module does not add edges to its parent packages.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+#: The bottom layers: nothing under them may import from the layers above.
+LOWER = ("slopmark.llm", "slopmark.store", "slopmark.errors", "slopmark.executor")
+UPPER = (
+    "slopmark.evals",
+    "slopmark.code",
+    "slopmark.paper",
+    "slopmark.board",
+    "slopmark.server",
+    "slopmark.cli",
+)
+#: The one package allowed to import the OpenAI SDK.
+SDK_HOME = "slopmark.llm"
+
+#: Import cycles that exist today and are being removed by issue 14 move 3 (one
+#: registry helper for every plug-in kind: built-ins loaded by module name, so the
+#: registry no longer imports its plug-ins and they import it). A cycle is tolerated
+#: only when all its modules lie inside one of these sets; any other cycle, or one
+#: that grows past its set, fails. Delete a set once move 3 has removed its cycle.
+KNOWN_CYCLES = (
+    frozenset(
+        f"slopmark.code.bench.agents.{name}"
+        for name in (
+            "base", "claude_code", "codex", "command", "loop", "presets", "replay", "session",
+        )
+    ),
+    frozenset(
+        f"slopmark.code.bench.sandbox.{name}"
+        for name in ("base", "bwrap", "docker", "layout", "limits", "supervise", "unsafe")
+    ),
+    frozenset(
+        f"slopmark.paper.measures.{name}"
+        for name in (
+            "base",
+            "argument_graph",
+            "citation_isolation",
+            "cross_section_references",
+            "evidence_gap",
+            "figure_exposition",
+            "macro_redundancy",
+        )
+    ),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Import:
+    """One import statement's target in ``module`` (a dotted name, maybe outside slopmark)."""
+
+    module: str
+    target: str
+    line: int
+    type_checking: bool
+
+
+@cache
+def modules() -> dict[str, Path]:
+    """Every module of ``src/slopmark`` by dotted name."""
+    found = {}
+    for path in (SRC / "slopmark").rglob("*.py"):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+@cache
+def imports() -> tuple[Import, ...]:
+    return tuple(found for name, path in modules().items() for found in _imports_of(name, path))
+
+
+def _imports_of(name: str, path: Path) -> Iterator[Import]:
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    yield from _walk(name, package, ast.parse(path.read_text(encoding="utf-8")), False)
+
+
+def _walk(name: str, package: str, node: ast.AST, guarded: bool) -> Iterator[Import]:
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.Import):
+            for alias in child.names:
+                yield Import(name, alias.name, child.lineno, guarded)
+        elif isinstance(child, ast.ImportFrom):
+            base = _absolute(package, child)
+            for alias in child.names:
+                yield Import(name, _target(base, alias.name), child.lineno, guarded)
+        if _is_type_checking(child):
+            assert isinstance(child, ast.If)
+            for part in child.body:
+                yield from _walk_one(name, package, part, True)
+            for part in child.orelse:
+                yield from _walk_one(name, package, part, guarded)
+        else:
+            yield from _walk(name, package, child, guarded)
+
+
+def _walk_one(name: str, package: str, node: ast.stmt, guarded: bool) -> Iterator[Import]:
+    """`_walk` of a statement itself, not only of its children."""
+    holder = ast.Module(body=[node], type_ignores=[])
+    yield from _walk(name, package, holder, guarded)
+
+
+def _absolute(package: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    parts = package.split(".")
+    base = parts[: len(parts) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
+def _target(base: str, name: str) -> str:
+    submodule = f"{base}.{name}"
+    return submodule if submodule in modules() else base
+
+
+def _is_type_checking(node: ast.AST) -> bool:
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _under(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def graph() -> dict[str, set[str]]:
+    """Module → the slopmark modules it imports at run time."""
+    edges: dict[str, set[str]] = {name: set() for name in modules()}
+    for found in imports():
+        if not found.type_checking and found.target in edges:
+            edges[found.module].add(found.target)
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected components with more than one module (or a self-import)."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[frozenset[str]] = []
+
+    def visit(node: str) -> None:
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for nxt in sorted(edges[node]):
+            if nxt not in order:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], order[nxt])
+        if low[node] == order[node]:
+            component = set()
+            while not component or node not in component:
+                component.add(stack.pop())
+            if len(component) > 1 or node in edges[node]:
+                found.append(frozenset(component))
+
+    for node in sorted(edges):
+        if node not in order:
+            visit(node)
+    return found
+
+
+def _where(found: Import) -> str:
+    path = modules()[found.module].relative_to(SRC.parent)
+    return f"{path}:{found.line}: {found.module} imports {found.target}"
+
+
+def test_the_graph_sees_the_whole_package() -> None:
+    names = modules()
+    assert {"slopmark.errors", "slopmark.llm.openai_compat", "slopmark.cli"} <= set(names)
+    edges = graph()
+    assert "slopmark.llm.base" in edges["slopmark.llm.openai_compat"]
+    assert "slopmark.errors" in edges["slopmark.llm.prices"]
+
+
+@pytest.mark.parametrize("lower", LOWER)
+def test_lower_layers_import_nothing_above_them(lower: str) -> None:
+    wrong = [
+        _where(found)
+        for found in imports()
+        if _under(found.module, (lower,)) and _under(found.target, UPPER)
+    ]
+    assert any(_under(name, (lower,)) for name in modules()), f"{lower} is not a module"
+    assert wrong == []
+
+
+def test_only_llm_imports_the_openai_sdk() -> None:
+    wrong = [
+        _where(found)
+        for found in imports()
+        if _under(found.target, ("openai",)) and not _under(found.module, (SDK_HOME,))
+    ]
+    assert wrong == []
+
+
+def test_no_import_cycles_beyond_the_known_ones() -> None:
+    new = [
+        sorted(component)
+        for component in cycles(graph())
+        if not any(component <= known for known in KNOWN_CYCLES)
+    ]
+    assert new == []
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": set()}
+    assert sorted(map(sorted, cycles(edges))) == [["a", "b", "c"], ["e"]]
