@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from slopmark.code.analysis import FileAnalysis, Skipped
-from slopmark.code.engine import Engine
+from slopmark.code.analyzer import Analyzer, Version
 from slopmark.code.git import Commit, Entry, Repository
 from slopmark.code.languages import grammar_of, grammars_of
 from slopmark.code.measure import MeasureOptions, Progress, min_hits_of, split
@@ -122,14 +122,12 @@ def _measure_versions(
         for k, b in blob_of.items()
         if sizes[b] > limit
     }
-    engine = Engine(rules, options.jobs)
+    analyzer = Analyzer(rules, options.jobs, options.cache, blobs=repo)
     wanted = [k for k in keys if k not in too_big]
     outcomes = []
     for start in range(0, len(wanted), BLOB_BATCH):
         part = wanted[start : start + BLOB_BATCH]
-        contents = repo.blobs([blob_of[k] for k in part])
-        batch = [(data, key) for key, (_, data) in zip(part, contents, strict=True)]
-        outcomes.extend(engine.analyze_sources(batch))
+        outcomes.extend(analyzer.analyze([Version(key, oid=blob_of[key]) for key in part]))
         if progress is not None:
             progress(len(outcomes), len(wanted))
     measured, skipped = split(outcomes)

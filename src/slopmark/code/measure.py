@@ -7,7 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from slopmark.code.analysis import FileAnalysis, Skipped
-from slopmark.code.engine import Engine, Outcome, Progress
+from slopmark.code.analyzer import Analyzer, Version
+from slopmark.code.cache import ResultCache
+from slopmark.code.engine import Outcome, Progress
 from slopmark.code.languages import LANGUAGES, rule_targets
 from slopmark.code.metrics import Settings
 from slopmark.code.report import TreeReport, build_report
@@ -30,6 +32,8 @@ class MeasureOptions:
     max_file_bytes: int = MAX_FILE_BYTES
     #: languages measured (`--language`); every language by default
     languages: Sequence[str] = LANGUAGES
+    #: the content cache of per-file results (None: every file is analysed)
+    cache: ResultCache | None = None
 
 
 def split(outcomes: Sequence[Outcome]) -> tuple[list[FileAnalysis], list[Skipped]]:
@@ -46,10 +50,10 @@ def measure_tree(
     sources = discover(path, options.excludes, options.max_file_bytes, options.languages)
     catalog = load_catalog(options.rule_dirs)
     rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
-    engine = Engine(rules, options.jobs)
+    analyzer = Analyzer(rules, options.jobs, options.cache)
     with gc_paused():
-        files = [(f.location, f.path) for f in sources.files]
-        measured, skipped = split(engine.analyze_paths(files, progress))
+        files = [Version(f.path, location=f.location) for f in sources.files]
+        measured, skipped = split(analyzer.analyze(files, progress))
         return build_report(
             root=sources.root,
             analyses=measured,
