@@ -49,7 +49,8 @@ def test_pre_commit_hook_fails_on_slop_and_passes_clean(scratch: Path, tmp_path:
     assert "new-complex: `dispatch` (app.py:5, CC 14)" in failed.stdout
 
     git(scratch, "reset", "-q", "--hard")
-    write(scratch, {"app.py": "def main():\n    return 0\n\n\ndef version():\n    return \"1.0\"\n"})
+    clean = "def main():\n    return 0\n\n\ndef version():\n    return '1.0'\n"
+    write(scratch, {"app.py": clean})
     git(scratch, "add", "app.py")
     passed = _try_repo(scratch, env)
     assert passed.returncode == 0, passed.stdout + passed.stderr
