@@ -96,7 +96,15 @@ def test_cache_is_exact_and_diff_totals_are_measure_differences(
         for tree in trees:
             cold = report_json(tree, cache)
             assert report_json(tree, cache) == cold == report_json(tree, None)
-        report = diff_sides(DiffRequest(repo, old, new), MeasureOptions(jobs=1, cache=cache))
+        request, cached = DiffRequest(repo, old, new), MeasureOptions(jobs=1, cache=cache)
+        report = diff_sides(request, cached)
+        cache.flush()
+        again = diff_sides(request, cached)  # the base tree's summary now comes from the cache
+        assert (again.totals, again.added, again.removed) == (
+            report.totals,
+            report.added,
+            report.removed,
+        )
         measured = [totals(measure_tree(t, MeasureOptions(jobs=1))) for t in trees]
         assert {k: v[0] for k, v in report.totals.items()} == measured[0]
         assert {k: v[1] for k, v in report.totals.items()} == measured[1]

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import marshal
 import os
+import posixpath
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from hashlib import sha256
 from itertools import starmap
-from pathlib import PurePosixPath
 from typing import Any, Protocol
 
 from slopmark import __version__, _core
@@ -77,7 +77,8 @@ class Analyzer:
         self._engine: Engine | None = None
         #: files this analyzer handed to the engine (the rest came from the cache)
         self.analysed = 0
-        self._profile = engine_profile(self.rules) if self.cache is not None else b""
+        #: what decides a result besides the content (see `engine_profile`)
+        self.profile = engine_profile(self.rules) if self.cache is not None else b""
 
     @property
     def engine(self) -> Engine:
@@ -110,7 +111,8 @@ class Analyzer:
             progress(done, len(versions))
         sources = [(versions[i].data or b"", versions[i].path) for i in missing]
         self.analysed += len(sources)
-        fresh = self.engine.analyze_sources(sources, _shifted(progress, done, len(versions)))
+        shifted = _shifted(progress, done, len(versions))
+        fresh = self.engine.analyze_sources(sources, shifted) if sources else []
         for index, outcome in zip(missing, fresh, strict=True):
             outcomes[index] = outcome
             self._store(keys[index], outcome)
@@ -133,18 +135,20 @@ class Analyzer:
     def _key(self, version: Version) -> bytes | None:
         if self.cache is None or version.digest is None:
             return None
-        suffix = version.suffix or PurePosixPath(version.path).suffix
-        return result_key(self._profile, suffix.lower(), version.digest)
+        suffix = version.suffix or posixpath.splitext(version.path)[1]
+        return result_key(self.profile, suffix.lower(), version.digest)
 
     def _known_digests(self, versions: Sequence[Version]) -> None:
         if self.cache is None:
             return
-        on_disk = [v for v in versions if v.digest is None and v.location is not None]
-        stats = self.cache.stat_digests([os.path.abspath(v.location or "") for v in on_disk])
-        for version in on_disk:
-            known = stats.get(os.path.abspath(version.location or ""))
-            if known is not None and known[0] == _stat(version.location or ""):
-                version.digest = known[1]
+        on_disk = {
+            os.path.abspath(v.location): v
+            for v in versions
+            if v.digest is None and v.location is not None
+        }
+        for path, (stat, digest) in self.cache.stat_digests(list(on_disk)).items():
+            if stat == _stat(path):
+                on_disk[path].digest = digest
         blobs = [v for v in versions if v.digest is None and v.oid is not None]
         found = self.cache.blob_digests([v.oid or "" for v in blobs])
         for version in blobs:

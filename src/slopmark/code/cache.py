@@ -45,7 +45,11 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS stats (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER,"
     " ctime_ns INTEGER, ino INTEGER, digest BLOB NOT NULL)",
     "CREATE TABLE IF NOT EXISTS blobs (oid TEXT PRIMARY KEY, digest BLOB NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS trees (key BLOB PRIMARY KEY, value BLOB NOT NULL,"
+    " used INTEGER NOT NULL)",
 )
+#: Tree summaries kept (the most recently used; each is a few MiB for a big tree).
+MAX_TREES = 8
 
 
 def default_location(environ: Mapping[str, str] = os.environ) -> Path:
@@ -84,6 +88,11 @@ class _Pending:
     results: dict[bytes, bytes] = field(default_factory=dict)
     stats: dict[str, tuple[StatKey, bytes]] = field(default_factory=dict)
     blobs: dict[str, bytes] = field(default_factory=dict)
+    trees: dict[bytes, bytes] = field(default_factory=dict)
+    used: set[bytes] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.results or self.stats or self.blobs or self.trees or self.used)
 
 
 class ResultCache:
@@ -144,6 +153,14 @@ class ResultCache:
                 found[path] = (StatKey(size, mtime, ctime, ino), digest)
         return found
 
+    def tree(self, key: bytes) -> bytes | None:
+        """A stored tree summary (`slopmark.code.summary`), marked as used."""
+        rows = self._select("SELECT key, value FROM trees WHERE key IN ({})", [key])
+        if not rows or not isinstance(rows[0][1], bytes):
+            return None
+        self._pending.used.add(key)
+        return rows[0][1]
+
     def _select(self, query: str, keys: Sequence[object]) -> list[tuple[Any, ...]]:
         if self._db is None:
             return []
@@ -176,7 +193,7 @@ class ResultCache:
     def flush(self) -> None:
         """Write what this run learned in one transaction (the cache turns off on failure)."""
         pending, self._pending = self._pending, _Pending()
-        if self._db is None or not (pending.results or pending.stats or pending.blobs):
+        if self._db is None or not pending:
             return
         stats = [(p, *astuple(s), d) for p, (s, d) in pending.stats.items()]
         try:
@@ -188,8 +205,27 @@ class ResultCache:
                 self._db.executemany(
                     "INSERT OR REPLACE INTO blobs VALUES (?, ?)", pending.blobs.items()
                 )
+                self._write_trees(pending)
         except sqlite3.Error as error:
             self._turn_off(error)
+
+    def put_tree(self, key: bytes, value: bytes) -> None:
+        if self._db is not None:
+            self._pending.trees[key] = value
+
+    def _write_trees(self, pending: _Pending) -> None:
+        """New tree summaries and the use of old ones; only `MAX_TREES` are kept."""
+        if self._db is None or not (pending.trees or pending.used):
+            return
+        used = now_ns()
+        rows = [(key, value, used) for key, value in pending.trees.items()]
+        self._db.executemany("INSERT OR REPLACE INTO trees VALUES (?, ?, ?)", rows)
+        self._db.executemany("UPDATE trees SET used = ? WHERE key = ?",
+                             [(used, key) for key in pending.used])  # fmt: skip
+        self._db.execute(
+            "DELETE FROM trees WHERE key NOT IN (SELECT key FROM trees ORDER BY used DESC LIMIT ?)",
+            (MAX_TREES,),
+        )
 
     def close(self) -> None:
         self.flush()

@@ -19,11 +19,12 @@ Only files whose content differs are looked at; the rest is the same on both sid
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from slopmark.code.analysis import FileAnalysis, Skipped
-from slopmark.code.findings import CLONE, COMPLEX, HIT, Finding, file_findings, members_by_path
+from slopmark.code.findings import CLONE, COMPLEX, HIT, Finding, clone_spots, file_findings
 from slopmark.code.pairing import UNCHANGED, FilePair, changed_lines, lines_of, pair_files
 from slopmark.code.report import CallableMetrics, FileMetrics, TreeReport
 
@@ -63,15 +64,23 @@ class FileRow:
     removed: int = 0
 
 
+Totals = dict[str, float | int | None]
+
+
 @dataclass(frozen=True)
 class Side:
-    """One measured side: its report, analyses, content digests and changed files' text."""
+    """One measured side: its totals, every file's content digest, and of the changed
+    files their metrics, analyses, text and skips; ``counts`` says how often each
+    normal form occurs in the whole side."""
 
     label: str
-    report: TreeReport
-    analyses: Mapping[str, FileAnalysis]
+    totals: Totals
     digests: Mapping[str, bytes | None]
+    metrics: Mapping[str, FileMetrics]
+    analyses: Mapping[str, FileAnalysis]
+    counts: Mapping[bytes, int]
     texts: Mapping[str, bytes] = field(default_factory=dict)
+    skipped: tuple[Skipped, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -83,15 +92,13 @@ class DiffReport:
     files: tuple[FileRow, ...]
     added: tuple[Change, ...]
     removed: tuple[Change, ...]
-    base_report: TreeReport
-    head_report: TreeReport
     #: changed files left out of the measures (binary, syntax errors...), head side first
     skipped: tuple[Skipped, ...] = ()
     #: findings left out because the baseline holds them
     suppressed: int = 0
 
 
-def totals(report: TreeReport) -> dict[str, float | int | None]:
+def totals(report: TreeReport) -> Totals:
     return {
         "files": len(report.files),
         "sloc": report.sloc,
@@ -124,12 +131,13 @@ class _Work:
     added_lines: dict[str, set[int]] = field(default_factory=dict)
 
 
-def compare(base: Side, head: Side) -> DiffReport:
-    """Everything `code diff` reports about going from ``base`` to ``head``."""
-    threshold = head.report.settings.cc_threshold
+def compare(base: Side, head: Side, threshold: int) -> DiffReport:
+    """Everything `code diff` reports about going from ``base`` to ``head`` (callables
+    with CC over ``threshold`` are complex)."""
     pairs = [p for p in pair_files(base.digests, head.digests, (base.texts, head.texts))
              if p.status != UNCHANGED]  # fmt: skip
-    work = _Work(pairs, (_findings(base, pairs, 0), _findings(head, pairs, 1)))
+    findings = (_findings(base, pairs, 0, threshold), _findings(head, pairs, 1, threshold))
+    work = _Work(pairs, findings)
     for pair in pairs:
         lines = changed_lines(
             lines_of(base.texts.get(pair.old or "")), lines_of(head.texts.get(pair.new or ""))
@@ -143,10 +151,8 @@ def compare(base: Side, head: Side) -> DiffReport:
     clones = _clone_changes(base, head, work)
     new = sorted([*callables[0], *hits[0], *clones[0]], key=_order)
     gone = sorted([*callables[1], *hits[1], *clones[1]], key=_order)
-    before, after = totals(base.report), totals(head.report)
-    changed = changed_paths(base.digests, head.digests)
-    skipped = {s.path: s for s in base.report.skipped if s.path in changed}
-    skipped |= {s.path: s for s in head.report.skipped if s.path in changed}
+    before, after = base.totals, head.totals
+    skipped = {s.path: s for s in (*base.skipped, *head.skipped)}
     return DiffReport(
         base=base.label,
         head=head.label,
@@ -155,8 +161,6 @@ def compare(base: Side, head: Side) -> DiffReport:
         files=tuple(_rows(base, head, pairs, new, gone)),
         added=tuple(new),
         removed=tuple(gone),
-        base_report=base.report,
-        head_report=head.report,
         skipped=tuple(skipped[p] for p in sorted(skipped)),
     )
 
@@ -165,14 +169,19 @@ def _order(change: Change) -> tuple[str, int, str]:
     return change.finding.path, change.finding.start, change.kind
 
 
-def _findings(side: Side, pairs: Sequence[FilePair], index: int) -> dict[str, list[Finding]]:
-    paths = {p.new if index else p.old for p in pairs} - {None}
-    metrics = {f.path: f for f in side.report.files if f.path in paths}
-    members = members_by_path(side.report.clone_groups)
-    threshold = side.report.settings.cc_threshold
+def _findings(
+    side: Side, pairs: Sequence[FilePair], index: int, threshold: int
+) -> dict[str, list[Finding]]:
+    named = {p.new if index else p.old for p in pairs}
+    paths = {p for p in named if p is not None} & side.metrics.keys()
     return {
-        path: file_findings(m, members, side.texts.get(path), threshold)
-        for path, m in metrics.items()
+        path: file_findings(
+            side.metrics[path],
+            {path: clone_spots(side.analyses[path], side.counts)},
+            side.texts.get(path),
+            threshold,
+        )
+        for path in paths
     }
 
 
@@ -193,9 +202,8 @@ class _Item:
 
 def _items(side: Side, paths: Iterable[str]) -> list[_Item]:
     items = []
-    files = {f.path: f for f in side.report.files}
     for path in paths:
-        metrics, analysis = files.get(path), side.analyses.get(path)
+        metrics, analysis = side.metrics.get(path), side.analyses.get(path)
         if metrics is None or analysis is None:
             continue
         seen: Counter[str] = Counter()
@@ -280,7 +288,7 @@ def _callable_changes(
     return added, removed
 
 
-def _finder(work: _Work):  # type: ignore[no-untyped-def]
+def _finder(work: _Work) -> Callable[[int, _Item], Finding]:
     """The complex-callable finding of an item on side 0 (base) or 1 (head)."""
 
     def find(index: int, item: _Item) -> Finding:
@@ -318,12 +326,6 @@ def _unmatched(found: list[Finding], others: list[Finding]) -> list[Finding]:
     return left
 
 
-def _digest_counts(side: Side, digests: set[bytes]) -> Counter[bytes]:
-    return Counter(
-        fp.digest for a in side.analyses.values() for fp in a.fingerprints if fp.digest in digests
-    )
-
-
 def _clone_changes(base: Side, head: Side, work: _Work) -> tuple[list[Change], list[Change]]:
     grown = _grown(head, base, work.findings[1], work.added_lines)
     shrunk = _grown(base, head, work.findings[0], work.removed_lines)
@@ -345,12 +347,10 @@ def _grown(
                 touched[f.subject].append(f)
     if not touched:
         return []
-    wanted = {bytes.fromhex(d) for d in touched}
-    mine, theirs = _digest_counts(side, wanted), _digest_counts(other, wanted)
     grown = []
     for digest, members in touched.items():
         key = bytes.fromhex(digest)
-        gained = mine[key] - theirs[key]
+        gained = side.counts.get(key, 0) - other.counts.get(key, 0)
         grown.extend(members[: max(gained, 0)])
     return grown
 
@@ -371,8 +371,7 @@ def _rows(
     base: Side, head: Side, pairs: Sequence[FilePair], new: Sequence[Change],
     gone: Sequence[Change],
 ) -> list[FileRow]:  # fmt: skip
-    before = {f.path: f for f in base.report.files}
-    after = {f.path: f for f in head.report.files}
+    before, after = base.metrics, head.metrics
     added = Counter(c.finding.path for c in new)
     removed = Counter(c.finding.path for c in gone)
     rows = []
@@ -391,5 +390,5 @@ def _rows(
     return rows
 
 
-def _get(metrics: FileMetrics | None, name: str):  # type: ignore[no-untyped-def]
+def _get(metrics: FileMetrics | None, name: str) -> Any:
     return getattr(metrics, name) if metrics is not None else None

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from slopmark.code.clones import CloneGroup, CloneMember
+from slopmark.code.analysis import FileAnalysis
+from slopmark.code.clones import CloneGroup
 from slopmark.code.report import CallableMetrics, FileMetrics
 
 #: Finding kinds of `code measure` (and of baselines).
@@ -77,16 +78,38 @@ class _Ranker:
         return _digest(self.path, key, str(rank))
 
 
-Members = dict[str, list[tuple[CloneGroup, CloneMember]]]
+@dataclass(frozen=True, slots=True)
+class CloneSpot:
+    """A member of a clone group: its form's digest (hex), kind, group size and span."""
+
+    digest: str
+    kind: str
+    count: int
+    start: int
+    end: int
+
+
+Members = dict[str, list[CloneSpot]]
 
 
 def members_by_path(groups: Sequence[CloneGroup]) -> Members:
-    """Each file's clone members with their group."""
+    """Each file's clone members, from a tree's clone groups."""
     found: Members = defaultdict(list)
     for group in groups:
-        for member in group.members:
-            found[member.path].append((group, member))
+        for m in group.members:
+            found[m.path].append(
+                CloneSpot(group.digest, group.kind, len(group.members), m.start, m.end)
+            )
     return found
+
+
+def clone_spots(analysis: FileAnalysis, counts: Mapping[bytes, int]) -> list[CloneSpot]:
+    """A file's clone members, given how often each form occurs in its tree."""
+    return [
+        CloneSpot(fp.digest.hex(), fp.kind, counts[fp.digest], fp.start, fp.end)
+        for fp in analysis.fingerprints
+        if counts.get(fp.digest, 0) > 1
+    ]
 
 
 def file_findings(
@@ -99,7 +122,7 @@ def file_findings(
         *_hits(metrics, lines),
         *_clones(metrics, members.get(metrics.path, ())),
     ]
-    found.sort(key=lambda f: (f.start, f.kind, f.subject))
+    found.sort(key=lambda f: (f.start, f.kind, f.subject, f.end))
     rank = _Ranker(metrics.path)
     return [_ranked(f, rank(f.key)) for f in found]
 
@@ -157,14 +180,12 @@ def _hits(metrics: FileMetrics, lines: Sequence[str]) -> list[Finding]:
     return found
 
 
-def _clones(
-    metrics: FileMetrics, members: Sequence[tuple[CloneGroup, CloneMember]]
-) -> list[Finding]:
+def _clones(metrics: FileMetrics, spots: Sequence[CloneSpot]) -> list[Finding]:
     found = []
-    for group, member in members:
+    for member in sorted(spots, key=lambda s: (s.start, s.end)):
         context = enclosing(metrics.callables, member.start)
-        message = f"{group.kind} block duplicated {len(group.members)} times"
-        key = _digest(CLONE, group.digest, context)
+        message = f"{member.kind} block duplicated {member.count} times"
+        key = _digest(CLONE, member.digest, context)
         found.append(
             Finding(
                 CLONE,
@@ -172,7 +193,7 @@ def _clones(
                 metrics.path,
                 member.start,
                 member.end,
-                group.digest,
+                member.digest,
                 context,
                 message,
                 "note",

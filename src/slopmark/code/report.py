@@ -157,6 +157,20 @@ def build_report(
     )
 
 
+def file_metrics(
+    analysis: FileAnalysis,
+    clone_spans: Iterable[tuple[int, int]],
+    min_hits: Mapping[str, int],
+    known_rules: Collection[str],
+    settings: Settings = Settings(),
+) -> FileMetrics:
+    """One file's metrics as `build_report` makes them, given the spans of the file's
+    members of its tree's clone groups (how `code diff` updates a tree file by file)."""
+    kept, _ = effective_hits(analysis, min_hits, known_rules)
+    callables = _callables(analysis, settings)
+    return _file_metrics(analysis, list(clone_spans), kept, callables, settings)
+
+
 def _mark(sloc: bytes, spans: Iterable[tuple[int, int]]) -> bytearray:
     """A line map with the SLOC lines of every span set."""
     marks = bytearray(len(sloc))

@@ -11,6 +11,7 @@ gets them after ``--end-of-options``.
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -167,15 +168,24 @@ def work_tree_side(repo: DiffRepository, excludes: Sequence[str], max_bytes: int
     config = config_path.read_bytes() if config_path.is_file() else None
     globs = [*excludes, *_excludes(config, str(config_path))]
     versions, skipped = {}, []
+    folder = str(top)
     for path in repo.work_tree_files():
-        location = top / path
-        if not _kept(path, globs) or not location.exists() and not location.is_symlink():
+        location = os.path.join(folder, path)
+        try:
+            found = os.lstat(location)
+        except FileNotFoundError:
+            continue  # deleted in the work tree, not yet staged
+        except OSError as error:
+            found = None
+            reason: str | None = f"unreadable: {error.strerror}"
+        if not _kept(path, globs):
             continue
-        reason = _unusable(location, max_bytes)
+        if found is not None:
+            reason = _unusable(found, max_bytes)
         if reason:
             skipped.append(Skipped(path, reason))
         else:
-            versions[path] = Version(path, location=str(location))
+            versions[path] = Version(path, location=location)
     return Side("work tree", versions, tuple(skipped))
 
 
@@ -195,13 +205,12 @@ def _need_work_tree(repo: DiffRepository) -> Path:
     return repo.top
 
 
-def _unusable(location: Path, max_bytes: int) -> str | None:
-    if location.is_symlink():
+def _unusable(found: os.stat_result, max_bytes: int) -> str | None:
+    if stat.S_ISLNK(found.st_mode):
         return "symlink (not followed)"
-    try:
-        size = os.stat(location).st_size
-    except OSError as error:
-        return f"unreadable: {error.strerror}"
+    if not stat.S_ISREG(found.st_mode):
+        return "not a regular file"
+    size = found.st_size
     if size > max_bytes:
         return f"{size / 2**20:.1f} MiB is over the {max_bytes / 2**20:.0f} MiB limit (generated?)"
     return None
