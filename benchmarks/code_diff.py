@@ -14,8 +14,10 @@ once in benchmarks/.cache), timed with the wall clock, round-robin over the case
   the per-file results are warm, the tree is summed up once).
 
 Targets: warm ≤ 10% of cold; after an edit ≤ 15%; the diff under 1 s. The cache's size on
-disk is reported too. ``--profile`` prints where a warm measure spends its time (cProfile
-of one in-process run).
+disk is reported too, and each case's CPU seconds (user + system of slopmark and the git
+processes it runs): on a shared machine the wall clock of a short run is mostly waiting
+for a core, the CPU time is what the run itself costs. ``--profile`` prints where a warm
+measure spends its time (cProfile of one in-process run).
 
     .venv/bin/python benchmarks/code_diff.py [--runs 3] [--tree PATH] [--json OUT] [--profile]
 """
@@ -26,6 +28,7 @@ import argparse
 import contextlib
 import json
 import os
+import resource
 import shutil
 import sqlite3
 import statistics
@@ -51,6 +54,8 @@ class Case:
     env: Callable[[], dict[str, str]]
     prepare: Callable[[], None] = lambda: None
     times: list[float] = field(default_factory=list)
+    #: CPU seconds (user + system) of the process and its children (git), per run
+    cpu: list[float] = field(default_factory=list)
 
     @property
     def median(self) -> float:
@@ -125,14 +130,21 @@ def cases(slopmark: Path, repo: Path, folder: Path, editor: Editor) -> list[Case
     ]
 
 
-def run(case: Case) -> float:
+def run(case: Case) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one run of ``case``."""
     case.prepare()
+    used = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run(case.argv(), capture_output=True, env=case.env())
     elapsed = time.perf_counter() - start
     if done.returncode not in (0, 2):  # 2: Lib/ has malformed `slopmark: ignore` comments
         raise SystemExit(f"{case.name} failed: {done.stderr.decode(errors='replace')[-400:]}")
-    return elapsed
+    return elapsed, _children_cpu() - used
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def size_on_disk(folder: Path) -> int:
@@ -165,7 +177,8 @@ def report(timed: list[Case], cache_bytes: int, files: int) -> dict[str, Any]:
     for case in timed:
         ratio = case.median / cold
         rows.append({"case": case.name, "median_s": case.median, "runs_s": case.times,
-                     "of_cold": ratio})  # fmt: skip
+                     "of_cold": ratio, "median_cpu_s": statistics.median(case.cpu),
+                     "cpu_s": case.cpu})  # fmt: skip
     checks = {
         "warm unchanged <= 10% of cold": verdict(timed[2].median / cold, 0.10),
         "warm after one edit <= 15% of cold": verdict(timed[3].median / cold, 0.15),
@@ -176,10 +189,12 @@ def report(timed: list[Case], cache_bytes: int, files: int) -> dict[str, Any]:
 
 def print_report(result: dict[str, Any]) -> None:
     print(f"tree: {result['tree']} ({result['files']} *.py files)")
-    print(f"{'case':36} {'median s':>9} {'of cold':>8}  runs (s)")
+    print(f"load average before/after: {result['load']}")
+    print(f"{'case':36} {'median s':>9} {'of cold':>8} {'CPU s':>7}  runs (s)")
     for row in result["rows"]:
         runs = ", ".join(f"{t:.2f}" for t in row["runs_s"])
-        print(f"{row['case']:36} {row['median_s']:9.3f} {row['of_cold']:8.1%}  {runs}")
+        print(f"{row['case']:36} {row['median_s']:9.3f} {row['of_cold']:8.1%} "
+              f"{row['median_cpu_s']:7.2f}  {runs}")  # fmt: skip
     print(f"cache size on disk: {result['cache_bytes'] / 2**20:.1f} MiB")
     for name, outcome in result["targets"].items():
         print(f"{name:40} {outcome}")
@@ -201,13 +216,18 @@ def main() -> None:
     log("filling the warm cache")
     run(Case("fill", timed[2].argv, timed[2].env))
     run(Case("fill", timed[4].argv, timed[4].env))
+    load = [os.getloadavg()[0]]
     for round_number in range(1, args.runs + 1):
         for case in timed:
-            case.times.append(run(case))
+            elapsed, cpu = run(case)
+            case.times.append(elapsed)
+            case.cpu.append(cpu)
             log(f"round {round_number}/{args.runs} {case.name}: {case.times[-1]:.3f} s")
     editor.restore()
     files = sum(1 for _ in repo.rglob("*.py"))
-    result = report(timed, size_on_disk(folder / "warm"), files) | {"tree": str(tree)}
+    load.append(os.getloadavg()[0])
+    result = report(timed, size_on_disk(folder / "warm"), files)
+    result |= {"tree": str(tree), "load": " / ".join(f"{x:.1f}" for x in load)}
     print_report(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")

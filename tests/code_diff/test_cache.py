@@ -149,3 +149,40 @@ def test_stat_index_trusts_only_settled_files(tree: Path, tmp_path: Path) -> Non
     fresh = _analyzer(cache)
     fresh.analyze([Version(p, location=str(tree / p)) for p in FILES])
     assert fresh.analysed == 1  # only the edited file is read and analysed again
+
+
+EXTRA_RULE = """\
+id: extra-print
+language: python
+severity: warning
+message: "{message}"
+metadata:
+  category: misc
+rule:
+  pattern: print($$$A)
+"""
+
+
+def test_the_parsed_catalog_is_cached_and_follows_its_sources(tmp_path: Path) -> None:
+    from slopmark.code.rulecache import cached_catalog
+    from slopmark.errors import BadInput
+
+    extra = tmp_path / "rules"
+    extra.mkdir()
+    (extra / "p.yml").write_text(EXTRA_RULE.format(message="first"))
+    cache = ResultCache(tmp_path / "c")
+    cold = cached_catalog(cache, [extra])
+    cache.flush()
+    assert cached_catalog(cache, [extra]) == cold == load_catalog([extra])
+    with sqlite3.connect(cache.path) as db:
+        db.execute("UPDATE catalogs SET value = x'00'")  # a corrupt entry is parsed again
+    assert cached_catalog(cache, [extra]) == cold
+    (extra / "p.yml").write_text(EXTRA_RULE.format(message="second"))
+    edited = {r.id: r for r in cached_catalog(cache, [extra])}
+    assert edited["extra-print"].message == "second"
+    (extra / "p.yml").write_text("id: [unclosed\n")
+    for _ in range(2):  # a bad rule is never stored: it is reported every time
+        with pytest.raises(BadInput, match="p.yml"):
+            cached_catalog(cache, [extra])
+        cache.flush()
+    cache.close()

@@ -47,9 +47,12 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS blobs (oid TEXT PRIMARY KEY, digest BLOB NOT NULL) WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS trees (key BLOB PRIMARY KEY, value BLOB NOT NULL,"
     " used INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS catalogs (key BLOB PRIMARY KEY, value BLOB NOT NULL)",
 )
 #: Tree summaries kept (the most recently used; each is a few MiB for a big tree).
 MAX_TREES = 8
+#: Parsed rule catalogs kept (the most recently written; see `slopmark.code.rulecache`).
+MAX_CATALOGS = 8
 
 
 def default_location(environ: Mapping[str, str] = os.environ) -> Path:
@@ -90,9 +93,10 @@ class _Pending:
     blobs: dict[str, bytes] = field(default_factory=dict)
     trees: dict[bytes, bytes] = field(default_factory=dict)
     used: set[bytes] = field(default_factory=set)
+    catalogs: dict[bytes, bytes] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.results or self.stats or self.blobs or self.trees or self.used)
+        return any((self.results, self.stats, self.blobs, self.trees, self.used, self.catalogs))
 
 
 class ResultCache:
@@ -161,6 +165,11 @@ class ResultCache:
         self._pending.used.add(key)
         return rows[0][1]
 
+    def catalog(self, key: bytes) -> bytes | None:
+        """A stored rule catalog (`slopmark.code.rulecache`)."""
+        rows = self._select("SELECT key, value FROM catalogs WHERE key IN ({})", [key])
+        return rows[0][1] if rows and isinstance(rows[0][1], bytes) else None
+
     def _select(self, query: str, keys: Sequence[object]) -> list[tuple[Any, ...]]:
         if self._db is None:
             return []
@@ -206,6 +215,7 @@ class ResultCache:
                     "INSERT OR REPLACE INTO blobs VALUES (?, ?)", pending.blobs.items()
                 )
                 self._write_trees(pending)
+                self._write_catalogs(pending)
         except sqlite3.Error as error:
             self._turn_off(error)
 
@@ -225,6 +235,22 @@ class ResultCache:
         self._db.execute(
             "DELETE FROM trees WHERE key NOT IN (SELECT key FROM trees ORDER BY used DESC LIMIT ?)",
             (MAX_TREES,),
+        )
+
+    def put_catalog(self, key: bytes, value: bytes) -> None:
+        if self._db is not None:
+            self._pending.catalogs[key] = value
+
+    def _write_catalogs(self, pending: _Pending) -> None:
+        if self._db is None or not pending.catalogs:
+            return
+        self._db.executemany(
+            "INSERT OR REPLACE INTO catalogs VALUES (?, ?)", pending.catalogs.items()
+        )
+        self._db.execute(
+            "DELETE FROM catalogs WHERE rowid NOT IN"
+            " (SELECT rowid FROM catalogs ORDER BY rowid DESC LIMIT ?)",
+            (MAX_CATALOGS,),
         )
 
     def close(self) -> None:

@@ -20,7 +20,8 @@ from slopmark.code.diff import DiffReport, Side, changed_paths, compare
 from slopmark.code.engine import Outcome, Progress
 from slopmark.code.measure import MeasureOptions, min_hits_of, split
 from slopmark.code.report import FileMetrics, build_report
-from slopmark.code.rules import choose, load_catalog
+from slopmark.code.rulecache import cached_catalog
+from slopmark.code.rules import choose
 from slopmark.code.sides import (
     DiffRepository,
     folder_side,
@@ -85,7 +86,7 @@ def diff_sides(
 ) -> DiffReport:
     """Measure both sides of ``request`` and compare them."""
     base, head, repo = resolve_sides(request, options)
-    catalog = load_catalog(options.rule_dirs)
+    catalog = cached_catalog(options.cache, options.rule_dirs)
     chosen = choose(catalog, options.select, options.ignore)
     rules = Rules(options.settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
     run = _Run(Analyzer(chosen, options.jobs, options.cache, blobs=repo), rules, len(chosen))

@@ -19,7 +19,8 @@ from slopmark.code.languages import grammar_of, grammars_of
 from slopmark.code.measure import MeasureOptions, Progress, min_hits_of, split
 from slopmark.code.metrics import rose, slope
 from slopmark.code.report import FileMemo, build_report
-from slopmark.code.rules import Rule, choose, load_catalog
+from slopmark.code.rulecache import cached_catalog
+from slopmark.code.rules import Rule, choose
 from slopmark.code.tree import EXCLUDED_DIRS, excluded
 from slopmark.errors import BadInput
 
@@ -151,7 +152,7 @@ def measure_history(
             f"{location}: no commit of {rev!r} changes a source file; nothing to measure"
         )
     trees = _kept_trees(repo, commits, options.excludes, grammars_of(options.languages))
-    catalog = load_catalog(options.rule_dirs)
+    catalog = cached_catalog(options.cache, options.rule_dirs)
     rules = choose(catalog, options.select, options.ignore)
     keys = sorted({version_key(e) for entries in trees.values() for e in entries})
     versions = _measure_versions(repo, keys, rules, options, progress)

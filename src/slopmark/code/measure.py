@@ -13,7 +13,8 @@ from slopmark.code.engine import Outcome, Progress
 from slopmark.code.languages import LANGUAGES, rule_targets
 from slopmark.code.metrics import Settings
 from slopmark.code.report import TreeReport, build_report
-from slopmark.code.rules import Rule, choose, load_catalog
+from slopmark.code.rulecache import cached_catalog
+from slopmark.code.rules import Rule, choose
 from slopmark.code.tree import MAX_FILE_BYTES, SourceFile, discover
 from slopmark.gcpause import gc_paused
 
@@ -48,7 +49,7 @@ def measure_tree(
 ) -> TreeReport:
     """Measure every source file of the chosen languages under ``path``."""
     sources = discover(path, options.excludes, options.max_file_bytes, options.languages)
-    catalog = load_catalog(options.rule_dirs)
+    catalog = cached_catalog(options.cache, options.rule_dirs)
     rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
     analyzer = Analyzer(rules, options.jobs, options.cache)
     with gc_paused():

@@ -107,7 +107,7 @@ class DiffRepository(Repository):
 
 def _kept(path: str, globs: Sequence[str]) -> bool:
     parts = path.split("/")
-    return not EXCLUDED_DIRS.intersection(parts[:-1]) and not excluded(path, globs)
+    return not EXCLUDED_DIRS.intersection(parts[:-1]) and not (globs and excluded(path, globs))
 
 
 def _excludes(config: bytes | None, where: str) -> list[str]:
