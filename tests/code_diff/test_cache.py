@@ -186,3 +186,21 @@ def test_the_parsed_catalog_is_cached_and_follows_its_sources(tmp_path: Path) ->
             cached_catalog(cache, [extra])
         cache.flush()
     cache.close()
+
+
+def test_an_entry_depends_only_on_the_rules_of_its_language(tree: Path, tmp_path: Path) -> None:
+    """`measure` compiles only the rules of the languages present, `diff` all of them:
+    a Python file's entry is the same for both."""
+    catalog = load_catalog(())
+    cache = ResultCache(tmp_path / "c")
+    python_rules = [r for r in catalog if r.language == "python"]
+    assert len(python_rules) < len(catalog)
+    Analyzer(python_rules, jobs=1, cache=cache).analyze(
+        [Version(p, location=str(tree / p)) for p in FILES]
+    )
+    everything = _analyzer(cache)
+    everything.analyze([Version(p, location=str(tree / p)) for p in FILES])
+    assert everything.analysed == 0
+    fewer = Analyzer(python_rules[1:], jobs=1, cache=cache)
+    fewer.analyze([Version(p, location=str(tree / p)) for p in FILES])
+    assert fewer.analysed == len(FILES)  # another Python rule set: other entries

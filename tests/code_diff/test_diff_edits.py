@@ -170,3 +170,28 @@ def test_markdown_and_sarif(repo: Path, tmp_path: Path) -> None:
         "equality-with-none",
         "duplicated-block",
     }
+
+
+def js_branchy(name: str, cc: int) -> str:
+    """A JavaScript function of cyclomatic complexity ``cc`` (``cc - 1`` `if` arms)."""
+    arms = "".join(f"  if (value.step({arm}) > scale) {{ return scale * {arm + 1}; }}\n"
+                   for arm in range(cc - 1))  # fmt: skip
+    return f"function {name}(value, scale) {{\n{arms}  return -scale;\n}}\n"
+
+
+def test_other_languages_are_diffed_like_python(tmp_path: Path) -> None:
+    files = {"web/app.js": js_branchy("render", 3), "lib/core.py": branchy("core", 4),
+             "cmd/main.go": "package main\n\nfunc main() {\n}\n"}  # fmt: skip
+    repo = new_repo(tmp_path / "mixed", files)
+    write(repo, {"web/app.js": js_branchy("render", 3) + "\n" + js_branchy("route", 13)})
+    done = run_cli("code", "diff", "-C", str(repo), "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    added, removed = summary(report)
+    assert added == {("new-complex", "web/app.js", "route", None, 13)}
+    assert removed == set()
+    assert [f["path"] for f in report["files"]] == ["web/app.js"]
+    measured = json.loads(run_cli("code", "measure", str(repo), "--json").stdout)
+    for name in ("callables", "sloc", "erosion", "verbosity"):
+        assert report["totals"][name]["after"] == measured[name], name
+    assert report["totals"]["files"] == {"before": 3, "after": 3, "delta": 0}

@@ -32,8 +32,9 @@ from slopmark.code.cache import (
     seal,
     unseal,
 )
-from slopmark.code.engine import Engine, Outcome, Progress
+from slopmark.code.engine import DEFAULT_GRAMMAR, Engine, Outcome, Progress
 from slopmark.code.hits import RuleHit
+from slopmark.code.languages import grammar_of, rule_targets
 from slopmark.code.rules import Rule
 
 
@@ -76,8 +77,10 @@ class Analyzer:
         self._engine: Engine | None = None
         #: files this analyzer handed to the engine (the rest came from the cache)
         self.analysed = 0
-        #: what decides a result besides the content (see `engine_profile`)
+        #: what decides a result besides the content (see `engine_profile`): the whole
+        #: pack's, and each grammar's (only the rules that run on a file decide its result)
         self.profile = engine_profile(self.rules) if self.cache is not None else b""
+        self._profiles: dict[str, bytes] = {}
 
     @property
     def engine(self) -> Engine:
@@ -134,8 +137,17 @@ class Analyzer:
     def _key(self, version: Version) -> bytes | None:
         if self.cache is None or version.digest is None:
             return None
-        suffix = version.suffix or posixpath.splitext(version.path)[1]
-        return result_key(self.profile, suffix.lower(), version.digest)
+        suffix = (version.suffix or posixpath.splitext(version.path)[1]).lower()
+        return result_key(self._grammar_profile(suffix), suffix, version.digest)
+
+    def _grammar_profile(self, suffix: str) -> bytes:
+        """The profile of the rules that run on files with ``suffix`` (so `measure`, which
+        compiles only the rules of the languages present, shares entries with `diff`)."""
+        grammar = grammar_of("file" + suffix) or DEFAULT_GRAMMAR
+        if grammar not in self._profiles:
+            rules = [r for r in self.rules if grammar in rule_targets(r.language)]
+            self._profiles[grammar] = engine_profile(rules)
+        return self._profiles[grammar]
 
     def _known_digests(self, versions: Sequence[Version]) -> None:
         if self.cache is None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from slopmark.code.analysis import Skipped
 from slopmark.code.analyzer import Version
 from slopmark.code.git import Repository
+from slopmark.code.languages import grammar_of
 from slopmark.code.tree import EXCLUDED_DIRS, discover, excluded
 from slopmark.errors import BadInput
 
@@ -74,30 +75,31 @@ class DiffRepository(Repository):
         return self._run(["rev-parse", "--verify", "--quiet", "HEAD"], check=False).returncode == 0
 
     def revision_files(self, sha: str) -> dict[str, str]:
-        """path → blob of the ``*.py`` files of a commit (or of `EMPTY_TREE`)."""
+        """path → blob of the source files of a commit (or of `EMPTY_TREE`)."""
         if sha == EMPTY_TREE:
             return {}
         return {e.path: e.blob for e in self.tree(sha)}
 
     def index_files(self) -> dict[str, str]:
-        """path → blob of the staged ``*.py`` files (the merged stage of each path)."""
-        done = self._run(["ls-files", "-s", "-z", "--full-name", "--", "*.py"])
+        """path → blob of the staged source files (the merged stage of each path)."""
+        done = self._run(["ls-files", "-s", "-z", "--full-name"])
         files = {}
         for record in done.stdout.split(b"\0"):
             meta, _, path = record.partition(b"\t")
             if not path:
                 continue
             mode, oid, stage = meta.decode().split(" ")
-            if stage == "0" and mode not in (_SYMLINK, _SUBMODULE):
-                files[path.decode(errors="surrogateescape")] = oid
+            name = path.decode(errors="surrogateescape")
+            if stage == "0" and mode not in (_SYMLINK, _SUBMODULE) and grammar_of(name):
+                files[name] = oid
         return files
 
     def work_tree_files(self) -> list[str]:
-        """The ``*.py`` files of the work tree git knows or would add (not ignored)."""
+        """The source files of the work tree git knows or would add (not ignored)."""
         command = ["ls-files", "-z", "--full-name", "--cached", "--others", "--exclude-standard"]
-        done = self._run([*command, "--", "*.py"])
+        done = self._run(command)
         names = {p.decode(errors="surrogateescape") for p in done.stdout.split(b"\0") if p}
-        return sorted(names)
+        return sorted(name for name in names if grammar_of(name))
 
     def text_at(self, spec: str) -> bytes | None:
         """The blob ``spec`` (``sha:path`` or ``:path`` for the index), None when absent."""
