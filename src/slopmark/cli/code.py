@@ -13,9 +13,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from slopmark.cli.bench import app as bench_app
-from slopmark.cli.code_diff import diff
+from slopmark.cli.code_diff import diff, parse_bounds
 from slopmark.cli.options import none_empty
-from slopmark.cli.output import output_file, print_json, write_file
+from slopmark.cli.output import output_file, print_json
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.tables import print_table
 from slopmark.code.metrics import SIZE_TERMS, Settings
@@ -55,18 +55,7 @@ def _languages(names: list[str]) -> tuple[str, ...]:
 
 
 def _parse_gates(values: list[str]) -> dict[str, float]:
-    gates = {}
-    for value in values:
-        name, _, bound = value.partition("=")
-        if name not in _GATES:
-            raise BadInput(f"--fail-over {value!r}: metric must be one of {', '.join(_GATES)}")
-        try:
-            gates[name] = float(bound)
-        except ValueError:
-            raise BadInput(
-                f"--fail-over {value!r}: bound must be a number, e.g. erosion=0.4"
-            ) from None
-    return gates
+    return parse_bounds("--fail-over", values, _GATES, "erosion=0.4")
 
 
 def _check_gates(report: TreeReport, gates: dict[str, float]) -> None:

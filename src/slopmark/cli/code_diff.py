@@ -29,19 +29,24 @@ def parse_fail_on(values: list[str]) -> set[str]:
     return kinds
 
 
-def parse_max_increase(values: list[str]) -> dict[str, float]:
+def parse_bounds(
+    option: str, values: list[str], names: tuple[str, ...], example: str
+) -> dict[str, float]:
+    """``NAME=NUMBER`` values of ``option`` (``names`` allowed) as a mapping."""
     bounds = {}
     for value in values:
         name, _, bound = value.partition("=")
-        if name not in BOUNDED:
-            raise BadInput(f"--max-increase {value!r}: metric must be one of {', '.join(BOUNDED)}")
+        if name not in names:
+            raise BadInput(f"{option} {value!r}: metric must be one of {', '.join(names)}")
         try:
             bounds[name] = float(bound)
         except ValueError:
-            raise BadInput(
-                f"--max-increase {value!r}: bound must be a number, e.g. erosion=0.005"
-            ) from None
+            raise BadInput(f"{option} {value!r}: bound must be a number, e.g. {example}") from None
     return bounds
+
+
+def parse_max_increase(values: list[str]) -> dict[str, float]:
+    return parse_bounds("--max-increase", values, BOUNDED, "erosion=0.005")
 
 
 def _named(change: Change) -> str:
