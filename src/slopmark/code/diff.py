@@ -13,7 +13,8 @@ Only files whose content differs are looked at; the rest is the same on both sid
   callable and text left removed lines (moved code).
 - **Clones**: a normal form whose occurrences grew (and are two or more) gained members;
   the new ones are those on added lines, the outermost block of each.
-- **Totals** are the two trees' `TreeReport` numbers, before and after.
+- **Totals** are the two trees' `TreeReport` numbers, before and after (from tree
+  summaries, `slopmark.code.summary`, which give exactly those numbers).
 """
 
 from __future__ import annotations
