@@ -72,6 +72,7 @@ def test_bare_repository_needs_two_revisions(repo: Path, tmp_path: Path) -> None
         (["--max-increase", "sloc=3"], ["--max-increase 'sloc=3'"]),
         (["--max-increase", "erosion=lots"], ["must be a number"]),
         (["--staged", "HEAD", "HEAD~1"], ["--staged"]),
+        (["--link-base", "javascript:alert(1)//"], ["--link-base 'javascript:alert(1)//'"]),
     ],
 )
 def test_bad_options(repo: Path, args: list[str], words: list[str]) -> None:

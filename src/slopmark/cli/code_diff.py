@@ -45,6 +45,14 @@ def parse_bounds(
     return bounds
 
 
+def check_link_base(value: str) -> None:
+    """The markdown's links start with ``value``: nothing, or an http(s) URL."""
+    if value and not value.startswith(("https://", "http://")):
+        raise BadInput(
+            f"--link-base {value!r}: must be an http(s) URL, e.g. the blob URL of a commit"
+        )
+
+
 def parse_max_increase(values: list[str]) -> dict[str, float]:
     return parse_bounds("--max-increase", values, BOUNDED, "erosion=0.005")
 
@@ -145,6 +153,7 @@ def diff(
     from slopmark.code.rules import choose, load_catalog
 
     kinds, bounds = parse_fail_on(fail_on), parse_max_increase(max_increase)
+    check_link_base(link_base)
     cache = open_cache(no_cache)
     options = MeasureOptions(
         excludes=exclude, settings=Settings(cc_threshold=cc_threshold), jobs=jobs, cache=cache

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import quote
 
 from rich.console import Console
 from rich.table import Table
@@ -176,7 +177,7 @@ def _cell(text: str) -> str:
 
 
 def _link(path: str, line: int, link_base: str) -> str:
-    return f"[{_cell(path)}:{line}]({link_base}{path}#L{line})"
+    return f"[{_cell(path)}:{line}]({link_base}{quote(path, safe='/')}#L{line})"
 
 
 def diff_markdown(report: DiffReport, top: int, link_base: str = "") -> str:
