@@ -82,15 +82,12 @@ def gate_failures(report: DiffReport, kinds: set[str], bounds: dict[str, float])
     return failed
 
 
-def apply_baseline(report: DiffReport, baseline: Path | None) -> DiffReport:
-    """The report without added findings the baseline holds."""
-    if baseline is None:
+def apply_baseline(report: DiffReport, known: frozenset[str] | None) -> DiffReport:
+    """The report without added findings whose fingerprints are ``known`` (a baseline)."""
+    if known is None:
         return report
     from dataclasses import replace
 
-    from slopmark.code.baseline import read_baseline
-
-    known = read_baseline(baseline)
     kept = tuple(c for c in report.added if c.finding.fingerprint not in known)
     return replace(report, added=kept, suppressed=len(report.added) - len(kept))
 
@@ -147,6 +144,7 @@ def diff(
     from slopmark.cli.output import print_json
     from slopmark.cli.progress import progress_bar
     from slopmark.cli.sarif import diff_sarif
+    from slopmark.code.baseline import read_baseline
     from slopmark.code.diffrun import DiffRequest, diff_sides
     from slopmark.code.measure import MeasureOptions
     from slopmark.code.metrics import Settings
@@ -154,6 +152,7 @@ def diff(
 
     kinds, bounds = parse_fail_on(fail_on), parse_max_increase(max_increase)
     check_link_base(link_base)
+    known = read_baseline(baseline) if baseline is not None else None  # read before any work
     cache = open_cache(no_cache)
     options = MeasureOptions(
         excludes=exclude, settings=Settings(cc_threshold=cc_threshold), jobs=jobs, cache=cache
@@ -161,7 +160,7 @@ def diff(
     request = DiffRequest(repo, base, head, staged)
     try:
         with progress_bar("measuring") as advance:
-            report = apply_baseline(diff_sides(request, options, advance), baseline)
+            report = apply_baseline(diff_sides(request, options, advance), known)
     finally:
         close_cache(cache)
     words = lambda change: describe(change, report.cc_threshold)  # noqa: E731
