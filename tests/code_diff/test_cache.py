@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from slopmark.code.analysis import Skipped
 from slopmark.code.analyzer import Analyzer, Version
 from slopmark.code.cache import FILE_NAME, ResultCache, unseal
 from slopmark.code.rules import load_catalog
@@ -204,3 +205,16 @@ def test_an_entry_depends_only_on_the_rules_of_its_language(tree: Path, tmp_path
     fewer = Analyzer(python_rules[1:], jobs=1, cache=cache)
     fewer.analyze([Version(p, location=str(tree / p)) for p in FILES])
     assert fewer.analysed == len(FILES)  # another Python rule set: other entries
+
+
+def test_a_skipped_content_is_cached_with_its_reason(make_tree, tmp_path: Path) -> None:
+    tree = make_tree({"ok.py": "def f():\n    return 1\n", "bad.py": "def f(:\n    return\n"})
+    cache = ResultCache(tmp_path / "c")
+    versions = [Version(p, location=str(tree / p)) for p in ("ok.py", "bad.py")]
+    cold = _analyzer(cache).analyze(versions)
+    cache.flush()
+    warm = _analyzer(cache)
+    again = warm.analyze([Version(p, location=str(tree / p)) for p in ("ok.py", "bad.py")])
+    assert warm.analysed == 0
+    assert again == cold and isinstance(again[1], Skipped) and "syntax error" in again[1].reason
+    cache.close()

@@ -123,7 +123,9 @@ class Analyzer:
         return [o for o in outcomes if o is not None]
 
     def _store(self, key: bytes | None, outcome: Outcome) -> None:
-        if key is None or self.cache is None or not isinstance(outcome, FileAnalysis):
+        """Keep an outcome: an analysis, or why the engine left the content out (a syntax
+        error is one on every run: a warm run need not compile the rule pack for it)."""
+        if key is None or self.cache is None:
             return
         payload = encode(outcome)
         if payload is not None:
@@ -250,8 +252,14 @@ _NESTED: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
 _FIELDS = tuple(f.name for f in fields(FileAnalysis) if f.name != "path")
 
 
-def encode(analysis: FileAnalysis) -> bytes | None:
-    """An analysis without its path, as marshal data (None: a field it cannot hold)."""
+#: The first item of a stored `Skipped` (an analysis's first item is never a string).
+_SKIPPED = "skipped"
+
+
+def encode(analysis: Outcome) -> bytes | None:
+    """An outcome without its path, as marshal data (None: a field it cannot hold)."""
+    if isinstance(analysis, Skipped):
+        return marshal.dumps((_SKIPPED, analysis.reason))
     values: list[Any] = []
     for name in _FIELDS:
         value = getattr(analysis, name)
@@ -267,13 +275,15 @@ def encode(analysis: FileAnalysis) -> bytes | None:
         return None
 
 
-def decode(path: str, entry: object) -> FileAnalysis | None:
-    """The stored analysis as the file at ``path`` (None: corrupt or foreign entry)."""
+def decode(path: str, entry: object) -> Outcome | None:
+    """The stored outcome as the file at ``path`` (None: corrupt or foreign entry)."""
     payload = unseal(entry)
     if payload is None:
         return None
     try:
         values = marshal.loads(payload)
+        if isinstance(values, tuple) and len(values) == 2 and values[0] == _SKIPPED:
+            return Skipped(path, str(values[1]))
         return _build(path, values)
     except (ValueError, EOFError, TypeError):
         return None
