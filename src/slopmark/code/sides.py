@@ -11,6 +11,7 @@ gets them after ``--end-of-options``.
 from __future__ import annotations
 
 import os
+import posixpath
 import stat
 import tomllib
 from collections.abc import Sequence
@@ -20,12 +21,13 @@ from pathlib import Path
 from slopmark.code.analysis import Skipped
 from slopmark.code.analyzer import Version
 from slopmark.code.git import Repository
-from slopmark.code.languages import grammar_of
+from slopmark.code.languages import suffixes
 from slopmark.code.tree import EXCLUDED_DIRS, discover, excluded
 from slopmark.errors import BadInput
 
 _SYMLINK = "120000"
 _SUBMODULE = "160000"
+_SUFFIXES = frozenset(suffixes())
 #: The tree of a repository without commits (git's well-known empty tree).
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
@@ -90,7 +92,7 @@ class DiffRepository(Repository):
                 continue
             mode, oid, stage = meta.decode().split(" ")
             name = path.decode(errors="surrogateescape")
-            if stage == "0" and mode not in (_SYMLINK, _SUBMODULE) and grammar_of(name):
+            if stage == "0" and mode not in (_SYMLINK, _SUBMODULE) and _source(name):
                 files[name] = oid
         return files
 
@@ -99,12 +101,17 @@ class DiffRepository(Repository):
         command = ["ls-files", "-z", "--full-name", "--cached", "--others", "--exclude-standard"]
         done = self._run(command)
         names = {p.decode(errors="surrogateescape") for p in done.stdout.split(b"\0") if p}
-        return sorted(name for name in names if grammar_of(name))
+        return sorted(name for name in names if _source(name))
 
     def text_at(self, spec: str) -> bytes | None:
         """The blob ``spec`` (``sha:path`` or ``:path`` for the index), None when absent."""
         done = self._run(["cat-file", "blob", spec], check=False)
         return done.stdout if done.returncode == 0 else None
+
+
+def _source(path: str) -> bool:
+    """A file of a language slopmark reads (by suffix, as `languages.grammar_of` sees it)."""
+    return posixpath.splitext(path)[1].lower() in _SUFFIXES
 
 
 def _kept(path: str, globs: Sequence[str]) -> bool:
