@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from slopmark.errors import BadInput, CheckFailed
+from slopmark.errors import CheckFailed
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -49,17 +49,13 @@ class BaselineRun:
         return new
 
     def _write_sarif(self, report: TreeReport, findings: list[Finding]) -> None:
+        from slopmark.cli.output import write_file
         from slopmark.cli.sarif import to_sarif
         from slopmark.code.rules import choose, load_catalog
 
         rules = choose(load_catalog(self.rule_choice[0]), *self.rule_choice[1:])
         assert self.sarif is not None
-        try:
-            self.sarif.write_text(json.dumps(to_sarif(report, rules, findings)), encoding="utf-8")
-        except OSError as error:
-            raise BadInput(
-                f"--sarif {self.sarif}: cannot write: {error.strerror or error}"
-            ) from None
+        write_file(self.sarif, json.dumps(to_sarif(report, rules, findings)), "--sarif")
 
     def json(self, new: list[Finding]) -> dict[str, Any]:
         if self.known is None:

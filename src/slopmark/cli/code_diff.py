@@ -141,7 +141,8 @@ def diff(
 
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.diff_view import describe, diff_json, diff_markdown, render_diff
-    from slopmark.cli.output import print_json
+    from slopmark.cli.options import none_empty
+    from slopmark.cli.output import output_file, print_json, write_file
     from slopmark.cli.progress import progress_bar
     from slopmark.cli.sarif import diff_sarif
     from slopmark.code.baseline import read_baseline
@@ -152,6 +153,10 @@ def diff(
 
     kinds, bounds = parse_fail_on(fail_on), parse_max_increase(max_increase)
     check_link_base(link_base)
+    none_empty(exclude, "--exclude")
+    for path, option in ((sarif, "--sarif"), (markdown, "--markdown")):
+        if path is not None:
+            output_file(path, option)
     known = read_baseline(baseline) if baseline is not None else None  # read before any work
     cache = open_cache(no_cache)
     options = MeasureOptions(
@@ -166,9 +171,9 @@ def diff(
     words = lambda change: describe(change, report.cc_threshold)  # noqa: E731
     if sarif is not None:
         rules = choose(load_catalog(()), (), ())
-        _write(sarif, json.dumps(diff_sarif(report, rules, str(repo), words)), "--sarif")
+        write_file(sarif, json.dumps(diff_sarif(report, rules, str(repo), words)), "--sarif")
     if markdown is not None:
-        _write(markdown, diff_markdown(report, top, link_base), "--markdown")
+        write_file(markdown, diff_markdown(report, top, link_base), "--markdown")
     if as_json:
         print_json(diff_json(report))
     else:
@@ -176,10 +181,3 @@ def diff(
     failed = gate_failures(report, kinds, bounds)
     if failed:
         raise CheckFailed("code diff: " + "; ".join(failed))
-
-
-def _write(path: Path, text: str, option: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise BadInput(f"{option} {path}: cannot write: {error.strerror or error}") from None
