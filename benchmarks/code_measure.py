@@ -19,13 +19,13 @@ import operator
 import os
 import platform
 import random
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import sysconfig
 import tarfile
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -37,6 +37,7 @@ from slopmark.code.tree import EXCLUDED_DIRS
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache"
+NATIVE = HERE.parent / "native"
 BIN = Path(sys.executable).parent
 
 SCB_VERSION = "0.1.0"
@@ -55,7 +56,9 @@ LIB_IGNORE = ("site-packages", "__pycache__", "lib-dynload", "config-*")
 #: complexity walk recurses once per level of syntax-tree nesting, and a raised recursion
 #: limit does not help), so it is left out of the Lib/ copy that every tool measures.
 REFERENCE_CRASHERS = ("test/test_exceptions.py",)
-SKIPPABLE = ("scb-check", "radon", "jscpd", "ast.parse", "history", "flask")
+SKIPPABLE = ("scb-check", "radon", "jscpd", "ast.parse", "tree-sitter", "history", "flask")
+#: Issue 16's bound on slopmark's peak memory on `Lib/` (MiB).
+PEAK_TARGET_MIB = 1536
 
 LABELS = {
     "slopmark": "slopmark code measure --json",
@@ -64,6 +67,7 @@ LABELS = {
     "jscpd": f"jscpd {JSCPD_VERSION} --format python",
     "radon + jscpd": "radon + jscpd (classic pipeline)",
     "ast.parse": "bare ast.parse of every file",
+    "tree-sitter": "bare tree-sitter parse, every file",
     "measure HEAD": "slopmark code measure (repo HEAD)",
     "history": f"slopmark code history --commits {HISTORY_COMMITS}",
 }
@@ -115,6 +119,7 @@ class Result:
     status: str = "ok"
     times: list[float] = field(default_factory=list)
     cpu_times: list[float] = field(default_factory=list)
+    peaks_mib: list[float] = field(default_factory=list)
     metrics: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -125,11 +130,17 @@ class Result:
     def cpu_median(self) -> float | None:
         return statistics.median(self.cpu_times) if self.median is not None else None
 
+    @property
+    def peak_mib(self) -> float | None:
+        """The highest peak resident memory of any run (MiB)."""
+        return max(self.peaks_mib) if self.median is not None and self.peaks_mib else None
+
 
 @dataclass(frozen=True)
 class Run:
     wall: float
     cpu: float
+    peak_mib: float
     metrics: dict[str, Any]
 
 
@@ -165,6 +176,7 @@ RATIOS = (
     Ratio("jscpd", "jscpd", "slopmark"),
     Ratio("radon + jscpd", "radon + jscpd", "slopmark"),
     Ratio("ast.parse", "slopmark", "ast.parse", "<= 3"),
+    Ratio("tree-sitter", "slopmark", "tree-sitter", "<= 2"),
     Ratio("history", "history", "measure HEAD", "<= 3"),
 )
 
@@ -206,25 +218,31 @@ def run_setup(argv: list[str], what: str, cwd: Path | None = None) -> str:
     return done.stdout
 
 
-def children_cpu() -> float:
-    """CPU seconds (user + system) of every finished child process and its children."""
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def waited(argv: list[str], env: dict[str, str] | None) -> tuple[int, bytes, bytes, Any]:
+    """Run ``argv`` to its end: exit code, stdout, stderr and the process's own resource
+    usage (from wait4: its CPU time and peak memory, its children's included)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(argv, stdout=out, stderr=err, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return process.returncode, out.read(), err.read(), usage
 
 
 def run_once(command: Command) -> Run:
-    cpu_before, start = children_cpu(), time.perf_counter()
-    done = subprocess.run(command.argv, capture_output=True, env=command.env)
-    elapsed, cpu = time.perf_counter() - start, children_cpu() - cpu_before
-    stderr = done.stderr.decode("utf-8", "replace")
-    if done.returncode not in command.ok_codes:
-        raise ToolFailed(f"exit {done.returncode}: {last_line(stderr)}")
+    start = time.perf_counter()
+    code, stdout, stderr_bytes, usage = waited(command.argv, command.env)
+    elapsed, cpu = time.perf_counter() - start, usage.ru_utime + usage.ru_stime
+    stderr = stderr_bytes.decode("utf-8", "replace")
+    if code not in command.ok_codes:
+        raise ToolFailed(f"exit {code}: {last_line(stderr)}")
     try:
-        metrics = command.read(done.stdout.decode("utf-8", "replace"))
+        metrics = command.read(stdout.decode("utf-8", "replace"))
     except (ValueError, KeyError, TypeError, OSError) as error:
         raise ToolFailed(f"unreadable output ({error}); stderr: {last_line(stderr)}") from error
-    metrics.setdefault("exit_code", done.returncode)
-    return Run(elapsed, cpu, metrics)
+    metrics.setdefault("exit_code", code)
+    return Run(elapsed, cpu, usage.ru_maxrss / 1024, metrics)
 
 
 def time_round_robin(commands: list[Command], runs: int) -> dict[str, Result]:
@@ -243,6 +261,7 @@ def time_round_robin(commands: list[Command], runs: int) -> dict[str, Result]:
                 continue
             result.times.append(run.wall)
             result.cpu_times.append(run.cpu)
+            result.peaks_mib.append(run.peak_mib)
             result.metrics = run.metrics
             log(
                 f"round {round_number}/{runs} {command.name}: {run.wall:.2f} s, cpu {run.cpu:.2f} s"
@@ -474,6 +493,25 @@ def scb_command(tree: Path) -> Command:
     return Command("scb-check", argv, read_scb, env=env)
 
 
+def parse_files_path() -> Path:
+    """The core's bare-parse example (`native/examples/parse_files.rs`), built once."""
+    binary = NATIVE / "target" / "release" / "examples" / "parse_files"
+    manifest = str(NATIVE / "Cargo.toml")
+    log("building the bare tree-sitter parse (cargo build --release --example parse_files)")
+    run_setup(
+        ["cargo", "build", "--quiet", "--release", "--example", "parse_files",
+         "--manifest-path", manifest],
+        "cargo build --example parse_files",
+    )  # fmt: skip
+    return binary
+
+
+def tree_sitter_command(tree: Path) -> Command:
+    excluded = ",".join(sorted(EXCLUDED_DIRS))
+    argv = [str(parse_files_path()), "python", str(tree), excluded]
+    return Command("tree-sitter", argv, json.loads)
+
+
 def jscpd_command(tree: Path) -> Command:
     output = CACHE / "jscpd-out"
     ignore = ",".join(f"**/{name}/**" for name in sorted(EXCLUDED_DIRS))
@@ -516,6 +554,7 @@ def tree_commands(tree: Path, slopmark: Path, skip: set[str]) -> list[Command | 
         "radon": lambda: Command("radon", [str(radon_path()), "cc", "-j", str(tree)], read_radon),
         "jscpd": lambda: jscpd_command(tree),
         "ast.parse": lambda: Command("ast.parse", ast_argv, json.loads),
+        "tree-sitter": lambda: tree_sitter_command(tree),
     }
     measure = slopmark_command("slopmark", slopmark, "measure", str(tree))
     return [measure, *(attempt(name, make, skip) for name, make in makers.items())]
@@ -591,6 +630,7 @@ SUMMARIES = {
     "jscpd": "{duplicated_lines} duplicated lines of {lines} ({percentage:.2f}%) "
     "in {clones} clones, {files} files",
     "ast.parse": "{parsed} files parsed, {failed} failed",
+    "tree-sitter": "{parsed} files parsed, {with_errors} with syntax errors",
     "measure HEAD": "{files_measured} files, {sloc} SLOC, erosion {erosion:.4f}",
     "history": "{commits_measured} commits, {blobs_measured} file versions measured",
 }
@@ -607,7 +647,7 @@ def format_table(rows: list[list[str]]) -> str:
 def timing_row(result: Result, results: dict[str, Result]) -> list[str]:
     label = LABELS[result.name]
     if result.median is None or result.cpu_median is None:
-        return [label, "-", "-", "-", "", "", result.status]
+        return [label, "-", "-", "-", "-", "", "", result.status]
     ratio = next((r for r in RATIOS if r.row == result.name), None)
     value = ratio.value(results) if ratio else None
     shown = f"{ratio.label} = {value:.2f}" if ratio and value else ""
@@ -615,13 +655,19 @@ def timing_row(result: Result, results: dict[str, Result]) -> list[str]:
     verdict = ratio.verdict(value) if ratio else ""
     runs = " ".join(f"{t:.2f}" for t in result.times)
     cpu = f"{result.cpu_median:.2f}"
-    return [label, f"{result.median:.2f}", cpu, shown, target, verdict, runs]
+    peak = f"{result.peak_mib:.0f}" if result.peak_mib is not None else "-"
+    return [label, f"{result.median:.2f}", cpu, peak, shown, target, verdict, runs]
 
 
 def print_timings(results: dict[str, Result]) -> None:
-    rows = [["tool", "median s", "cpu s", "ratio (of medians)", "target", "", "runs (s)"]]
+    header = ["tool", "median s", "cpu s", "peak MiB", "ratio (of medians)", "target", ""]
+    rows = [[*header, "runs (s)"]]
     rows += [timing_row(results[name], results) for name in LABELS if name in results]
     print(format_table(rows))
+    peak = results["slopmark"].peak_mib
+    if peak is not None:
+        verdict = "met" if peak <= PEAK_TARGET_MIB else "MISSED"
+        print(f"slopmark's peak memory: {peak:.0f} MiB, target <= {PEAK_TARGET_MIB} MiB: {verdict}")
 
 
 def show(value: Any) -> str:
@@ -701,6 +747,8 @@ def as_json(results: dict[str, Result]) -> dict[str, Any]:
             "times_s": result.times,
             "cpu_median_s": result.cpu_median,
             "cpu_times_s": result.cpu_times,
+            "peak_mib": result.peak_mib,
+            "peaks_mib": result.peaks_mib,
             "metrics": result.metrics,
         }
         for name, result in results.items()

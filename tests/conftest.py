@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_result_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The code commands' content cache of this test session (never the user's own);
+    subprocesses inherit it."""
+    os.environ["SLOPMARK_CACHE"] = str(tmp_path_factory.mktemp("slopmark-cache"))
 
 
 @pytest.fixture

@@ -140,6 +140,30 @@ def test_broken_files_are_skipped_with_reasons(make_tree) -> None:
     assert report["files_measured"] == 1
 
 
+def test_pathological_files_are_reported_and_the_rest_measured(make_tree) -> None:
+    """Deep nesting, long chains, a late syntax error and a 100k-character line: each file
+    is reported or measured on its own, never a crash or a hang of the whole run."""
+    root = make_tree(
+        {
+            "good.py": VERBOSE,
+            "parens.py": "x = " + "(" * 5000 + "1" + ")" * 5000 + "\n",
+            "chain.py": "x = " + " + ".join(["a"] * 200_000) + "\n",
+            "nested.py": ("y = " + "[" * 400 + "a == None" + "]" * 400 + "\n") * 40,
+            "late_error.py": "a = 1\n" * 4 + "def f(x):\n    return x +\n",
+            "minified.py": "x = [" + ", ".join(str(i) for i in range(20_000)) + "]\n",
+        }
+    )
+    report = cli_json("code", "measure", str(root))
+    skipped = {s["path"]: s["reason"] for s in report["skipped"]}
+    assert "nesting is over 1000 levels" in skipped["parens.py"]
+    assert "nesting is over 1000 levels" in skipped["chain.py"]
+    assert "too many nodes nest deeper than 64 levels" in skipped["nested.py"]
+    assert skipped["late_error.py"].startswith("syntax error at line 6, column ")
+    measured = {f["path"]: f for f in report["files"]}
+    assert set(measured) == {"good.py", "minified.py"}
+    assert measured["minified.py"]["sloc"] == 1
+
+
 def test_huge_generated_file_is_skipped(make_tree) -> None:
     line = "VALUE_%d = %d\n"
     big = "".join(line % (i, i) for i in range(1_300_000))

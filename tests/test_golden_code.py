@@ -26,8 +26,9 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.analysis import FileAnalysis, analyze_source
+from slopmark.code.analysis import FileAnalysis
 from slopmark.code.clones import clone_groups
+from slopmark.code.engine import analyze_source
 from slopmark.code.metrics import mass
 
 GOLDEN = Path(__file__).parent / "golden" / "code"

@@ -13,8 +13,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from slopmark.code.analysis import FileAnalysis, analyze_source
+from slopmark.code.analysis import FileAnalysis
 from slopmark.code.clones import clone_groups
+from slopmark.code.engine import analyze_source
 from slopmark.code.report import TreeReport, build_report
 
 VARIABLES = ("alpha", "beta", "gamma", "delta", "items")
@@ -172,7 +173,7 @@ def test_renaming_identifiers_changes_no_measure(source: str, targets: list[str]
 
 
 def report(analyses: list[FileAnalysis]) -> TreeReport:
-    return build_report("gen", analyses, [], [], {}, frozenset())
+    return build_report("gen", analyses, [], {}, frozenset())
 
 
 @PROPERTY

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,8 +13,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from slopmark.cli.bench import app as bench_app
+from slopmark.cli.code_diff import diff, parse_bounds
 from slopmark.cli.options import none_empty
-from slopmark.cli.output import output_file, print_json, write_file
+from slopmark.cli.output import output_file, print_json
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.study import app as study_app
 from slopmark.cli.tables import print_table
@@ -32,6 +32,7 @@ app = typer.Typer(
 
 app.add_typer(bench_app, name="bench")
 app.add_typer(study_app, name="study")
+app.command("diff")(diff)
 
 _GATES = ("erosion", "verbosity")
 _UNDEFINED = {"erosion": "no callables measured", "verbosity": "no source lines measured"}
@@ -43,19 +44,20 @@ def _settings(cc_threshold: int, size_term: str) -> Settings:
     return Settings(cc_threshold=cc_threshold, size_term=size_term)
 
 
+LANGUAGE_HELP = (
+    "Measure only this language (repeatable): python, javascript, typescript (with TSX), "
+    "go, java or rust. Default: every language."
+)
+
+
+def _languages(names: list[str]) -> tuple[str, ...]:
+    from slopmark.code.languages import LANGUAGES, check_languages
+
+    return check_languages(names) if names else LANGUAGES
+
+
 def _parse_gates(values: list[str]) -> dict[str, float]:
-    gates = {}
-    for value in values:
-        name, _, bound = value.partition("=")
-        if name not in _GATES:
-            raise BadInput(f"--fail-over {value!r}: metric must be one of {', '.join(_GATES)}")
-        try:
-            gates[name] = float(bound)
-        except ValueError:
-            raise BadInput(
-                f"--fail-over {value!r}: bound must be a number, e.g. erosion=0.4"
-            ) from None
-    return gates
+    return parse_bounds("--fail-over", values, _GATES, "erosion=0.4")
 
 
 def _check_gates(report: TreeReport, gates: dict[str, float]) -> None:
@@ -79,7 +81,7 @@ def _check_gates(report: TreeReport, gates: dict[str, float]) -> None:
 
 @app.command()
 def measure(
-    path: Path = typer.Argument(..., help="A folder (measured recursively) or one Python file."),
+    path: Path = typer.Argument(..., help="A folder (measured recursively) or one source file."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole report as JSON."),
     sarif: Path | None = typer.Option(
         None, "--sarif", help="Write rule hits and clone groups as SARIF 2.1.0."
@@ -105,15 +107,26 @@ def measure(
     fail_over: list[str] = typer.Option(
         [], "--fail-over", help="Exit 1 when a metric reaches a bound, e.g. erosion=0.4."
     ),
+    language: list[str] = typer.Option([], "--language", help=LANGUAGE_HELP),
+    baseline: Path | None = typer.Option(
+        None, "--baseline", help="Report and gate only findings this baseline does not hold."
+    ),
+    write_baseline: Path | None = typer.Option(
+        None, "--write-baseline", help="Record today's findings (fingerprints) in this file."
+    ),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache."),
 ) -> None:
-    """Structural erosion and verbosity of every Python file under PATH."""
+    """Structural erosion and verbosity of the source files under PATH (Python,
+    JavaScript, TypeScript, Go, Java, Rust), per language and pooled."""
+    from slopmark.cli.code_baseline import BaselineRun
+    from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.code_report import render, to_json
-    from slopmark.cli.sarif import to_sarif
     from slopmark.code.measure import MeasureOptions, measure_tree
-    from slopmark.code.rules import choose, load_catalog
 
     gates = _parse_gates(fail_over)
-    _check_outputs(exclude, as_json, top, sarif)
+    _check_outputs(exclude, as_json, top, (sarif, "--sarif"), (write_baseline, "--write-baseline"))
+    known = BaselineRun(baseline, write_baseline, sarif, rules, select, ignore)
+    cache = open_cache(no_cache)
     options = MeasureOptions(
         excludes=exclude,
         select=select,
@@ -121,31 +134,40 @@ def measure(
         rule_dirs=rules,
         settings=_settings(cc_threshold, size_term),
         jobs=jobs,
+        languages=_languages(language),
+        cache=cache,
     )
-    with progress_bar("measuring") as advance:
-        report = measure_tree(path, options, advance)
-    if sarif is not None:
-        chosen = choose(load_catalog(rules), select, ignore)
-        write_file(sarif, json.dumps(to_sarif(report, chosen)), "--sarif")
+    try:
+        with progress_bar("measuring") as advance:
+            report = measure_tree(path, options, advance)
+    finally:
+        close_cache(cache)
+    new = known.findings(report)
     if as_json:
-        print_json(to_json(report))
+        print_json(to_json(report) | known.json(new))
     else:
-        render(report, Console(), 20 if top is None else top)
+        rows = 20 if top is None else top
+        render(report, Console(), rows)
+        known.render(new, Console(), rows)
     if report.problems:
         for problem in report.problems:
             print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",
                   file=sys.stderr)  # fmt: skip
         raise typer.Exit(2)
     _check_gates(report, gates)
+    known.gate(new)
 
 
-def _check_outputs(exclude: list[str], as_json: bool, top: int | None, sarif: Path | None) -> None:
-    """Refuse, before measuring, a blank glob, --top with --json, an unwritable --sarif."""
+def _check_outputs(
+    exclude: list[str], as_json: bool, top: int | None, *files: tuple[Path | None, str]
+) -> None:
+    """Refuse, before measuring, a blank glob, --top with --json, an unwritable output."""
     none_empty(exclude, "--exclude")
     if as_json and top is not None:
         raise BadInput(f"--top {top}: only the tables use it; --json prints every callable")
-    if sarif is not None:
-        output_file(sarif, "--sarif")
+    for path, option in files:
+        if path is not None:
+            output_file(path, option)
 
 
 @app.command()
@@ -172,8 +194,11 @@ def history(
         "sqrt", "--size-term", help="Size term of mass: sqrt, linear or none."
     ),
     jobs: int = typer.Option(0, "--jobs", min=0, help="Worker processes (0: one per core)."),
+    language: list[str] = typer.Option([], "--language", help=LANGUAGE_HELP),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache."),
 ) -> None:
     """Erosion and verbosity across the commits of a repository, read straight from git."""
+    from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.history_view import history_json, render_history
     from slopmark.code.history import Selection, measure_history
     from slopmark.code.measure import MeasureOptions
@@ -181,13 +206,19 @@ def history(
     none_empty(exclude, "--exclude")
     sample = _sample_size(commits, sample, seed, rev)
     selection = Selection(last=commits, sample=sample, seed=seed or 0)
+    cache = open_cache(no_cache)
     options = MeasureOptions(
         excludes=exclude,
         settings=_settings(cc_threshold, size_term),
         jobs=jobs,
+        languages=_languages(language),
+        cache=cache,
     )
-    with progress_bar("reading history") as advance:
-        report = measure_history(repo, rev, selection, options, advance)
+    try:
+        with progress_bar("reading history") as advance:
+            report = measure_history(repo, rev, selection, options, advance)
+    finally:
+        close_cache(cache)
     if as_json:
         print_json(history_json(report))
     else:
@@ -236,6 +267,7 @@ def list_rules(
 def _rule_json(rule: Rule) -> dict[str, object]:
     return {
         "id": rule.id,
+        "language": rule.language,
         "category": rule.category,
         "severity": rule.severity,
         "message": rule.message,

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from slopmark import __version__
 from slopmark.cli.tables import print_table
-from slopmark.code.report import FileMetrics, TreeReport
+from slopmark.code.report import FileMetrics, LanguageRow, TreeReport
 
 #: How mass is computed under each --size-term (see `slopmark.code.metrics.mass`).
 MASS_FORMULAS = {"sqrt": "CC × √SLOC", "linear": "CC × SLOC", "none": "CC"}
@@ -44,9 +44,25 @@ def summary(report: TreeReport) -> dict[str, Any]:
     }
 
 
+def language_json(row: LanguageRow) -> dict[str, Any]:
+    return {
+        "language": row.language,
+        "files": row.files,
+        "sloc": row.sloc,
+        "callables": row.callables,
+        "complex_callables": row.complex_callables,
+        "erosion": row.erosion,
+        "verbosity": row.verbosity,
+        "rule_lines": row.rule_lines,
+        "clone_lines": row.clone_lines,
+        "flagged_lines": row.flagged_lines,
+    }
+
+
 def _file_json(f: FileMetrics) -> dict[str, Any]:
     return {
         "path": f.path,
+        "language": f.language,
         "sloc": f.sloc,
         "erosion": f.erosion,
         "verbosity": f.verbosity,
@@ -88,6 +104,7 @@ def to_json(report: TreeReport) -> dict[str, Any]:
             "size_term": report.settings.size_term,
         },
         **summary(report),
+        "languages": [language_json(row) for row in report.languages()],
         "files": [_file_json(f) for f in report.files],
         "clone_groups": [
             {
@@ -128,11 +145,32 @@ def render(report: TreeReport, console: Console, top: int) -> None:
     table.add_row("  clone lines", f"{s['clone_lines']} ({s['clone_groups']} groups)")
     table.add_row("  union", str(s["flagged_lines"]))
     console.print(table)
+    _languages(report, console)
     if top:
         _top_callables(report, console, top)
         _top_rules(report, console, top)
         _top_clones(report, console, top)
     _skipped(report, console)
+
+
+def _languages(report: TreeReport, console: Console) -> None:
+    """A row per language when the tree mixes several (the summary above pools them)."""
+    rows = report.languages()
+    if len(rows) < 2:
+        return
+    table = Table(title="per language", title_justify="left")
+    for column in ("language", "files", "SLOC", "callables", "erosion", "verbosity"):
+        table.add_column(column, justify="left" if column == "language" else "right")
+    for row in rows:
+        table.add_row(
+            row.language,
+            str(row.files),
+            str(row.sloc),
+            str(row.callables),
+            fmt_ratio(row.erosion, row.callables),
+            fmt_ratio(row.verbosity, row.sloc),
+        )
+    console.print(table)
 
 
 def _top_callables(report: TreeReport, console: Console, top: int) -> None:

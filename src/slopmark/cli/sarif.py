@@ -1,18 +1,39 @@
-"""Rule hits and clone groups as SARIF 2.1.0, for code-scanning UIs."""
+"""Findings as SARIF 2.1.0, for code-scanning UIs.
+
+Every result carries ``partialFingerprints`` (`slopmark.code.findings`): they survive
+line shifts and edits elsewhere in the file, so a code-scanning service keeps one alert
+per finding across pushes, and a baseline holds the same fingerprints.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from slopmark import __version__
+from slopmark.code.diff import DiffReport
+from slopmark.code.findings import CLONE, CLONE_RULE, COMPLEX_RULE, Finding
 from slopmark.code.report import TreeReport
 from slopmark.code.rules import Rule
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-CLONE_RULE = "duplicated-block"
+FINGERPRINT = "slopmark/v1"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
+_OWN_RULES = (
+    {
+        "id": COMPLEX_RULE,
+        "shortDescription": {
+            "text": "A callable whose cyclomatic complexity is over the threshold."
+        },
+        "defaultConfiguration": {"level": "warning"},
+    },
+    {
+        "id": CLONE_RULE,
+        "shortDescription": {"text": "A block whose normalised form occurs more than once."},
+        "defaultConfiguration": {"level": "note"},
+    },
+)
 
 
 def _location(path: str, start: int, end: int) -> dict[str, Any]:
@@ -32,67 +53,88 @@ def _rule_descriptor(rule: Rule) -> dict[str, Any]:
         "fullDescription": {"text": rule.doc("why") or rule.message},
         "help": {"text": help_text or rule.message},
         "defaultConfiguration": {"level": _LEVELS[rule.severity]},
-        "properties": {"category": rule.category},
+        "properties": {"category": rule.category, "language": rule.language},
     }
 
 
-def _clone_results(report: TreeReport) -> list[dict[str, Any]]:
-    """A note per clone-group member, pointing at the other members."""
-    results = []
+def finding_result(
+    finding: Finding, message: str | None = None, properties: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": finding.rule,
+        "level": finding.level,
+        "message": {"text": message or finding.message},
+        "locations": [_location(finding.path, finding.start, finding.end)],
+        "partialFingerprints": {FINGERPRINT: finding.fingerprint},
+    }
+    if properties:
+        result["properties"] = properties
+    return result
+
+
+def _related(finding: Finding, report: TreeReport) -> list[dict[str, Any]]:
+    """The other members of a clone finding's group."""
     for group in report.clone_groups:
-        for member in group.members:
-            others = [m for m in group.members if m is not member]
-            results.append(
-                {
-                    "ruleId": CLONE_RULE,
-                    "level": "note",
-                    "message": {
-                        "text": f"{group.kind} block duplicated {len(group.members)} times"
-                    },
-                    "locations": [_location(member.path, member.start, member.end)],
-                    "relatedLocations": [
-                        {"id": i, **_location(m.path, m.start, m.end)} for i, m in enumerate(others)
-                    ],
-                    "partialFingerprints": {"cloneGroup": group.digest},
-                }
-            )
-    return results
+        if group.digest == finding.subject:
+            others = [m for m in group.members
+                      if (m.path, m.start) != (finding.path, finding.start)]  # fmt: skip
+            return [{"id": i, **_location(m.path, m.start, m.end)} for i, m in enumerate(others)]
+    return []
 
 
-def to_sarif(report: TreeReport, rules: Sequence[Rule]) -> dict[str, Any]:
-    """One SARIF run: a result per rule hit and per clone-group member."""
-    results: list[dict[str, Any]] = [
-        {
-            "ruleId": h.rule,
-            "level": _LEVELS.get(h.severity, "warning"),
-            "message": {"text": h.message},
-            "locations": [_location(h.path, h.start, h.end)],
-        }
-        for h in report.hits
-    ]
-    results.extend(_clone_results(report))
-    clone_rule = {
-        "id": CLONE_RULE,
-        "shortDescription": {"text": "A block whose normalised form occurs more than once."},
-        "defaultConfiguration": {"level": "note"},
-    }
-    return {
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": "slopmark",
-                        "version": __version__,
-                        "rules": [*(_rule_descriptor(r) for r in rules), clone_rule],
-                    }
-                },
-                "originalUriBaseIds": {"SRCROOT": {"uri": "file://" + _root_uri(report.root)}},
-                "results": results,
+def document(
+    results: Iterable[dict[str, Any]],
+    rules: Sequence[Rule],
+    root: str,
+    artifacts: Sequence[dict[str, Any]] = (),
+) -> dict[str, Any]:
+    """One SARIF run of slopmark with ``results`` (and the measured files as artifacts)."""
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "slopmark",
+                "version": __version__,
+                "rules": [*(_rule_descriptor(r) for r in rules), *_OWN_RULES],
             }
-        ],
+        },
+        "originalUriBaseIds": {"SRCROOT": {"uri": "file://" + _root_uri(root)}},
     }
+    if artifacts:
+        run["artifacts"] = list(artifacts)
+    run["results"] = list(results)
+    return {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+
+
+def to_sarif(
+    report: TreeReport, rules: Sequence[Rule], findings: Sequence[Finding]
+) -> dict[str, Any]:
+    """A `code measure` run: a result per complex callable, rule hit and clone member,
+    each naming its language; each measured file is an artifact with its ``sourceLanguage``."""
+    language = {f.path: f.language for f in report.files}
+    results = []
+    for finding in findings:
+        result = finding_result(finding, properties={"language": language.get(finding.path)})
+        if finding.kind == CLONE:
+            result["relatedLocations"] = _related(finding, report)
+        results.append(result)
+    artifacts = [
+        {"location": {"uri": f.path, "uriBaseId": "SRCROOT"}, "sourceLanguage": f.language}
+        for f in report.files
+    ]
+    return document(results, rules, report.root, artifacts)
+
+
+def diff_sarif(
+    report: DiffReport, rules: Sequence[Rule], root: str, describe: Any
+) -> dict[str, Any]:
+    """A `code diff` run: only what the change added (``describe(change)`` words it)."""
+    results = []
+    for change in report.added:
+        properties: dict[str, Any] = {"change": change.kind}
+        if change.after is not None:
+            properties |= {"ccBefore": change.before, "ccAfter": change.after}
+        results.append(finding_result(change.finding, describe(change), properties))
+    return document(results, rules, root)
 
 
 def _root_uri(root: str) -> str:

@@ -1,28 +1,40 @@
-"""Source bytes of one file → everything the tree-level measures need.
+"""What one measured file yields, as the native core (`slopmark._core`) reports it.
 
-This is the per-file half of `slopmark code measure`: decode, parse once,
-walk once, count SLOC, fingerprint clone candidates and read suppression
-comments. It does no I/O; it runs in worker processes.
+The core parses each file once with tree-sitter and returns a plain record per file:
+the SLOC line map, the callables with CC and SLOC, the clone candidates' normal-form
+digests, the rule hits and the suppression comments (definitions: the language modules
+of `native/src/lang/`, Python's in `native/src/lang/python.rs`). This module turns
+those records into frozen dataclasses; it does no I/O.
 """
 
 from __future__ import annotations
 
-import ast
 import io
-import re
 import tokenize
-from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
-from hashlib import blake2b
+from typing import Any
 
-from slopmark.code.anatomy import Anatomy, Callable, Candidate, walk
-from slopmark.code.sloc import sloc_map
+from slopmark.code.hits import RuleHit
+from slopmark.code.rules import Rule
 
 #: Clone candidates must span at least this many SLOC lines.
 MIN_CLONE_SLOC = 3
 
-_INT = array("i").itemsize
-_IGNORE = re.compile(r"#\s*slopmark:\s*ignore\[([^\]\n]*)\]")
+
+@dataclass(frozen=True, slots=True)
+class Callable:
+    """A function or method with its complexity.
+
+    ``start`` is the ``def`` line (decorators excluded), ``end`` its last line, ``sloc``
+    the SLOC lines between them.
+    """
+
+    qualname: str
+    start: int
+    end: int
+    cc: int
+    sloc: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +55,11 @@ class FileAnalysis:
     sloc: bytes
     callables: tuple[Callable, ...]
     fingerprints: tuple[Fingerprint, ...]
+    hits: tuple[RuleHit, ...]
     ignores: tuple[tuple[int, tuple[str, ...]], ...]
     notes: tuple[str, ...] = ()
+    #: The language the file is reported under (`slopmark.code.languages`).
+    language: str = "python"
 
     @property
     def sloc_count(self) -> int:
@@ -89,61 +104,38 @@ def decode(data: bytes) -> tuple[str, tuple[str, ...]]:
         raise Undecodable(f"unknown encoding {encoding!r}; Python would not run it") from error
 
 
-def analyze_source(path: str, data: bytes) -> FileAnalysis | Skipped:
-    """Measure one file's source; a file that does not decode or parse is `Skipped`."""
-    try:
-        text, notes = decode(data)
-    except Undecodable as error:
-        return Skipped(path, str(error))
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    try:
-        tree = ast.parse(text, filename=path)
-    except SyntaxError as error:
-        return Skipped(path, f"syntax error at line {error.lineno}: {error.msg}")
-    except (ValueError, RecursionError, MemoryError) as error:
-        return Skipped(path, f"does not parse: {type(error).__name__}: {error}")
-    lines = text.encode("utf-8", errors="surrogateescape").split(b"\n")
-    try:
-        anatomy = walk(tree, lines)
-    except RecursionError:
-        return Skipped(path, "nesting too deep to walk")
-    sloc = sloc_map(lines, anatomy.multiline_strings, anatomy.string_statements)
-    fingerprints = tuple(_fingerprints(anatomy, sloc))
-    return FileAnalysis(path, sloc, anatomy.callables, fingerprints, _ignores(text), notes)
+#: How the core's error kinds read in a skipped file's reason.
+_REASONS = {"unreadable": "unreadable: {}", "internal": "not measured ({}); please report it"}
 
 
-def _fingerprints(anatomy: Anatomy, sloc: bytes) -> list[Fingerprint]:
-    return [
-        Fingerprint(c.kind, c.start, c.end, _digest(anatomy, c))
-        for c in anatomy.candidates
-        if sloc.count(1, c.start, c.end + 1) >= MIN_CLONE_SLOC
-    ]
+def from_record(
+    path: str,
+    record: Sequence[Any],
+    rules: Sequence[Rule],
+    notes: tuple[str, ...] = (),
+    language: str = "python",
+) -> FileAnalysis | Skipped:
+    """The core's record of the file shown as ``path``; hits name rules of ``rules``.
+
+    A file measured despite a syntax error (languages other than Python) carries the
+    error's place in its notes."""
+    if record[0] == "error":
+        return Skipped(path, _REASONS.get(record[1], "{}").format(record[2]))
+    _, sloc, callables, clones, hits, ignores, syntax = record
+    if syntax is not None:
+        notes = (*notes, f"{syntax[0]}; the rest of the file was measured")
+    return FileAnalysis(
+        path=path,
+        sloc=sloc,
+        callables=tuple(Callable(*c) for c in callables),
+        fingerprints=tuple(Fingerprint(*c) for c in clones),
+        hits=tuple(_hit(path, rules[rule], *found) for rule, *found in hits),
+        ignores=tuple((line, tuple(ids)) for line, ids in ignores),
+        notes=notes,
+        language=language,
+    )
 
 
-def _digest(anatomy: Anatomy, candidate: Candidate) -> bytes:
-    """Digest of the candidate's normalised form.
-
-    Identifiers are renamed to positions in order of first appearance within
-    the candidate, so renaming variables keeps the digest.
-    """
-    start, end = candidate.shape
-    shape = anatomy.shape[start * _INT : end * _INT]
-    names = anatomy.names[slice(*candidate.names)]
-    position = dict(zip(dict.fromkeys(names), range(len(names)), strict=False))
-    renamed = array("i", map(position.__getitem__, names)).tobytes()
-    return blake2b(shape + b"|" + renamed, digest_size=16).digest()
-
-
-def _ignores(text: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
-    """Suppression directives, read from comment tokens only (not from strings)."""
-    if "slopmark:" not in text:
-        return ()
-    found = []
-    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
-    for token in tokens:
-        if token.type == tokenize.COMMENT and "slopmark:" in token.string:
-            for match in _IGNORE.finditer(token.string):
-                ids = tuple(i.strip() for i in match.group(1).split(",") if i.strip())
-                found.append((token.start[0], ids))
-    return tuple(found)
+def _hit(path: str, rule: Rule, start: int, end: int, message: str | None) -> RuleHit:
+    """A hit of ``rule``; ``message`` is given when the rule's message names metavariables."""
+    return RuleHit(rule.id, path, start, end, message or rule.message, rule.severity)

@@ -2,10 +2,11 @@
 
 A candidate is a function definition or an ``if``/``for``/``while``/``with``/
 ``try``/``match`` statement at any depth (not ``if TYPE_CHECKING:``) spanning
-at least 3 SLOC lines; its normal form drops comments and plain-string
-statements, renames identifiers to positions by first appearance and keeps
-only the kind of each literal. A form seen twice or more is a clone group and
-every member counts, the first one too.
+at least 3 SLOC lines. The native core digests its normal form, the reference
+tool's tree-sitter form: each node's kind with its children, comments and
+plain-string statements dropped, identifiers renamed to positions by first
+appearance and literals reduced to their kind (`native/src/clones.rs`). A form
+seen twice or more is a clone group and every member counts, the first one too.
 """
 
 from __future__ import annotations

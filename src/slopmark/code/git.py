@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from slopmark.code.languages import grammar_of, suffixes
 from slopmark.errors import BadInput, EngineError
 
 _SYMLINK_MODE = "120000"
@@ -73,10 +74,11 @@ class Repository:
         return done
 
     def source_commits(self, rev: str) -> list[Commit]:
-        """Commits of ``rev`` (a revision or range) that touch ``*.py`` files, oldest first."""
+        """Commits of ``rev`` (a revision or range) that touch source files, oldest first."""
         check_revision(rev)
         command = ["rev-list", "--topo-order", "--reverse", "--format=%H%x00%cI%x00%s"]
-        done = self._run([*command, "--end-of-options", rev, "--", "*.py"], check=False)
+        sources = [f"*{suffix}" for suffix in suffixes()]
+        done = self._run([*command, "--end-of-options", rev, "--", *sources], check=False)
         if done.returncode != 0:
             message = done.stderr.decode(errors="replace").strip().splitlines()
             detail = message[0] if message else "unknown revision"
@@ -93,7 +95,7 @@ class Repository:
         return commits
 
     def tree(self, sha: str) -> list[Entry]:
-        """The ``*.py`` blobs of a commit (symlinks left out), sorted by path."""
+        """The source blobs of a commit (symlinks left out), sorted by path."""
         check_revision(sha)
         done = self._run(["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", sha])
         files: dict[str, str] = {}
@@ -167,9 +169,9 @@ def _differences(output: bytes) -> Iterator[tuple[str, list[tuple[str, str, str]
 
 
 def _set(files: dict[str, str], path: str, mode: str, blob: str) -> None:
-    """Record the ``*.py`` file at ``path`` (a regular file) or forget it (gone, a symlink,
+    """Record the source file at ``path`` (a regular file) or forget it (gone, a symlink,
     a submodule)."""
-    if not path.endswith(".py"):
+    if grammar_of(path) is None:
         return
     if mode in (_DELETED, _SYMLINK_MODE, *_NOT_FILES):
         files.pop(path, None)

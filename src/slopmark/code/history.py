@@ -1,29 +1,31 @@
 """`slopmark code history`: erosion and verbosity across a repository's commits.
 
-Each commit's ``*.py`` blobs are read from git; a blob already measured in
-this run is never parsed or scanned again, so a commit costs only the files
-it changed plus the (cheap) pooling of clones and hits.
+Each commit's source blobs are read from git and handed to the native core as
+bytes; a blob already measured in this run is never parsed or scanned again, so a
+commit costs only the files it changed plus the (cheap) pooling of clones and hits.
 """
 
 from __future__ import annotations
 
 import random
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from slopmark.code.analysis import FileAnalysis, Skipped
-from slopmark.code.astgrep import Scan
+from slopmark.code.analyzer import Analyzer, Version
 from slopmark.code.git import Commit, Entry, Repository
-from slopmark.code.hits import RuleHit
-from slopmark.code.measure import MeasureOptions, Progress, analyze_all, min_hits_of
+from slopmark.code.languages import grammar_of, grammars_of
+from slopmark.code.measure import MeasureOptions, Progress, min_hits_of, split
 from slopmark.code.metrics import rose, slope
 from slopmark.code.report import FileMemo, build_report
-from slopmark.code.rules import Rule, choose, load_catalog
-from slopmark.code.tree import EXCLUDED_DIRS, SourceFile, excluded
+from slopmark.code.rulecache import cached_catalog
+from slopmark.code.rules import Rule, choose
+from slopmark.code.tree import EXCLUDED_DIRS, excluded
 from slopmark.errors import BadInput
-from slopmark.executor import default_jobs
+
+#: Blobs read from git and handed to the core at a time (bounds the bytes held).
+BLOB_BATCH = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,59 +81,61 @@ class _Versions:
     """Every file version of the selected commits, measured once, keyed by blob id."""
 
     analyses: dict[str, FileAnalysis]
-    hits: dict[str, list[RuleHit]]
     skipped: dict[str, str]
-    #: each (blob, path)'s analysis and hits relabelled with the path, made once
-    labelled: dict[tuple[str, str], tuple[FileAnalysis, list[RuleHit]]] = field(
-        default_factory=dict
-    )
+    #: each (blob, path)'s analysis with its hits relabelled with the path, made once
+    labelled: dict[tuple[str, str], FileAnalysis] = field(default_factory=dict)
 
-    def files_of(
-        self, entries: list[Entry]
-    ) -> tuple[list[FileAnalysis], list[RuleHit], list[Skipped]]:
-        """One commit's analyses and hits, relabelled with the commit's paths."""
+    def files_of(self, entries: list[Entry]) -> tuple[list[FileAnalysis], list[Skipped]]:
+        """One commit's analyses, relabelled with the commit's paths."""
         analyses: list[FileAnalysis] = []
-        hits: list[RuleHit] = []
         skipped: list[Skipped] = []
         for entry in entries:
-            analysis = self.analyses.get(entry.blob)
+            key = version_key(entry)
+            analysis = self.analyses.get(key)
             if analysis is None:
-                skipped.append(Skipped(entry.path, self.skipped.get(entry.blob, "not measured")))
+                skipped.append(Skipped(entry.path, self.skipped.get(key, "not measured")))
                 continue
             labelled = self.labelled.get((entry.blob, entry.path))
             if labelled is None:
-                labelled = (
-                    replace(analysis, path=entry.path),
-                    [replace(h, path=entry.path) for h in self.hits.get(entry.blob, ())],
-                )
+                hits = tuple(replace(h, path=entry.path) for h in analysis.hits)
+                labelled = replace(analysis, path=entry.path, hits=hits)
                 self.labelled[entry.blob, entry.path] = labelled
-            analyses.append(labelled[0])
-            hits.extend(labelled[1])
-        return analyses, hits, skipped
+            analyses.append(labelled)
+        return analyses, skipped
+
+
+def version_key(entry: Entry) -> str:
+    """A file version as measured: its blob read in the language of its suffix
+    (``<blob id><suffix>``, so the engine picks the grammar from the key)."""
+    return entry.blob + PurePosixPath(entry.path).suffix.lower()
 
 
 def _measure_versions(
     repo: Repository,
-    blobs: list[str],
+    keys: list[str],
     rules: Sequence[Rule],
     options: MeasureOptions,
     progress: Progress | None,
 ) -> _Versions:
-    sizes = repo.blob_sizes(blobs)
+    blob_of = {key: key.partition(".")[0] for key in keys}
+    sizes = repo.blob_sizes(set(blob_of.values()))
     limit = options.max_file_bytes
     too_big = {
-        b: f"{sizes[b] / 2**20:.1f} MiB is over the size limit" for b in blobs if sizes[b] > limit
+        k: f"{sizes[b] / 2**20:.1f} MiB is over the size limit"
+        for k, b in blob_of.items()
+        if sizes[b] > limit
     }
-    with tempfile.TemporaryDirectory(prefix="slopmark-history-") as folder:
-        files = _write_blobs(repo, [b for b in blobs if b not in too_big], Path(folder))
-        scan = Scan(rules, [f.location for f in files], lambda p: Path(p).stem)
-        measured, skipped = analyze_all(files, options.jobs or default_jobs(), progress)
-        hits = scan.result()
-    by_blob: dict[str, list[RuleHit]] = {}
-    for hit in hits:
-        by_blob.setdefault(hit.path, []).append(hit)
+    analyzer = Analyzer(rules, options.jobs, options.cache, blobs=repo)
+    wanted = [k for k in keys if k not in too_big]
+    outcomes = []
+    for start in range(0, len(wanted), BLOB_BATCH):
+        part = wanted[start : start + BLOB_BATCH]
+        outcomes.extend(analyzer.analyze([Version(key, oid=blob_of[key]) for key in part]))
+        if progress is not None:
+            progress(len(outcomes), len(wanted))
+    measured, skipped = split(outcomes)
     reasons = {**too_big, **{s.path: s.reason for s in skipped}}
-    return _Versions({a.path: a for a in measured}, by_blob, reasons)
+    return _Versions({a.path: a for a in measured}, reasons)
 
 
 def measure_history(
@@ -146,12 +150,14 @@ def measure_history(
     candidates = repo.source_commits(rev)
     commits = selection.pick(candidates)
     if not commits:
-        raise BadInput(f"{location}: no commit of {rev!r} changes a *.py file; nothing to measure")
-    trees = _kept_trees(repo, commits, options.excludes)
-    catalog = load_catalog(options.rule_dirs)
+        raise BadInput(
+            f"{location}: no commit of {rev!r} changes a source file; nothing to measure"
+        )
+    trees = _kept_trees(repo, commits, options.excludes, grammars_of(options.languages))
+    catalog = cached_catalog(options.cache, options.rule_dirs)
     rules = choose(catalog, options.select, options.ignore)
-    blobs = sorted({e.blob for entries in trees.values() for e in entries})
-    versions = _measure_versions(repo, blobs, rules, options, progress)
+    keys = sorted({version_key(e) for entries in trees.values() for e in entries})
+    versions = _measure_versions(repo, keys, rules, options, progress)
     known = frozenset(r.id for r in catalog)
     memo = FileMemo(options.settings)
     points = [
@@ -174,36 +180,31 @@ def measure_history(
 
 
 def _kept_trees(
-    repo: Repository, commits: list[Commit], excludes: Sequence[str]
+    repo: Repository, commits: list[Commit], excludes: Sequence[str], grammars: frozenset[str]
 ) -> dict[str, list[Entry]]:
-    """Each commit's measured files: its ``*.py`` files outside excluded folders and globs."""
+    """Each commit's measured files: its source files of the chosen languages outside
+    excluded folders and globs."""
     listed = repo.trees([c.sha for c in commits])
-    return {sha: [e for e in files if _keep(e, excludes)] for sha, files in listed.items()}
+    return {
+        sha: [e for e in files if grammar_of(e.path) in grammars and _keep(e, excludes)]
+        for sha, files in listed.items()
+    }
 
 
 def _commit_metrics(
     commit: Commit,
-    files: tuple[list[FileAnalysis], list[RuleHit], list[Skipped]],
+    files: tuple[list[FileAnalysis], list[Skipped]],
     rules: Sequence[Rule],
     known: frozenset[str],
     options: MeasureOptions,
     memo: FileMemo,
 ) -> CommitMetrics:
     """One commit's numbers: its files' analyses pooled into a tree report."""
-    analyses, hits, skipped = files
+    analyses, skipped = files
     report = build_report(
-        commit.sha, analyses, skipped, hits, min_hits_of(rules), known, options.settings, 0, memo
+        commit.sha, analyses, skipped, min_hits_of(rules), known, options.settings, 0, memo
     )
     return CommitMetrics(
         commit, len(analyses), report.sloc, len(report.callables),
         len(report.complex_callables()), report.erosion, report.verbosity,
     )  # fmt: skip
-
-
-def _write_blobs(repo: Repository, blobs: list[str], folder: Path) -> list[SourceFile]:
-    files = []
-    for blob, data in repo.blobs(blobs):
-        location = folder / f"{blob}.py"
-        location.write_bytes(data)
-        files.append(SourceFile(str(location), blob))
-    return files

@@ -9,10 +9,12 @@ in a file where it hits at least N times (after suppression).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from slopmark.code.analysis import FileAnalysis
+if TYPE_CHECKING:
+    from slopmark.code.analysis import FileAnalysis
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +40,6 @@ class Problem:
 
 def effective_hits(
     analysis: FileAnalysis,
-    hits: Sequence[RuleHit],
     min_hits: Mapping[str, int],
     known: Collection[str],
 ) -> tuple[list[RuleHit], list[Problem]]:
@@ -55,7 +56,7 @@ def effective_hits(
                 )
         for target in (line, line + 1):
             suppressed.setdefault(target, set()).update(ids)
-    kept = [h for h in hits if h.rule not in suppressed.get(h.start, ())]
+    kept = [h for h in analysis.hits if h.rule not in suppressed.get(h.start, ())]
     counts = Counter(h.rule for h in kept)
     kept = [h for h in kept if counts[h.rule] >= min_hits.get(h.rule, 1)]
     return kept, problems

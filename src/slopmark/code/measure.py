@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slopmark.code.analysis import FileAnalysis, Skipped, analyze_source
-from slopmark.code.astgrep import Scan
+from slopmark.code.analysis import FileAnalysis, Skipped
+from slopmark.code.analyzer import Analyzer, Version
+from slopmark.code.cache import ResultCache
+from slopmark.code.engine import Outcome, Progress
+from slopmark.code.languages import LANGUAGES, rule_targets
 from slopmark.code.metrics import Settings
 from slopmark.code.report import TreeReport, build_report
-from slopmark.code.rules import Rule, choose, load_catalog
+from slopmark.code.rulecache import cached_catalog
+from slopmark.code.rules import Rule, choose
 from slopmark.code.tree import MAX_FILE_BYTES, SourceFile, discover
-from slopmark.executor import balanced_chunks, default_jobs, map_chunks
 from slopmark.gcpause import gc_paused
 
-#: Below this many source bytes a tree is analysed in this process.
-POOL_THRESHOLD = 2 * 1024 * 1024
-
-Progress = Callable[[int, int], None]
+__all__ = ["MeasureOptions", "Progress", "applicable", "measure_tree", "min_hits_of", "split"]
 
 
 @dataclass(frozen=True)
@@ -29,76 +28,48 @@ class MeasureOptions:
     ignore: Sequence[str] = ()
     rule_dirs: Sequence[Path] = ()
     settings: Settings = field(default_factory=Settings)
+    #: threads of the native core (0: one per core)
     jobs: int = 0
     max_file_bytes: int = MAX_FILE_BYTES
+    #: languages measured (`--language`); every language by default
+    languages: Sequence[str] = LANGUAGES
+    #: the content cache of per-file results (None: every file is analysed)
+    cache: ResultCache | None = None
 
 
-def analyze_files(files: list[SourceFile]) -> list[FileAnalysis | Skipped]:
-    """Read and analyse files (runs in worker processes)."""
-    with gc_paused():
-        return [_analyze_file(source) for source in files]
-
-
-def _analyze_file(source: SourceFile) -> FileAnalysis | Skipped:
-    try:
-        with open(source.location, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        return Skipped(source.path, f"unreadable: {error.strerror or error}")
-    return analyze_source(source.path, data)
-
-
-def analyze_all(
-    files: Sequence[SourceFile], jobs: int, progress: Progress | None = None
-) -> tuple[list[FileAnalysis], list[Skipped]]:
-    """Analyse ``files`` on ``jobs`` processes; split results into measured and skipped."""
-    sizes = [_size(f.location) for f in files]
-    if sum(sizes) < POOL_THRESHOLD:
-        jobs = 1
-    chunks = balanced_chunks(list(files), sizes, jobs * 6 if jobs > 1 else 1)
-    measured: list[FileAnalysis] = []
-    skipped: list[Skipped] = []
-    done = 0
-    for results in map_chunks(analyze_files, chunks, jobs):
-        for result in results:
-            if isinstance(result, FileAnalysis):
-                measured.append(result)
-            else:
-                skipped.append(result)
-        done += len(results)
-        if progress is not None:
-            progress(done, len(files))
+def split(outcomes: Sequence[Outcome]) -> tuple[list[FileAnalysis], list[Skipped]]:
+    """Measured files and skipped ones, apart."""
+    measured = [o for o in outcomes if isinstance(o, FileAnalysis)]
+    skipped = [o for o in outcomes if isinstance(o, Skipped)]
     return measured, skipped
-
-
-def _size(location: str) -> int:
-    try:
-        return os.path.getsize(location)
-    except OSError:
-        return 0
 
 
 def measure_tree(
     path: Path, options: MeasureOptions = MeasureOptions(), progress: Progress | None = None
 ) -> TreeReport:
-    """Measure every Python file under ``path`` with the given options."""
-    sources = discover(path, options.excludes, options.max_file_bytes)
-    catalog = load_catalog(options.rule_dirs)
-    rules = choose(catalog, options.select, options.ignore)
-    display = {f.location: f.path for f in sources.files}
-    scan = Scan(rules, list(display), display.__getitem__)
+    """Measure every source file of the chosen languages under ``path``."""
+    sources = discover(path, options.excludes, options.max_file_bytes, options.languages)
+    catalog = cached_catalog(options.cache, options.rule_dirs)
+    rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
+    analyzer = Analyzer(rules, options.jobs, options.cache)
     with gc_paused():
-        measured, skipped = analyze_all(sources.files, options.jobs or default_jobs(), progress)
+        files = [Version(f.path, location=f.location) for f in sources.files]
+        measured, skipped = split(analyzer.analyze(files, progress))
         return build_report(
             root=sources.root,
             analyses=measured,
             skipped=[*sources.skipped, *skipped],
-            hits=scan.result(),
             min_hits=min_hits_of(rules),
             known_rules=frozenset(rule.id for rule in catalog),
             settings=options.settings,
             rules_run=len(rules),
         )
+
+
+def applicable(rules: Sequence[Rule], files: Sequence[SourceFile]) -> tuple[Rule, ...]:
+    """The rules that run on at least one of ``files`` (by its grammar)."""
+    grammars = {f.grammar for f in files}
+    return tuple(r for r in rules if grammars.intersection(rule_targets(r.language)))
 
 
 def min_hits_of(rules: Sequence[Rule]) -> dict[str, int]:

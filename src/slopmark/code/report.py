@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.clones import CloneGroup, clone_groups
 from slopmark.code.hits import Problem, RuleHit, effective_hits
+from slopmark.code.languages import LANGUAGES
 from slopmark.code.metrics import Settings, erosion, mass, ratio
 
 
@@ -33,6 +34,23 @@ class FileMetrics:
     callables: tuple[CallableMetrics, ...]
     hits: tuple[RuleHit, ...]
     notes: tuple[str, ...]
+    erosion: float | None
+    verbosity: float | None
+    language: str = "python"
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageRow:
+    """The measures of one language's files within a tree (a mixed tree has several)."""
+
+    language: str
+    files: int
+    sloc: int
+    callables: int
+    complex_callables: int
+    rule_lines: int
+    clone_lines: int
+    flagged_lines: int
     erosion: float | None
     verbosity: float | None
 
@@ -74,6 +92,16 @@ class TreeReport:
     def hits(self) -> tuple[RuleHit, ...]:
         return tuple(h for f in self.files for h in f.hits)
 
+    def languages(self) -> tuple[LanguageRow, ...]:
+        """One row per language measured, in `slopmark.code.languages` order."""
+        by_language: dict[str, list[FileMetrics]] = defaultdict(list)
+        for f in self.files:
+            by_language[f.language].append(f)
+        return tuple(
+            language_row(name, by_language[name], self.settings)
+            for name in sorted(by_language, key=_language_order)
+        )
+
     def complex_callables(self) -> tuple[CallableMetrics, ...]:
         """Callables over the CC threshold, the ones erosion counts."""
         return tuple(c for c in self.callables if c.cc > self.settings.cc_threshold)
@@ -99,31 +127,25 @@ def build_report(
     root: str,
     analyses: Sequence[FileAnalysis],
     skipped: Sequence[Skipped],
-    hits: Iterable[RuleHit],
     min_hits: Mapping[str, int],
     known_rules: Collection[str],
     settings: Settings = Settings(),
     rules_run: int = 0,
     memo: FileMemo | None = None,
 ) -> TreeReport:
-    """Pool clones across ``analyses`` and combine them with the rule hits."""
+    """Pool clones across ``analyses`` and combine them with each file's rule hits."""
     analyses = sorted(analyses, key=lambda a: a.path)
     groups = clone_groups(analyses)
     clone_spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for group in groups:
         for member in group.members:
             clone_spans[member.path].append((member.start, member.end))
-    hits_by_path: dict[str, list[RuleHit]] = defaultdict(list)
-    for hit in hits:
-        hits_by_path[hit.path].append(hit)
     files, problems = [], []
     for analysis in analyses:
-        kept, found = effective_hits(analysis, hits_by_path[analysis.path], min_hits, known_rules)
+        kept, found = effective_hits(analysis, min_hits, known_rules)
         problems.extend(found)
         callables = memo.callables(analysis) if memo else _callables(analysis, settings)
-        files.append(
-            _file_metrics(analysis, clone_spans[analysis.path], kept, callables, settings)
-        )
+        files.append(_file_metrics(analysis, clone_spans[analysis.path], kept, callables, settings))
     return TreeReport(
         root=root,
         settings=settings,
@@ -133,6 +155,20 @@ def build_report(
         problems=tuple(problems),
         rules_run=rules_run,
     )
+
+
+def file_metrics(
+    analysis: FileAnalysis,
+    clone_spans: Iterable[tuple[int, int]],
+    min_hits: Mapping[str, int],
+    known_rules: Collection[str],
+    settings: Settings = Settings(),
+) -> FileMetrics:
+    """One file's metrics as `build_report` makes them, given the spans of the file's
+    members of its tree's clone groups (how `code diff` updates a tree file by file)."""
+    kept, _ = effective_hits(analysis, min_hits, known_rules)
+    callables = _callables(analysis, settings)
+    return _file_metrics(analysis, list(clone_spans), kept, callables, settings)
 
 
 def _mark(sloc: bytes, spans: Iterable[tuple[int, int]]) -> bytearray:
@@ -151,8 +187,8 @@ def _callables(analysis: FileAnalysis, settings: Settings) -> tuple[CallableMetr
             c.start,
             c.end,
             c.cc,
-            n := analysis.sloc_between(c.start, c.end),
-            mass(c.cc, n, settings.size_term),
+            c.sloc,
+            mass(c.cc, c.sloc, settings.size_term),
         )
         for c in analysis.callables
     )
@@ -185,4 +221,28 @@ def _file_metrics(
         notes=analysis.notes,
         erosion=erosion(((c.cc, c.mass) for c in callables), settings.cc_threshold),
         verbosity=ratio(flagged, total),
+        language=analysis.language,
     )
+
+
+def language_row(language: str, files: Sequence[FileMetrics], settings: Settings) -> LanguageRow:
+    """Pool ``files`` (all of ``language``) as the tree totals pool every file."""
+    callables = [c for f in files for c in f.callables]
+    sloc = sum(f.sloc for f in files)
+    flagged = sum(f.flagged_lines for f in files)
+    return LanguageRow(
+        language=language,
+        files=len(files),
+        sloc=sloc,
+        callables=len(callables),
+        complex_callables=sum(c.cc > settings.cc_threshold for c in callables),
+        rule_lines=sum(f.rule_lines for f in files),
+        clone_lines=sum(f.clone_lines for f in files),
+        flagged_lines=flagged,
+        erosion=erosion(((c.cc, c.mass) for c in callables), settings.cc_threshold),
+        verbosity=ratio(flagged, sloc),
+    )
+
+
+def _language_order(language: str) -> tuple[int, str]:
+    return (LANGUAGES.index(language) if language in LANGUAGES else len(LANGUAGES), language)

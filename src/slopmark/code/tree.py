@@ -10,6 +10,7 @@ from fnmatch import fnmatch
 from pathlib import Path, PurePosixPath
 
 from slopmark.code.analysis import Skipped
+from slopmark.code.languages import LANGUAGES, grammar_of, grammars_of
 from slopmark.errors import BadInput
 
 #: Folders never measured (virtual environments, caches, build output, VCS data).
@@ -37,10 +38,12 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """A file to measure: where it is, and the path reports show."""
+    """A file to measure: where it is, the path reports show, and the core grammar
+    that reads it (see `slopmark.code.languages`)."""
 
     location: str
     path: str
+    grammar: str = "python"
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +77,18 @@ def excluded(path: str, globs: Sequence[str]) -> bool:
 
 
 def discover(
-    path: Path, excludes: Sequence[str] = (), max_bytes: int = MAX_FILE_BYTES
+    path: Path,
+    excludes: Sequence[str] = (),
+    max_bytes: int = MAX_FILE_BYTES,
+    languages: Sequence[str] = LANGUAGES,
 ) -> SourceSet:
-    """Every ``*.py`` under ``path`` (or ``path`` itself when it is a file)."""
+    """Every source file of ``languages`` under ``path`` (or ``path`` itself when it is a
+    file: a file of no known language is read as Python)."""
     if not path.exists():
-        raise BadInput(f"{path}: no such file or directory; pass a Python file or a folder")
+        raise BadInput(f"{path}: no such file or directory; pass a source file or a folder")
     if path.is_file():
         return _one_file(path, max_bytes)
+    grammars = grammars_of(languages)
     globs = [*excludes, *project_excludes(path)]
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
@@ -89,8 +97,10 @@ def discover(
         rel_folder = "" if rel_folder == "." else rel_folder.replace(os.sep, "/") + "/"
         dirs[:] = sorted(d for d in dirs if _keep_dir(folder, rel_folder + d, d, globs, skipped))
         for name in sorted(names):
-            if name.endswith(".py") and not excluded(rel_folder + name, globs):
-                _add_file(Path(folder) / name, rel_folder + name, max_bytes, files, skipped)
+            grammar = grammar_of(name)
+            if grammar in grammars and not excluded(rel_folder + name, globs):
+                source = SourceFile(os.path.join(folder, name), rel_folder + name, grammar)
+                _add_file(source, max_bytes, files, skipped)
     return SourceSet(str(path), tuple(files), tuple(skipped))
 
 
@@ -106,8 +116,9 @@ def _keep_dir(
 
 
 def _add_file(
-    location: Path, rel: str, max_bytes: int, files: list[SourceFile], skipped: list[Skipped]
+    source: SourceFile, max_bytes: int, files: list[SourceFile], skipped: list[Skipped]
 ) -> None:
+    location, rel = Path(source.location), source.path
     if location.is_symlink():
         skipped.append(Skipped(rel, "symlink (not followed)"))
         return
@@ -124,11 +135,12 @@ def _add_file(
             )
         )
         return
-    files.append(SourceFile(str(location), rel))
+    files.append(source)
 
 
 def _one_file(path: Path, max_bytes: int) -> SourceSet:
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
-    _add_file(path, path.name, max_bytes, files, skipped)
+    source = SourceFile(str(path), path.name, grammar_of(path.name) or "python")
+    _add_file(source, max_bytes, files, skipped)
     return SourceSet(str(path), tuple(files), tuple(skipped))

@@ -6,6 +6,7 @@ import difflib
 from pathlib import Path
 
 from slopmark.code.bench.results import Quality
+from slopmark.code.cache import ResultCache, default_location
 from slopmark.code.measure import MeasureOptions, measure_tree
 from slopmark.code.tree import EXCLUDED_DIRS
 
@@ -45,7 +46,11 @@ def churn(before: Path | None, after: Path) -> tuple[int, int]:
 
 def measure_workspace(workspace: Path, previous: Path | None) -> Quality:
     """Erosion, verbosity, size and complexity of ``workspace``; its churn since ``previous``."""
-    report = measure_tree(workspace, MeasureOptions(jobs=1))
+    cache = ResultCache(default_location())  # shared with code measure/diff/history
+    try:
+        report = measure_tree(workspace, MeasureOptions(jobs=1, cache=cache))
+    finally:
+        cache.close()
     callables = report.callables
     added, removed = churn(previous, workspace)
     return Quality(

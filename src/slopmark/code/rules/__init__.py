@@ -2,7 +2,9 @@
 
 from slopmark.code.rules.catalog import (
     DOC_SECTIONS,
+    LANG_DIR,
     PACK_DIR,
+    RULE_LANGUAGES,
     Rule,
     check_rule_id,
     choose,
@@ -12,7 +14,9 @@ from slopmark.code.rules.catalog import (
 
 __all__ = [
     "DOC_SECTIONS",
+    "LANG_DIR",
     "PACK_DIR",
+    "RULE_LANGUAGES",
     "Rule",
     "check_rule_id",
     "choose",

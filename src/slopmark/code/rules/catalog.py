@@ -18,9 +18,13 @@ from typing import Any
 import yaml
 
 from slopmark.errors import BadInput, did_you_mean
-from slopmark.yamlconfig import load_yaml_all, yaml_problem
+from slopmark.yamlconfig import load_yaml, load_yaml_all, yaml_problem
 
 PACK_DIR = Path(__file__).parent / "pack"
+#: The packs of the other languages: ``lang/<language>/<category>/<rule-id>.yml``.
+LANG_DIR = Path(__file__).parent / "lang"
+#: The ``language:`` a rule may name (a JavaScript rule also runs on TypeScript and TSX).
+RULE_LANGUAGES = ("python", "javascript", "typescript", "go", "java", "rust")
 DOC_SECTIONS = ("what", "why", "example", "use_instead", "false_positives")
 _SEVERITIES = ("error", "warning", "info", "hint")
 
@@ -37,9 +41,17 @@ class Rule:
     docs: tuple[tuple[str, str], ...]
     source: str
     yaml_text: str
+    language: str = "python"
 
     def doc(self, section: str) -> str:
         return dict(self.docs).get(section, "")
+
+    def engine_text(self, grammar: str) -> str:
+        """The rule as the core compiles it for ``grammar`` (its ``language:`` replaced)."""
+        if grammar == self.language:
+            return self.yaml_text
+        doc = load_yaml(self.yaml_text)
+        return _engine_text({**doc, "language": grammar})
 
 
 def parse_rules(text: str, source: str) -> list[Rule]:
@@ -71,8 +83,10 @@ def _rule_id(doc: Any, source: str) -> str:
 def _rule(doc: Any, source: str) -> Rule:
     rule_id = _rule_id(doc, source)
     where = f"{source}: rule '{rule_id}'"
+    language = str(doc.get("language", "")).lower()
     _require(
-        str(doc.get("language", "")).lower() == "python", f"{where}: 'language' must be python"
+        language in RULE_LANGUAGES,
+        f"{where}: 'language' must be one of {', '.join(RULE_LANGUAGES)}, got {language!r}",
     )
     _require("rule" in doc, f"{where}: field 'rule' is missing")
     severity = doc.get("severity", "warning")
@@ -94,7 +108,8 @@ def _rule(doc: Any, source: str) -> Rule:
         min_hits=min_hits,
         docs=tuple((k, str(meta[k]).strip()) for k in DOC_SECTIONS if meta.get(k)),
         source=source,
-        yaml_text=_engine_text(doc),
+        yaml_text=_engine_text({**doc, "language": language}),
+        language=language,
     )
 
 
@@ -114,9 +129,9 @@ def _rule_files(directory: Path) -> list[Path]:
 
 
 def load_catalog(extra_dirs: Sequence[Path] = ()) -> tuple[Rule, ...]:
-    """Every rule of the built-in pack plus ``extra_dirs``, sorted by id."""
+    """Every rule of the built-in packs plus ``extra_dirs``, sorted by id."""
     rules: dict[str, Rule] = {}
-    for directory in (PACK_DIR, *extra_dirs):
+    for directory in (PACK_DIR, LANG_DIR, *extra_dirs):
         for path in _rule_files(directory):
             for rule in parse_rules(path.read_text(encoding="utf-8"), str(path)):
                 if rule.id in rules:

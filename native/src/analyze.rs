@@ -1,0 +1,468 @@
+//! One file's bytes → its record, and a batch of files analysed in parallel.
+//!
+//! A file is parsed once; the tree feeds the metrics walk, the clone digests and the
+//! rule scan. Nothing derived from the input can panic across this boundary: a file that
+//! is unreadable, not UTF-8, does not parse or nests too deep becomes a [`FileError`]
+//! record, and a defect in the core (a panic) is caught and recorded as well.
+//!
+//! [`FileError`]: crate::record::FileError
+
+use crate::clones::fingerprints;
+use crate::lang::{Kinds, Language};
+use crate::record::{ErrorKind, FileError, FileRecord, Outcome};
+use crate::rules::{RulePack, Scanner, AST_GREP_IGNORE};
+use crate::walk::{walk, TooDeep, DEEP};
+use ast_grep_core::tree_sitter::StrDoc;
+use ast_grep_core::AstGrep;
+use rayon::prelude::*;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use tree_sitter::Node;
+
+/// Knobs of the analysis.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Clone candidates must span at least this many SLOC lines.
+    pub min_clone_sloc: usize,
+    /// Files nesting deeper than this (syntax-tree levels) are reported, not measured.
+    pub max_depth: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            min_clone_sloc: 3,
+            max_depth: MAX_DEPTH,
+        }
+    }
+}
+
+/// The default nesting limit. Real code stays far below it (CPython's `Lib/` and scipy:
+/// under 150 levels, but for one test file at 809); CPython's own parser refuses 200
+/// nested parentheses.
+pub const MAX_DEPTH: usize = 1000;
+
+/// Where a file's bytes come from.
+pub enum Input {
+    Path(PathBuf),
+    Bytes(Vec<u8>),
+}
+
+impl Input {
+    /// Its size in bytes (0 when a file cannot be read: it fails fast anyway).
+    fn size(&self) -> u64 {
+        match self {
+            Self::Path(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+            Self::Bytes(bytes) => bytes.len() as u64,
+        }
+    }
+}
+
+/// Everything a batch shares: the language, its kind tables and the rule scanner.
+pub struct Analyzer<'p> {
+    lang: &'static dyn Language,
+    kinds: Kinds,
+    scanner: Option<Scanner<'p>>,
+    settings: Settings,
+}
+
+impl<'p> Analyzer<'p> {
+    pub fn new(
+        lang: &'static dyn Language,
+        pack: Option<&'p RulePack>,
+        settings: Settings,
+    ) -> Self {
+        Self {
+            lang,
+            kinds: Kinds::new(lang),
+            scanner: pack.map(RulePack::scanner),
+            settings,
+        }
+    }
+
+    /// Analyse `inputs` on `jobs` threads (0: one per core); outcomes in input order.
+    /// Big files go first, so that the last ones to finish are small; `done` counts the
+    /// files finished, for a progress display.
+    pub fn batch(&self, inputs: &[Input], jobs: usize, done: &AtomicUsize) -> Vec<Outcome> {
+        let mut order: Vec<usize> = (0..inputs.len()).collect();
+        order.sort_by_cached_key(|i| std::cmp::Reverse(inputs[*i].size()));
+        let run = |i: &usize| {
+            let outcome = self.input(&inputs[*i]);
+            done.fetch_add(1, Ordering::Relaxed);
+            (*i, outcome)
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .stack_size(STACK_BYTES)
+            .build();
+        let finished: Vec<(usize, Outcome)> = match pool {
+            Ok(pool) => pool.install(|| order.par_iter().map(run).collect()),
+            Err(_) => order.iter().map(run).collect(),
+        };
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; inputs.len()];
+        for (i, outcome) in finished {
+            outcomes[i] = Some(outcome);
+        }
+        outcomes.into_iter().flatten().collect()
+    }
+
+    /// Analyse one input, whatever it holds.
+    pub fn input(&self, input: &Input) -> Outcome {
+        match input {
+            Input::Bytes(bytes) => self.bytes(bytes),
+            Input::Path(path) => match std::fs::read(path) {
+                Ok(bytes) => self.bytes(&bytes),
+                Err(error) => Outcome::failed(ErrorKind::Unreadable, error.to_string(), 0, 0),
+            },
+        }
+    }
+
+    /// Analyse source bytes: UTF-8 text, or a `NotUtf8` record naming the first bad byte.
+    pub fn bytes(&self, bytes: &[u8]) -> Outcome {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.text(text),
+            Err(error) => {
+                let at = error.valid_up_to();
+                let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+                let column = at
+                    - bytes[..at]
+                        .iter()
+                        .rposition(|b| *b == b'\n')
+                        .map_or(0, |p| p + 1);
+                let message = format!("byte 0x{:02x} is not UTF-8", bytes[at]);
+                Outcome::failed(ErrorKind::NotUtf8, message, line, column + 1)
+            }
+        }
+    }
+
+    /// Analyse source text; a panic inside becomes an `Internal` record.
+    pub fn text(&self, text: &str) -> Outcome {
+        catch_unwind(AssertUnwindSafe(|| self.measure(text))).unwrap_or_else(|panic| {
+            let reason = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown panic");
+            Outcome::failed(
+                ErrorKind::Internal,
+                format!("analysis failed: {reason}"),
+                0,
+                0,
+            )
+        })
+    }
+
+    fn measure(&self, text: &str) -> Outcome {
+        let lang = self.lang;
+        let doc = match StrDoc::try_new(text, lang.ast_grep()) {
+            Ok(doc) => doc,
+            Err(reason) => return Outcome::failed(ErrorKind::Internal, reason, 0, 0),
+        };
+        let root = AstGrep::doc(doc);
+        let tree = root.root().get_inner_node();
+        let source = text.as_bytes();
+        let syntax = tree.has_error().then(|| syntax_error(tree, text));
+        if let Some(error) = syntax.clone().filter(|_| !lang.measures_broken_files()) {
+            return Outcome::Failed(error);
+        }
+        // the nodes some rule may match, kept for after the walk: rules run only once the
+        // nesting is known to be within bounds (their cost grows with its square)
+        let mut matchable = Vec::new();
+        let limit = self.settings.max_depth;
+        let walked = match &self.scanner {
+            Some(scanner) => walk(lang, &self.kinds, tree, source, limit, &mut |node| {
+                if scanner.wants(node.kind_id()) {
+                    matchable.push(node);
+                }
+            }),
+            None => walk(lang, &self.kinds, tree, source, limit, &mut |_| {}),
+        };
+        let walked = match walked {
+            Ok(walked) if walked.deep_weight <= MAX_DEEP_WEIGHT => walked,
+            Ok(_) => return too_deep(format!("too many nodes nest deeper than {DEEP} levels")),
+            Err(TooDeep(depth)) => {
+                return too_deep(format!("nesting is over {limit} levels (reached {depth})"));
+            }
+        };
+        let mut lines = walked.lines;
+        lang.extra_lines(text, &mut lines);
+        for (start, end) in lang.doc_ranges(text, &walked.docs) {
+            lines.clear(start, end);
+        }
+        let mut callables = walked.callables;
+        for callable in &mut callables {
+            callable.sloc = lines.count_between(callable.start, callable.end);
+        }
+        let clones = fingerprints(
+            lang,
+            &self.kinds,
+            &walked.candidates,
+            &walked.tokens,
+            &lines,
+            source,
+            self.settings.min_clone_sloc,
+        );
+        let hits = match &self.scanner {
+            Some(scanner) if text.contains(AST_GREP_IGNORE) => scanner.hits(&root),
+            Some(scanner) => {
+                let mut hits = Vec::new();
+                for node in matchable {
+                    scanner.visit(root.adopt(node), &mut hits);
+                }
+                Scanner::sort(&mut hits);
+                hits
+            }
+            None => Vec::new(),
+        };
+        Outcome::Measured(FileRecord {
+            sloc: lines.into_marks(),
+            callables,
+            clones,
+            hits,
+            ignores: walked.ignores,
+            syntax,
+        })
+    }
+}
+
+/// Worker threads get a large stack: the rule engine recurses on some rules.
+const STACK_BYTES: usize = 64 * 1024 * 1024;
+
+/// Σ depth² of the nodes nested deeper than [`DEEP`] above which a file is not measured:
+/// in CPython's `Lib/` and scipy one test file reaches 5.5e8 and every other file is at 0,
+/// while a file of nested parentheses crafted to reach the bound takes seconds to scan.
+pub const MAX_DEEP_WEIGHT: u64 = 1_000_000_000;
+
+fn too_deep(what: String) -> Outcome {
+    let message = format!("{what}; such code is generated or pathological and is not measured");
+    Outcome::failed(ErrorKind::TooDeep, message, 0, 0)
+}
+
+/// The first error or missing node, as a `Syntax` error with its position.
+fn syntax_error(root: Node<'_>, text: &str) -> FileError {
+    let mut cursor = root.walk();
+    let mut node = root;
+    loop {
+        if node.is_error() || node.is_missing() {
+            break;
+        }
+        let mut found = false;
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                if child.has_error() {
+                    node = child;
+                    found = true;
+                    break;
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        if !found {
+            break;
+        }
+    }
+    let point = node.start_position();
+    let line_text = text.split('\n').nth(point.row).unwrap_or("");
+    let column = line_text
+        .get(..point.column.min(line_text.len()))
+        .map_or(point.column, |before| before.chars().count())
+        + 1;
+    let what = if node.is_missing() {
+        format!("missing `{}`", node.kind())
+    } else {
+        let snippet: String = text
+            .get(node.byte_range())
+            .unwrap_or("")
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(40)
+            .collect();
+        if snippet.trim().is_empty() {
+            "unexpected input".to_owned()
+        } else {
+            format!("unexpected `{}`", snippet.trim())
+        }
+    };
+    let message = format!(
+        "syntax error at line {}, column {column}: {what}",
+        point.row + 1
+    );
+    FileError {
+        kind: ErrorKind::Syntax,
+        message,
+        line: point.row + 1,
+        column,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::by_name;
+    use crate::record::FileRecord;
+
+    fn python() -> &'static dyn Language {
+        by_name("python").expect("python is built in")
+    }
+
+    fn measure(text: &str) -> FileRecord {
+        match Analyzer::new(python(), None, Settings::default()).text(text) {
+            Outcome::Measured(record) => record,
+            Outcome::Failed(error) => panic!("not measured: {error:?}"),
+        }
+    }
+
+    fn failure(bytes: &[u8]) -> crate::record::FileError {
+        match Analyzer::new(python(), None, Settings::default()).bytes(bytes) {
+            Outcome::Failed(error) => error,
+            Outcome::Measured(_) => panic!("measured"),
+        }
+    }
+
+    fn sloc_lines(record: &FileRecord) -> Vec<usize> {
+        (0..record.sloc.len())
+            .filter(|n| record.sloc[*n] == 1)
+            .collect()
+    }
+
+    #[test]
+    fn cc_counts_the_table_in_the_whole_subtree() {
+        let text = "def f(a, b):\n    if a and b or a:\n        return [x for x in a if x]\n    \
+                    elif b:\n        g = lambda: 1 if a else 2\n    assert a\n    return 0\n";
+        let record = measure(text);
+        // if, 2 boolean operators, comprehension, its if clause, elif, conditional, assert
+        assert_eq!(record.callables[0].cc, 9);
+        assert_eq!(record.callables[0].sloc, 7);
+    }
+
+    #[test]
+    fn callables_are_reached_through_classes_decorators_and_bodies_only() {
+        let text = "class A:\n    @staticmethod\n    def m():\n        def inner():\n            \
+                    pass\n\nif True:\n    def hidden():\n        pass\n";
+        let names: Vec<String> = measure(text)
+            .callables
+            .into_iter()
+            .map(|c| c.qualname)
+            .collect();
+        assert_eq!(names, ["A.m", "A.m.inner"]);
+    }
+
+    #[test]
+    fn docstrings_leave_sloc_and_fstring_parts_count() {
+        let text = "def f():\n    \"\"\"Doc\n    string.\"\"\"\n    return f\"\"\"a\nb {{\nc\n{x}\n\"\"\"\n";
+        // Python 3.12's tokenizer: line 4 opens the f-string, a middle part restarts after
+        // the `{{` of line 5, line 7 holds a field, line 8 closes the string; the
+        // docstring's lines 2-3 are gone
+        assert_eq!(sloc_lines(&measure(text)), [1, 4, 5, 7, 8]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_a_token_on_line_one() {
+        assert_eq!(sloc_lines(&measure("\u{feff}# comment\nx = 1\n")), [1, 2]);
+    }
+
+    #[test]
+    fn docstring_ownership_reads_lines_as_python_splits_them() {
+        // the form feed makes `splitlines` see one line more, so the docstring's own row
+        // reads the `def` line before it: it does not own its line and stays SLOC
+        let text = "\u{c}\ndef f():\n    \"doc\"\n    return 1\n";
+        assert_eq!(sloc_lines(&measure(text)), [2, 3, 4]);
+        assert_eq!(sloc_lines(&measure(&text[2..])), [1, 3]);
+    }
+
+    #[test]
+    fn empty_file_is_measured_with_nothing_in_it() {
+        let record = measure("");
+        assert!(record.callables.is_empty() && sloc_lines(&record).is_empty());
+    }
+
+    #[test]
+    fn syntax_error_names_its_line_and_column() {
+        let error = failure(b"x = 1\ny = (2,\n");
+        assert_eq!(error.kind, ErrorKind::Syntax);
+        assert!(
+            error.message.starts_with("syntax error at line "),
+            "{error:?}"
+        );
+        assert!(error.line >= 2 && error.column >= 1);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_a_record_not_a_panic() {
+        let error = failure(b"x = 1\ny = '\xff'\n");
+        assert_eq!(
+            (error.kind, error.line, error.column),
+            (ErrorKind::NotUtf8, 2, 6)
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_reported_before_rules_run() {
+        let text = format!("x = {}1{}\n", "(".repeat(3000), ")".repeat(3000));
+        assert_eq!(failure(text.as_bytes()).kind, ErrorKind::TooDeep);
+        let chain = format!("x = {}\n", vec!["a"; 100_000].join(" + "));
+        assert_eq!(failure(chain.as_bytes()).kind, ErrorKind::TooDeep);
+    }
+
+    #[test]
+    fn token_form_equals_the_form_read_from_the_tree() {
+        use crate::clones::{NormalForm, TokenForm};
+        use crate::walk::walk;
+        let text = "def f(a, b=1):\n    # note\n    \"doc\"\n    if a:\n        return \
+                    g(a, 'x', [1.5, None, True])\n    return f\"{b}\"\n";
+        let lang = python();
+        let kinds = Kinds::new(lang);
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&lang.grammar()).expect("grammar loads");
+        let tree = parser.parse(text, None).expect("parses");
+        let walked = walk(
+            lang,
+            &kinds,
+            tree.root_node(),
+            text.as_bytes(),
+            100,
+            &mut |_| {},
+        );
+        let walked = walked.unwrap_or_else(|_| panic!("too deep"));
+        let mut from_tree = NormalForm::new(lang, &kinds, text.as_bytes());
+        let mut from_tokens = TokenForm::new(&kinds);
+        for candidate in &walked.candidates {
+            let (start, end) = candidate.tokens.expect("in the stream");
+            let expected = from_tree.text(candidate.node);
+            assert_eq!(from_tokens.text(&walked.tokens[start..end]), expected);
+        }
+        let first = from_tree.text(walked.candidates[0].node);
+        assert!(first.starts_with("function_definition(def,$VAR1,parameters((,$VAR2,"));
+        assert!(!first.contains("comment") && !first.contains("expression_statement($STR)"));
+    }
+
+    #[test]
+    fn rules_hit_and_ast_grep_ignore_is_honoured() {
+        let rule = "id: no-print\nlanguage: python\nrule: {pattern: print($A)}\n".to_owned();
+        let pack = RulePack::compile(python(), &[rule]).expect("compiles");
+        let analyzer = Analyzer::new(python(), Some(&pack), Settings::default());
+        let hits = |text: &str| match analyzer.text(text) {
+            Outcome::Measured(record) => record.hits.iter().map(|h| h.start).collect::<Vec<_>>(),
+            Outcome::Failed(error) => panic!("{error:?}"),
+        };
+        assert_eq!(hits("print(1)\nx = 2\nprint(3)\n"), [1, 3]);
+        assert_eq!(hits("# ast-grep-ignore\nprint(1)\nprint(3)\n"), [3]);
+    }
+
+    #[test]
+    fn a_rule_ast_grep_refuses_is_named_by_its_index() {
+        let good = "id: a\nlanguage: python\nrule: {kind: call}\n".to_owned();
+        let bad = "id: b\nlanguage: python\nrule: {kind: no_such_kind}\n".to_owned();
+        let error = RulePack::compile(python(), &[good, bad])
+            .err()
+            .expect("refused");
+        assert_eq!(error.index, 1);
+        assert!(error.message.contains("no_such_kind"), "{}", error.message);
+    }
+}

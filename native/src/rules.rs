@@ -1,0 +1,384 @@
+//! The YAML rule pack, run in-process with ast-grep's library crates on the tree the
+//! metrics walk uses.
+//!
+//! Rules are compiled once per pack and dispatched by node kind (each rule's potential
+//! kinds, as ast-grep's `CombinedScan` does) from the metrics walk itself, so a file is
+//! traversed once. A file with ast-grep's own `ast-grep-ignore` comments is scanned with
+//! `CombinedScan` instead, which honours them as the `ast-grep scan` command does.
+
+use crate::lang::{has, Kinds, Language};
+use crate::record::HitRecord;
+use ast_grep_config::{
+    from_yaml_string, CombinedScan, GlobalRules, RuleConfig, SerializableRule, Severity,
+};
+use ast_grep_core::matcher::MatcherExt;
+use ast_grep_core::tree_sitter::StrDoc;
+use ast_grep_core::{AstGrep, Matcher, Node, NodeMatch};
+use ast_grep_language::SupportLang;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// A compiled rule pack for one language.
+pub struct RulePack {
+    lang: &'static dyn Language,
+    rules: Vec<RuleConfig<SupportLang>>,
+    /// Rules whose message names metavariables (interpolated per hit).
+    templated: Vec<bool>,
+}
+
+/// A rule ast-grep refuses: its index in the list given and ast-grep's reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleError {
+    pub index: usize,
+    pub message: String,
+}
+
+impl RulePack {
+    /// Compile `texts` (one rule each, YAML or JSON) for `language`; the first refused
+    /// rule is the error.
+    pub fn compile(lang: &'static dyn Language, texts: &[String]) -> Result<Self, RuleError> {
+        let language = lang.ast_grep();
+        let compiled: Vec<Result<_, RuleError>> = texts
+            .par_iter()
+            .enumerate()
+            .map(|(index, text)| {
+                compile_one(language, text).map_err(|message| RuleError { index, message })
+            })
+            .collect();
+        let rules = compiled.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let templated = rules.iter().map(|r| r.message.contains('$')).collect();
+        Ok(Self {
+            lang,
+            rules,
+            templated,
+        })
+    }
+
+    /// The compiled rules, in the order given.
+    pub fn configs(&self) -> &[RuleConfig<SupportLang>] {
+        &self.rules
+    }
+
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    /// A scanner over the rules that are not switched off (`severity: off`).
+    pub fn scanner(&self) -> Scanner<'_> {
+        let active: Vec<&RuleConfig<SupportLang>> = self
+            .rules
+            .iter()
+            .filter(|r| !matches!(r.severity, Severity::Off))
+            .collect();
+        let index = self
+            .rules
+            .iter()
+            .enumerate()
+            .map(|(i, rule)| (rule as *const RuleConfig<SupportLang> as usize, i))
+            .collect();
+        let calls = Callees::new(self.lang);
+        let mut by_kind: Vec<Vec<usize>> = Vec::new();
+        let mut by_callee: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+        for (i, rule) in self.rules.iter().enumerate() {
+            if matches!(rule.severity, Severity::Off) {
+                continue;
+            }
+            let Some(kinds) = rule.matcher.potential_kinds() else {
+                continue;
+            };
+            let keys = calls.as_ref().and_then(|c| c.keys(&kinds, &rule.rule));
+
+            for kind in kinds.iter() {
+                if by_kind.len() <= kind {
+                    by_kind.resize(kind + 1, Vec::new());
+                }
+                if keys.is_none() {
+                    by_kind[kind].push(i);
+                }
+            }
+            for key in keys.into_iter().flatten() {
+                by_callee.entry(key).or_default().push(i);
+            }
+        }
+        for rules in by_callee.values_mut() {
+            rules.sort_unstable();
+            rules.dedup();
+        }
+        Scanner {
+            pack: self,
+            scan: CombinedScan::new(active),
+            index,
+            by_kind,
+            calls: calls.map(|c| (c, by_callee)),
+        }
+    }
+}
+
+/// Rules keyed by the name they call. A rule whose pattern is a call of a plain name
+/// (`dict()`, `set($L)`, `range(0, $N)`) can only match a call of that very name: with
+/// ast-grep's default strictness a pattern's identifiers match by text. Such a rule is
+/// tried on calls of that name only, instead of on every call.
+struct Callees {
+    lang: &'static dyn Language,
+    /// kind ids of the call node
+    call: Vec<bool>,
+    field: &'static str,
+    identifier: Vec<bool>,
+}
+
+impl Callees {
+    fn new(lang: &'static dyn Language) -> Option<Self> {
+        let (call, field) = lang.call_shape()?;
+        let kinds = Kinds::new(lang);
+        let table = |name: &str| kinds.names.iter().map(|n| n == name).collect::<Vec<_>>();
+        Some(Self {
+            lang,
+            call: table(call),
+            field,
+            identifier: kinds.identifier.clone(),
+        })
+    }
+
+    fn is_call(&self, kind: u16) -> bool {
+        has(&self.call, kind)
+    }
+
+    /// The name a call node calls, when it is a plain name.
+    fn callee<'s>(&self, node: tree_sitter::Node<'_>, source: &'s str) -> Option<&'s [u8]> {
+        if !self.is_call(node.kind_id()) {
+            return None;
+        }
+        let function = node.child_by_field_name(self.field)?;
+        if !has(&self.identifier, function.kind_id()) {
+            return None;
+        }
+        source.as_bytes().get(function.byte_range())
+    }
+
+    /// The names a rule can only match calls of, when it can only match calls by name.
+    fn keys(&self, kinds: &bit_set::BitSet, rule: &SerializableRule) -> Option<Vec<Vec<u8>>> {
+        if !kinds
+            .iter()
+            .all(|k| u16::try_from(k).is_ok_and(|k| self.is_call(k)))
+        {
+            return None;
+        }
+        self.rule_keys(&serde_json::to_value(rule).ok()?)
+    }
+
+    /// A necessary condition of a rule (as JSON) in called names: its pattern's (a plain
+    /// string: default strictness), else every alternative's of its `any`, else one of
+    /// its `all`.
+    fn rule_keys(&self, rule: &serde_json::Value) -> Option<Vec<Vec<u8>>> {
+        if let Some(key) = rule
+            .get("pattern")
+            .and_then(|p| p.as_str())
+            .and_then(|p| self.pattern_key(p))
+        {
+            return Some(vec![key]);
+        }
+        if let Some(alternatives) = rule.get("any").and_then(|a| a.as_array()) {
+            let keys: Option<Vec<Vec<Vec<u8>>>> =
+                alternatives.iter().map(|r| self.rule_keys(r)).collect();
+            if let Some(keys) = keys {
+                return Some(keys.into_iter().flatten().collect());
+            }
+        }
+        let all = rule.get("all").and_then(|a| a.as_array())?;
+        all.iter().find_map(|r| self.rule_keys(r))
+    }
+
+    /// The plain name a pattern calls, when the whole pattern is one call of a name.
+    fn pattern_key(&self, pattern: &str) -> Option<Vec<u8>> {
+        let expando = ast_grep_core::Language::expando_char(&self.lang.ast_grep());
+        let text = pattern.trim().replace('$', &expando.to_string());
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&self.lang.grammar()).ok()?;
+        let tree = parser.parse(&text, None)?;
+        let mut node = tree.root_node();
+        while node.named_child_count() == 1 && !self.is_call(node.kind_id()) {
+            node = node.named_child(0)?;
+        }
+        if node.has_error() || node.byte_range() != (0..text.len()) {
+            return None;
+        }
+        let name = self.callee(node, &text)?;
+        let metavariable = std::str::from_utf8(name).ok()?.starts_with(expando);
+        (!metavariable).then(|| name.to_vec())
+    }
+}
+
+/// One rule's text compiled for `language`, or why ast-grep refuses it.
+fn compile_one(language: SupportLang, text: &str) -> Result<RuleConfig<SupportLang>, String> {
+    let mut parsed =
+        from_yaml_string::<SupportLang>(text, &GlobalRules::default()).map_err(|e| describe(&e))?;
+    if parsed.len() != 1 {
+        return Err(format!("expected one rule, found {}", parsed.len()));
+    }
+    let rule = parsed.remove(0);
+    if rule.language != language {
+        return Err(format!(
+            "rule language {} is not this pack's ({language})",
+            rule.language
+        ));
+    }
+    Ok(rule)
+}
+
+/// Every error ast-grep gives, causes included, on one line.
+fn describe(error: &dyn std::error::Error) -> String {
+    let mut message = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message.replace('\n', " ")
+}
+
+/// One combined scan of a pack, shared by the files of a batch.
+pub struct Scanner<'p> {
+    pack: &'p RulePack,
+    scan: CombinedScan<'p, SupportLang>,
+    /// rule address → index in the pack
+    index: HashMap<usize, usize>,
+    /// kind id → indexes of the rules that may match a node of that kind (rules tried
+    /// only on calls of one name are in `calls` instead)
+    by_kind: Vec<Vec<usize>>,
+    /// the call shape and, by called name, the rules whose pattern calls that name
+    calls: Option<(Callees, ByCallee)>,
+}
+
+/// Called name → indexes of the rules tried on calls of that name.
+type ByCallee = HashMap<Vec<u8>, Vec<usize>>;
+
+/// Text that turns a comment into an ast-grep suppression.
+pub const AST_GREP_IGNORE: &str = "ast-grep-ignore";
+
+impl Scanner<'_> {
+    /// Whether some rule may match a node of this kind.
+    pub fn wants(&self, kind: u16) -> bool {
+        let calls = self.calls.as_ref();
+        calls.is_some_and(|(c, _)| c.is_call(kind))
+            || self
+                .by_kind
+                .get(usize::from(kind))
+                .is_some_and(|rules| !rules.is_empty())
+    }
+
+    /// Match one node against the rules of its kind; hits go to `hits`.
+    pub fn visit(&self, node: Node<'_, StrDoc<SupportLang>>, hits: &mut Vec<HitRecord>) {
+        let kind = node.kind_id();
+        if let Some(rules) = self.by_kind.get(usize::from(kind)) {
+            self.try_rules(rules, &node, hits);
+        }
+        if let Some((calls, by_callee)) = &self.calls {
+            let callee = calls.callee(node.get_inner_node(), &node.get_doc().src);
+            if let Some(rules) = callee.and_then(|name| by_callee.get(name)) {
+                self.try_rules(rules, &node, hits);
+            }
+        }
+    }
+
+    fn try_rules(
+        &self,
+        rules: &[usize],
+        node: &Node<'_, StrDoc<SupportLang>>,
+        hits: &mut Vec<HitRecord>,
+    ) {
+        for &index in rules {
+            let rule = &self.pack.rules[index];
+            if let Some(found) = rule.matcher.match_node(node.clone()) {
+                hits.push(self.hit(index, rule, &found));
+            }
+        }
+    }
+
+    fn hit(
+        &self,
+        index: usize,
+        rule: &RuleConfig<SupportLang>,
+        found: &NodeMatch<'_, StrDoc<SupportLang>>,
+    ) -> HitRecord {
+        let templated = self.pack.templated.get(index).copied().unwrap_or(false);
+        HitRecord {
+            rule: u32::try_from(index).unwrap_or(u32::MAX),
+            start: found.start_pos().line() + 1,
+            end: found.end_pos().line() + 1,
+            message: templated.then(|| rule.get_message(found)),
+        }
+    }
+
+    /// The rules tried only on calls of one name (for tests and diagnostics).
+    pub fn keyed_rules(&self) -> Vec<&str> {
+        let mut ids: Vec<&str> = self
+            .calls
+            .iter()
+            .flat_map(|(_, by)| by.values().flatten())
+            .map(|i| self.pack.rules[*i].id.as_str())
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Put hits in order of position.
+    pub fn sort(hits: &mut [HitRecord]) {
+        hits.sort_by_key(|a| (a.start, a.rule, a.end));
+    }
+
+    /// The hits in a parsed file by ast-grep's combined scan (ast-grep-ignore honoured).
+    pub fn hits(&self, root: &AstGrep<StrDoc<SupportLang>>) -> Vec<HitRecord> {
+        let result = self.scan.scan(root, false);
+        let mut hits = Vec::new();
+        for (rule, matches) in result.matches {
+            let address = rule as *const RuleConfig<SupportLang> as usize;
+            let Some(&index) = self.index.get(&address) else {
+                continue;
+            };
+            for found in matches {
+                hits.push(self.hit(index, rule, &found));
+            }
+        }
+        Self::sort(&mut hits);
+        hits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RulePack;
+    use crate::lang::by_name;
+
+    fn rule(id: &str, body: &str) -> String {
+        format!("id: {id}\nlanguage: python\nrule:\n{body}")
+    }
+
+    #[test]
+    fn rules_calling_a_plain_name_are_keyed_by_it() {
+        let texts = [
+            rule("dict-call", "  pattern: dict()\n"),
+            rule("set-call", "  kind: call\n  pattern: set($L)\n"),
+            rule(
+                "casts",
+                "  any:\n    - pattern: list($X)\n    - pattern: tuple($X)\n",
+            ),
+            rule("any-callee", "  pattern: $F()\n"),
+            rule("method", "  pattern: dict().get($K)\n"),
+            rule("compare", "  pattern: $A == None\n"),
+            rule(
+                "mixed",
+                "  any:\n    - pattern: list($X)\n    - kind: call\n",
+            ),
+        ];
+        let lang = by_name("python").expect("python");
+        let pack = RulePack::compile(lang, &texts).expect("compiles");
+        let scanner = pack.scanner();
+        assert_eq!(scanner.keyed_rules(), ["casts", "dict-call", "set-call"]);
+    }
+}

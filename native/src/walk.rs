@@ -1,0 +1,388 @@
+//! One walk of a file's syntax tree, shared by every language.
+//!
+//! In a single pre-order pass (a tree cursor and a stack on the heap, so nesting depth
+//! never touches the call stack) it records the callables with their decision counts,
+//! the lines where code tokens start, the documentation nodes, the clone candidates with
+//! their slice of the normal-form token stream (see [`crate::clones`]) and the
+//! suppression comments, and hands every node to a visitor (the rule scan).
+
+use crate::clones::{Token, CLOSE};
+use crate::lang::{has, Kinds, Language, LineSet, SlocStep};
+use crate::record::{CallableRecord, IgnoreRecord};
+use std::collections::HashMap;
+use tree_sitter::Node;
+
+/// A clone candidate and its slice of the token stream (None when it sits where no
+/// tokens are emitted, e.g. inside a literal: its form is then made from the tree).
+pub struct Candidate<'t> {
+    pub node: Node<'t>,
+    pub tokens: Option<(usize, usize)>,
+}
+
+/// What one walk found.
+pub struct Walked<'t> {
+    /// Lines where a code token starts (documentation not removed yet).
+    pub lines: LineSet,
+    /// Callables, their `sloc` still 0.
+    pub callables: Vec<CallableRecord>,
+    pub candidates: Vec<Candidate<'t>>,
+    /// The normal-form token stream of the whole file.
+    pub tokens: Vec<Token>,
+    pub docs: Vec<Node<'t>>,
+    pub ignores: Vec<IgnoreRecord>,
+    /// Σ depth² over the nodes nested deeper than [`DEEP`]: what rules that walk up to
+    /// the root (`inside`, `stopBy: end`) cost beyond the usual.
+    pub deep_weight: u64,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    /// Callables are looked for among this node's children.
+    open: bool,
+    /// Token starts inside this node count as SLOC lines.
+    lines: bool,
+    /// This node's children emit normal-form tokens.
+    emit: bool,
+    /// This node emitted an opening token (a closing one follows its children).
+    opened: bool,
+    /// This node pushed a scope name.
+    scope: bool,
+    /// (index in `callables`, decisions counted before entering it)
+    callable: Option<(usize, u32)>,
+    /// index in `candidates`
+    candidate: Option<usize>,
+    /// Decisions counted before this boundary node (see `Language::boundary_kinds`).
+    boundary: Option<u32>,
+}
+
+const ROOT: Frame = Frame {
+    open: true,
+    lines: true,
+    emit: true,
+    opened: false,
+    scope: false,
+    callable: None,
+    candidate: None,
+    boundary: None,
+};
+
+struct Walker<'l, 't> {
+    lang: &'l dyn Language,
+    kinds: &'l Kinds,
+    source: &'t [u8],
+    decisions: u32,
+    scopes: Vec<String>,
+    interned: HashMap<&'t [u8], u32>,
+    found: Walked<'t>,
+}
+
+/// Nesting depth from which a node counts in [`Walked::deep_weight`] (real code rarely
+/// nests this deep: CPython's `Lib/` and scipy stay under 150).
+pub const DEEP: usize = 64;
+
+/// Nesting deeper than the walk goes (the depth reached).
+pub struct TooDeep(pub usize);
+
+/// Walk the tree under `root` once, calling `visit` on every node in pre-order. The walk
+/// stops at the first node nested deeper than `max_depth`.
+pub fn walk<'t>(
+    lang: &dyn Language,
+    kinds: &Kinds,
+    root: Node<'t>,
+    source: &'t [u8],
+    max_depth: usize,
+    visit: &mut dyn FnMut(Node<'t>),
+) -> Result<Walked<'t>, TooDeep> {
+    let rows = root.end_position().row + 1;
+    let mut walker = Walker {
+        lang,
+        kinds,
+        source,
+        decisions: 0,
+        scopes: Vec::new(),
+        interned: HashMap::new(),
+        found: Walked {
+            lines: LineSet::with_lines(rows),
+            callables: Vec::new(),
+            candidates: Vec::new(),
+            tokens: Vec::new(),
+            docs: Vec::new(),
+            ignores: Vec::new(),
+            deep_weight: 0,
+        },
+    };
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        if stack.len() >= max_depth {
+            return Err(TooDeep(stack.len() + 1));
+        }
+        let node = cursor.node();
+        visit(node);
+        let frame = walker.enter(node, stack.last().copied(), stack.is_empty());
+        stack.push(frame);
+        if stack.len() > DEEP {
+            let depth = stack.len() as u64;
+            walker.found.deep_weight += depth * depth;
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        // leave finished nodes until one has a next sibling
+        loop {
+            if let Some(frame) = stack.pop() {
+                walker.exit(frame);
+            }
+            if stack.is_empty() {
+                return Ok(walker.found);
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return Ok(walker.found);
+            }
+        }
+    }
+}
+
+impl<'t> Walker<'_, 't> {
+    /// Record `node`; returns its frame.
+    fn enter(&mut self, node: Node<'t>, parent: Option<Frame>, is_root: bool) -> Frame {
+        let id = node.kind_id();
+        let kinds = self.kinds;
+        let parent = parent.unwrap_or(ROOT);
+        let boundary = has(&kinds.boundary, id).then_some(self.decisions);
+        if has(&kinds.decision, id) {
+            self.decisions += 1;
+        }
+        if has(&kinds.decision_hook, id) {
+            self.decisions += self.lang.extra_decisions(node, self.source);
+        }
+        let mut frame = Frame {
+            open: is_root
+                || (parent.open && (kinds.discover_anywhere || has(&kinds.container, id))),
+            lines: parent.lines,
+            emit: false,
+            opened: false,
+            scope: false,
+            callable: None,
+            candidate: None,
+            boundary,
+        };
+        if !is_root && parent.open {
+            self.enter_scope(node, id, &mut frame);
+        }
+        if parent.emit {
+            self.emit(node, id, &mut frame);
+        }
+        if has(&kinds.clone, id) && !self.lang.excluded_candidate(node, self.source) {
+            frame.candidate = Some(self.found.candidates.len());
+            let tokens = frame.opened.then(|| self.found.tokens.len() - 1);
+            self.found.candidates.push(Candidate {
+                node,
+                tokens: tokens.map(|start| (start, start)),
+            });
+        }
+        if has(&kinds.doc, id) {
+            if let Some(doc) = self.lang.doc_span(node, self.source) {
+                self.found.docs.push(doc);
+            }
+        }
+        if has(&kinds.comment, id) {
+            self.read_ignores(node);
+        }
+        if frame.lines {
+            frame.lines = self.count_line(node, id);
+        }
+        frame
+    }
+
+    /// Emit `node`'s normal-form token (a kept child of an emitting parent).
+    fn emit(&mut self, node: Node<'t>, id: u16, frame: &mut Frame) {
+        let kinds = self.kinds;
+        if has(&kinds.comment, id) || self.lang.skipped_in_normal_form(node, self.source) {
+            return;
+        }
+        let tokens = &mut self.found.tokens;
+        if has(&kinds.identifier, id) {
+            let text = self.source.get(node.byte_range()).unwrap_or_default();
+            let next = u32::try_from(self.interned.len()).unwrap_or(u32::MAX);
+            let index = *self.interned.entry(text).or_insert(next);
+            tokens.push(Token::identifier(index));
+        } else if kinds
+            .literal
+            .get(usize::from(id))
+            .is_some_and(Option::is_some)
+        {
+            tokens.push(Token::literal(id));
+        } else {
+            tokens.push(Token::open(id));
+            frame.emit = true;
+            frame.opened = true;
+        }
+    }
+
+    /// A callable or a named scope reached from the root: note it.
+    fn enter_scope(&mut self, node: Node<'t>, id: u16, frame: &mut Frame) {
+        let kinds = self.kinds;
+        let callable = has(&kinds.callable, id);
+        let scope = has(&kinds.scope, id);
+        if !callable && !scope {
+            return;
+        }
+        let Some(name) = self.lang.name_of(node, self.source) else {
+            return;
+        };
+        if callable {
+            let qualname = if self.scopes.is_empty() {
+                name.clone()
+            } else {
+                format!("{}.{}", self.scopes.join("."), name)
+            };
+            frame.callable = Some((self.found.callables.len(), self.decisions));
+            self.found.callables.push(CallableRecord {
+                qualname,
+                start: self.lang.callable_start(node),
+                end: node.end_position().row + 1,
+                cc: 1,
+                sloc: 0,
+            });
+        }
+        if scope {
+            self.scopes.push(name);
+            frame.scope = true;
+        }
+    }
+
+    /// Mark the line a token starts on; false when no line inside the node counts.
+    fn count_line(&mut self, node: Node<'t>, id: u16) -> bool {
+        let kinds = self.kinds;
+        if has(&kinds.sloc, id) {
+            if let SlocStep::Opaque = self
+                .lang
+                .sloc_node(node, self.source, &mut self.found.lines)
+            {
+                return false;
+            }
+        }
+        if node.child_count() == 0
+            && !has(&kinds.non_code, id)
+            && node.start_byte() < node.end_byte()
+        {
+            self.found.lines.insert(node.start_position().row + 1);
+        }
+        true
+    }
+
+    fn exit(&mut self, frame: Frame) {
+        if let Some((index, before)) = frame.callable {
+            if let Some(callable) = self.found.callables.get_mut(index) {
+                callable.cc = 1 + self.decisions - before;
+            }
+        }
+        if let Some(before) = frame.boundary {
+            self.decisions = before;
+        }
+        if frame.scope {
+            self.scopes.pop();
+        }
+        if frame.opened {
+            self.found.tokens.push(CLOSE);
+        }
+        if let Some(index) = frame.candidate {
+            let end = self.found.tokens.len();
+            if let Some(Candidate {
+                tokens: Some((_, stop)),
+                ..
+            }) = self.found.candidates.get_mut(index)
+            {
+                *stop = end;
+            }
+        }
+    }
+
+    fn read_ignores(&mut self, comment: Node<'t>) {
+        let Some(text) = self.source.get(comment.byte_range()) else {
+            return;
+        };
+        let line = comment.start_position().row + 1;
+        for ids in ignore_directives(text, self.lang.directive_openers()) {
+            self.found.ignores.push(IgnoreRecord { line, ids });
+        }
+    }
+}
+
+const DIRECTIVE: &[u8] = b"slopmark:";
+const IGNORE: &[u8] = b"ignore[";
+
+/// The id lists of every `slopmark: ignore[a, b]` in a comment's text that directly
+/// follows (whitespace aside) one of the comment-opening bytes `openers` (`#` in Python).
+pub fn ignore_directives(text: &[u8], openers: &[u8]) -> Vec<Vec<String>> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(at) = find(rest, DIRECTIVE) {
+        let opened = rest[..at]
+            .iter()
+            .rev()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|b| openers.contains(b));
+        rest = &rest[at + DIRECTIVE.len()..];
+        if !opened {
+            continue;
+        }
+        let after = rest
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(rest.len());
+        let Some(body) = rest[after..].strip_prefix(IGNORE) else {
+            continue;
+        };
+        let Some(close) = body.iter().position(|b| *b == b']' || *b == b'\n') else {
+            continue;
+        };
+        if body[close] != b']' {
+            continue;
+        }
+        let ids = String::from_utf8_lossy(&body[..close])
+            .split(',')
+            .map(str::trim)
+            .filter(|id| !id.is_empty())
+            .map(str::to_owned)
+            .collect();
+        found.push(ids);
+        rest = &body[close..];
+    }
+    found
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ignore_directives;
+
+    #[test]
+    fn reads_every_directive_of_a_comment() {
+        let found = ignore_directives(b"# slopmark: ignore[a, b ] x #slopmark:ignore[c]", b"#");
+        assert_eq!(found, vec![vec!["a", "b"], vec!["c"]]);
+    }
+
+    #[test]
+    fn a_directive_must_open_the_comment() {
+        assert!(ignore_directives(b"# see slopmark: ignore[a]", b"#").is_empty());
+        assert_eq!(ignore_directives(b"// slopmark: ignore[a]", b"/").len(), 1);
+    }
+
+    #[test]
+    fn unclosed_or_other_directives_are_not_read() {
+        assert!(ignore_directives(b"# slopmark: ignore[a", b"#").is_empty());
+        assert!(ignore_directives(b"# slopmark: keep[a]", b"#").is_empty());
+        assert_eq!(
+            ignore_directives(b"# slopmark: ignore[]", b"#"),
+            vec![Vec::<String>::new()]
+        );
+    }
+}

@@ -1,0 +1,85 @@
+"""`code measure`'s findings: ``--baseline``, ``--write-baseline`` and ``--sarif``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from slopmark.errors import CheckFailed
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from slopmark.code.findings import Finding
+    from slopmark.code.report import TreeReport
+
+
+class BaselineRun:
+    """The findings a measure run reports (all, or those not in ``baseline``)."""
+
+    def __init__(
+        self,
+        baseline: Path | None,
+        write: Path | None,
+        sarif: Path | None,
+        rule_dirs: Sequence[Path],
+        select: Sequence[str],
+        ignore: Sequence[str],
+    ) -> None:
+        from slopmark.code.baseline import read_baseline
+
+        self.known = read_baseline(baseline) if baseline is not None else None
+        self.write, self.sarif = write, sarif
+        self.rule_choice = (rule_dirs, select, ignore)
+
+    def findings(self, report: TreeReport) -> list[Finding]:
+        """The reported findings: those not in the baseline (all without one)."""
+        if self.known is None and self.write is None and self.sarif is None:
+            return []
+        from slopmark.code.baseline import not_in, tree_findings, tree_reader, write_baseline
+
+        found = tree_findings(report, tree_reader(report.root))
+        if self.write is not None:
+            write_baseline(self.write, found)
+        new = not_in(found, self.known) if self.known is not None else found
+        if self.sarif is not None:
+            self._write_sarif(report, new)
+        return new
+
+    def _write_sarif(self, report: TreeReport, findings: list[Finding]) -> None:
+        from slopmark.cli.output import write_file
+        from slopmark.cli.sarif import to_sarif
+        from slopmark.code.rules import choose, load_catalog
+
+        rules = choose(load_catalog(self.rule_choice[0]), *self.rule_choice[1:])
+        assert self.sarif is not None
+        write_file(self.sarif, json.dumps(to_sarif(report, rules, findings)), "--sarif")
+
+    def json(self, new: list[Finding]) -> dict[str, Any]:
+        if self.known is None:
+            return {}
+        return {
+            "baseline_new": [
+                {"kind": f.kind, "rule": f.rule, "path": f.path, "line": f.start,
+                 "message": f.message, "fingerprint": f.fingerprint}
+                for f in new
+            ]
+        }  # fmt: skip
+
+    def render(self, new: list[Finding], console: Console, top: int) -> None:
+        if self.known is None:
+            return
+        console.print(f"[bold]not in the baseline[/bold]: {len(new)} finding(s)", highlight=False)
+        for f in new[: top or len(new)]:
+            console.print(f"  {f.path}:{f.start}  {f.rule}  {f.message}", markup=False,
+                          highlight=False, soft_wrap=True)  # fmt: skip
+
+    def gate(self, new: list[Finding]) -> None:
+        """Exit 1 when a baseline was given and findings outside it remain."""
+        if self.known is None or not new:
+            return
+        first = ", ".join(f"{f.path}:{f.start} {f.rule}" for f in new[:3])
+        more = f" +{len(new) - 3} more" if len(new) > 3 else ""
+        raise CheckFailed(f"{len(new)} finding(s) not in the baseline: {first}{more}")

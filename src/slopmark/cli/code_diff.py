@@ -1,0 +1,183 @@
+"""``slopmark code diff``: what a change adds (and removes), its gates and formats."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from slopmark.errors import BadInput, CheckFailed
+
+if TYPE_CHECKING:
+    from slopmark.code.diff import Change, DiffReport
+
+#: Metrics ``--max-increase`` bounds.
+BOUNDED = ("erosion", "verbosity")
+#: Findings named in a failed gate's message before "+N more".
+NAMED = 3
+
+
+def parse_fail_on(values: list[str]) -> set[str]:
+    from slopmark.code.diff import GATE_KINDS
+
+    kinds = {k.strip() for value in values for k in value.split(",") if k.strip()}
+    for kind in sorted(kinds):
+        if kind not in GATE_KINDS:
+            raise BadInput(f"--fail-on {kind!r}: must be among {', '.join(GATE_KINDS)}")
+    return kinds
+
+
+def parse_bounds(
+    option: str, values: list[str], names: tuple[str, ...], example: str
+) -> dict[str, float]:
+    """``NAME=NUMBER`` values of ``option`` (``names`` allowed) as a mapping."""
+    bounds = {}
+    for value in values:
+        name, _, bound = value.partition("=")
+        if name not in names:
+            raise BadInput(f"{option} {value!r}: metric must be one of {', '.join(names)}")
+        try:
+            bounds[name] = float(bound)
+        except ValueError:
+            raise BadInput(f"{option} {value!r}: bound must be a number, e.g. {example}") from None
+    return bounds
+
+
+def check_link_base(value: str) -> None:
+    """The markdown's links start with ``value``: nothing, or an http(s) URL."""
+    if value and not value.startswith(("https://", "http://")):
+        raise BadInput(
+            f"--link-base {value!r}: must be an http(s) URL, e.g. the blob URL of a commit"
+        )
+
+
+def parse_max_increase(values: list[str]) -> dict[str, float]:
+    return parse_bounds("--max-increase", values, BOUNDED, "erosion=0.005")
+
+
+def _named(change: Change) -> str:
+    f = change.finding
+    what = f.rule if f.kind == "hit" else f.subject if f.kind == "complex" else "block"
+    cc = f", CC {change.after}" if change.after is not None else ""
+    return f"`{what}` ({f.path}:{f.start}{cc})"
+
+
+def gate_failures(report: DiffReport, kinds: set[str], bounds: dict[str, float]) -> list[str]:
+    """What failed, one phrase per gate (empty: every gate passed)."""
+    failed = []
+    for kind in sorted(kinds):
+        found = [c for c in report.added if c.kind == kind]
+        if found:
+            named = ", ".join(_named(c) for c in found[:NAMED])
+            more = f" +{len(found) - NAMED} more" if len(found) > NAMED else ""
+            failed.append(f"{kind}: {named}{more}")
+    for name, bound in bounds.items():
+        before, after = report.totals[name]
+        if before is not None and after is not None and after - before > bound:
+            failed.append(
+                f"{name} rose {after - before:+.4f} ({before:.3f} → {after:.3f}) > {bound}"
+            )
+    return failed
+
+
+def apply_baseline(report: DiffReport, known: frozenset[str] | None) -> DiffReport:
+    """The report without added findings whose fingerprints are ``known`` (a baseline)."""
+    if known is None:
+        return report
+    from dataclasses import replace
+
+    kept = tuple(c for c in report.added if c.finding.fingerprint not in known)
+    return replace(report, added=kept, suppressed=len(report.added) - len(kept))
+
+
+def diff(
+    base: str | None = typer.Argument(
+        None, help="Base revision (default HEAD), or a folder when HEAD is one too."
+    ),
+    head: str | None = typer.Argument(
+        None, help="Head revision or folder (default: the work tree; the index with --staged)."
+    ),
+    staged: bool = typer.Option(False, "--staged", help="Compare BASE with the staged files."),
+    repo: Path = typer.Option(
+        Path("."), "--repo", "-C", help="The git repository (default: here)."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the whole comparison as JSON."),
+    sarif: Path | None = typer.Option(
+        None, "--sarif", help="Write the new findings as SARIF 2.1.0 to this file."
+    ),
+    markdown: Path | None = typer.Option(
+        None, "--markdown", help="Write a pull-request comment (markdown) to this file."
+    ),
+    link_base: str = typer.Option(
+        "",
+        "--link-base",
+        help="Prefix of the markdown's file links (default: repository-relative).",
+    ),
+    fail_on: list[str] = typer.Option(
+        [],
+        "--fail-on",
+        help="Exit 1 on these new findings: new-complex,cc-rise,new-hits,new-clones.",
+    ),
+    max_increase: list[str] = typer.Option(
+        [],
+        "--max-increase",
+        help="Exit 1 when a metric rises more, e.g. erosion=0.005 (repeatable).",
+    ),
+    top: int = typer.Option(20, "--top", min=0, help="Findings and files listed (0: all)."),
+    baseline: Path | None = typer.Option(
+        None, "--baseline", help="Leave out findings whose fingerprints this baseline holds."
+    ),
+    exclude: list[str] = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable)."),
+    cc_threshold: int = typer.Option(
+        10, "--cc-threshold", min=1, help="Callables with CC above this are complex."
+    ),
+    jobs: int = typer.Option(0, "--jobs", min=0, help="Threads of the core (0: one per core)."),
+    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache."),
+) -> None:
+    """What a change adds: new complex callables, CC rises, rule hits, clones; totals."""
+    from rich.console import Console
+
+    from slopmark.cli.code_cache import close_cache, open_cache
+    from slopmark.cli.diff_view import describe, diff_json, diff_markdown, render_diff
+    from slopmark.cli.options import none_empty
+    from slopmark.cli.output import output_file, print_json, write_file
+    from slopmark.cli.progress import progress_bar
+    from slopmark.cli.sarif import diff_sarif
+    from slopmark.code.baseline import read_baseline
+    from slopmark.code.diffrun import DiffRequest, diff_sides
+    from slopmark.code.measure import MeasureOptions
+    from slopmark.code.metrics import Settings
+    from slopmark.code.rules import choose, load_catalog
+
+    kinds, bounds = parse_fail_on(fail_on), parse_max_increase(max_increase)
+    check_link_base(link_base)
+    none_empty(exclude, "--exclude")
+    for path, option in ((sarif, "--sarif"), (markdown, "--markdown")):
+        if path is not None:
+            output_file(path, option)
+    known = read_baseline(baseline) if baseline is not None else None  # read before any work
+    cache = open_cache(no_cache)
+    options = MeasureOptions(
+        excludes=exclude, settings=Settings(cc_threshold=cc_threshold), jobs=jobs, cache=cache
+    )
+    request = DiffRequest(repo, base, head, staged)
+    try:
+        with progress_bar("measuring") as advance:
+            report = apply_baseline(diff_sides(request, options, advance), known)
+    finally:
+        close_cache(cache)
+    words = lambda change: describe(change, report.cc_threshold)  # noqa: E731
+    if sarif is not None:
+        rules = choose(load_catalog(()), (), ())
+        write_file(sarif, json.dumps(diff_sarif(report, rules, str(repo), words)), "--sarif")
+    if markdown is not None:
+        write_file(markdown, diff_markdown(report, top, link_base), "--markdown")
+    if as_json:
+        print_json(diff_json(report))
+    else:
+        render_diff(report, Console(), top)
+    failed = gate_failures(report, kinds, bounds)
+    if failed:
+        raise CheckFailed("code diff: " + "; ".join(failed))

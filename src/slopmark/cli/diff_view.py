@@ -1,0 +1,205 @@
+"""`DiffReport` → terminal text, JSON and pull-request markdown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import quote
+
+from rich.console import Console
+from rich.table import Table
+
+from slopmark import __version__
+from slopmark.code.diff import (
+    CC_FALL,
+    CC_RISE,
+    NEW_CLONES,
+    NEW_COMPLEX,
+    NEW_HITS,
+    REMOVED_CLONES,
+    REMOVED_COMPLEX,
+    REMOVED_HITS,
+    Change,
+    DiffReport,
+)
+
+#: Totals shown in the text and markdown summaries (label, name, format).
+SHOWN = (
+    ("files", "files", "d"),
+    ("SLOC", "sloc", "d"),
+    ("callables", "callables", "d"),
+    ("complex callables", "complex_callables", "d"),
+    ("erosion", "erosion", ".3f"),
+    ("verbosity", "verbosity", ".3f"),
+    ("rule lines", "rule_lines", "d"),
+    ("clone lines", "clone_lines", "d"),
+)
+
+
+def describe(change: Change, threshold: int) -> str:
+    """One line saying what changed."""
+    f = change.finding
+    texts = {
+        NEW_COMPLEX: f"`{f.subject}` is new and too complex (CC {change.after} > {threshold})",
+        CC_RISE: f"`{f.subject}` CC {change.before} → {change.after}"
+        + (f" (crossed {threshold})" if (change.before or 0) <= threshold else ""),
+        NEW_HITS: f"{f.rule}: {f.message}",
+        NEW_CLONES: f.message,
+        REMOVED_COMPLEX: f"`{f.subject}` (CC {change.before}) is gone",
+        CC_FALL: f"`{f.subject}` CC {change.before} → {change.after}",
+        REMOVED_HITS: f"{f.rule} no longer hits: {f.message}",
+        REMOVED_CLONES: f"no longer duplicated: {f.message}",
+    }
+    return texts[change.kind]
+
+
+def _value(value: float | int | None, spec: str) -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def _delta(before: float | int | None, after: float | int | None, spec: str) -> str:
+    if before is None or after is None:
+        return "-"
+    return format(after - before, "+" + spec)
+
+
+def change_json(change: Change, threshold: int) -> dict[str, Any]:
+    f = change.finding
+    return {
+        "kind": change.kind,
+        "path": f.path,
+        "line": f.start,
+        "end": f.end,
+        "rule": f.rule,
+        "subject": f.subject if f.kind != "clone" else f.context,
+        "message": describe(change, threshold),
+        "cc_before": change.before,
+        "cc_after": change.after,
+        "fingerprint": f.fingerprint,
+    }
+
+
+def diff_json(report: DiffReport) -> dict[str, Any]:
+    t = report.cc_threshold
+    return {
+        "slopmark": __version__,
+        "base": report.base,
+        "head": report.head,
+        "cc_threshold": t,
+        "totals": {
+            name: {"before": b, "after": a, "delta": None if b is None or a is None else a - b}
+            for name, (b, a) in report.totals.items()
+        },
+        "files": [
+            {
+                "path": r.path,
+                "old_path": r.old_path,
+                "status": r.status,
+                "sloc": list(r.sloc),
+                "erosion": list(r.erosion),
+                "verbosity": list(r.verbosity),
+                "added": r.added,
+                "removed": r.removed,
+            }
+            for r in report.files
+        ],  # fmt: skip
+        "added": [change_json(c, t) for c in report.added],
+        "removed": [change_json(c, t) for c in report.removed],
+        "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
+        "suppressed_by_baseline": report.suppressed,
+    }
+
+
+def render_diff(report: DiffReport, console: Console, top: int) -> None:
+    """The human report: totals before → after, then what was added and removed."""
+    console.print(f"[bold]slopmark code diff[/bold] {report.base} → {report.head}", highlight=False)
+    table = Table(box=None, pad_edge=False)
+    for column in ("", "before", "after", "Δ"):
+        table.add_column(column, justify="right" if column else "left")
+    for label, name, spec in SHOWN:
+        before, after = report.totals[name]
+        table.add_row(label, _value(before, spec), _value(after, spec), _delta(before, after, spec))
+    console.print(table)
+    _changes(console, "new slop", report.added, report.cc_threshold, top, "red")
+    _changes(console, "removed slop", report.removed, report.cc_threshold, top, "green")
+    if report.suppressed:
+        console.print(f"{report.suppressed} finding(s) left out: in the baseline", highlight=False)
+    if top and report.files:
+        _files(console, report, top)
+    if not report.added and not report.removed:
+        console.print("no slop added or removed", highlight=False)
+    for s in report.skipped:
+        console.print(f"[yellow]skipped[/yellow] {s.path}: {s.reason}", highlight=False)
+
+
+def _changes(
+    console: Console, title: str, changes: Sequence[Change], threshold: int, top: int, colour: str
+) -> None:
+    if not changes:
+        return
+    console.print(f"[bold {colour}]{title}[/bold {colour}] ({len(changes)})", highlight=False)
+    for change in changes[: top or len(changes)]:
+        f = change.finding
+        console.print(
+            f"  {change.kind:15} {f.path}:{f.start}  {describe(change, threshold)}",
+            highlight=False, markup=False, soft_wrap=True,
+        )  # fmt: skip
+    if top and len(changes) > top:
+        console.print(f"  … {len(changes) - top} more (--top, --json)", highlight=False)
+
+
+def _files(console: Console, report: DiffReport, top: int) -> None:
+    table = Table(title="changed files", title_justify="left")
+    for column in ("file", "status", "SLOC", "erosion", "verbosity", "+", "-"):
+        table.add_column(column, justify="left" if column in ("file", "status") else "right")
+    for row in report.files[:top]:
+        name = f"{row.old_path} → {row.path}" if row.old_path else row.path
+        table.add_row(
+            name, row.status,
+            _pair(row.sloc, "d"), _pair(row.erosion, ".3f"), _pair(row.verbosity, ".3f"),
+            str(row.added), str(row.removed),
+        )  # fmt: skip
+    console.print(table)
+
+
+def _pair(values: tuple[float | int | None, float | int | None], spec: str) -> str:
+    before, after = values
+    if before == after:
+        return _value(after, spec)
+    return f"{_value(before, spec)} → {_value(after, spec)}"
+
+
+# markdown -------------------------------------------------------------------------------
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _link(path: str, line: int, link_base: str) -> str:
+    return f"[{_cell(path)}:{line}]({link_base}{quote(path, safe='/')}#L{line})"
+
+
+def diff_markdown(report: DiffReport, top: int, link_base: str = "") -> str:
+    """A pull-request comment: a short table and the top findings, linked by file:line
+    (relative to the repository root, or under ``link_base``)."""
+    lines = ["### slopmark: code slop in this change", ""]
+    lines += ["| | before | after | Δ |", "|---|---:|---:|---:|"]
+    for label, name, spec in SHOWN[1:6]:
+        before, after = report.totals[name]
+        cells = (_value(before, spec), _value(after, spec), _delta(before, after, spec))
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", f"**{len(report.added)} new** finding(s), {len(report.removed)} removed."]
+    for title, changes in (("New", report.added), ("Removed", report.removed)):
+        if not changes:
+            continue
+        lines += ["", f"#### {title}", "", "| kind | where | what |", "|---|---|---|"]
+        for change in changes[: top or len(changes)]:
+            f = change.finding
+            what = _cell(describe(change, report.cc_threshold))
+            lines.append(f"| {change.kind} | {_link(f.path, f.start, link_base)} | {what} |")
+        if top and len(changes) > top:
+            lines.append(f"| | | … and {len(changes) - top} more |")
+    if report.suppressed:
+        lines += ["", f"{report.suppressed} finding(s) left out: in the baseline."]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,321 @@
+"""The content cache of per-file results (adapter: one SQLite file on disk).
+
+A measured file's analysis is kept under a key made of its content's SHA-256 and a
+*profile*: the format of this cache, slopmark's version, the native core's build, the
+rule pack's texts, the clone settings and the file's suffix (its language). A result is
+thus reused only when nothing that decides it has changed, whatever the file's path or
+the command that measured it (`measure`, `history`, `diff`, the bench's quality step).
+
+Two side tables avoid reading files that were already hashed: a stat index like git's
+(absolute path, size, mtime, ctime, inode → content digest) for files on disk, and git
+object id → content digest for blobs. A stat entry is trusted only when the file had not
+been modified for `RACY_NS` before it was hashed (git's "racily clean" problem).
+
+Writes go into one transaction at the end of a run, so two runs sharing the folder
+never see half an entry (SQLite's locking; WAL journal). Every entry carries a checksum:
+a corrupt or foreign one reads as a miss and is rewritten. A folder that cannot be
+written (read-only, full) turns the cache off for the run with its reason, and the
+measurement goes on without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+#: Bump when the layout of the tables or of an entry changes.
+FORMAT = 1
+FILE_NAME = f"code-v{FORMAT}.sqlite3"
+#: A file modified less than this before it was hashed is hashed again next time.
+RACY_NS = 2_000_000_000
+#: Seconds a run waits for another run's write transaction.
+BUSY_TIMEOUT = 30.0
+#: Keys per SELECT (well under SQLite's bound on host parameters).
+CHUNK = 500
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS results (key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS stats (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER,"
+    " ctime_ns INTEGER, ino INTEGER, digest BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS blobs (oid TEXT PRIMARY KEY, digest BLOB NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS trees (key BLOB PRIMARY KEY, value BLOB NOT NULL,"
+    " used INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS catalogs (key BLOB PRIMARY KEY, value BLOB NOT NULL)",
+)
+#: Tree summaries kept (the most recently used; each is a few MiB for a big tree).
+MAX_TREES = 8
+#: Parsed rule catalogs kept (the most recently written; see `slopmark.code.rulecache`).
+MAX_CATALOGS = 8
+
+
+def default_location(environ: Mapping[str, str] = os.environ) -> Path:
+    """``$SLOPMARK_CACHE``, else the user's cache folder (XDG, macOS, Windows) + slopmark."""
+    if environ.get("SLOPMARK_CACHE"):
+        return Path(environ["SLOPMARK_CACHE"])
+    home = Path(environ.get("HOME") or Path.home())
+    if sys.platform == "win32":
+        base = Path(environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+        return base / "slopmark" / "Cache"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "slopmark"
+    return Path(environ.get("XDG_CACHE_HOME") or home / ".cache") / "slopmark"
+
+
+def content_digest(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+@dataclass(frozen=True, slots=True)
+class StatKey:
+    """What the file system says about a file; equal keys mean unchanged content."""
+
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+    ino: int
+
+    @classmethod
+    def of(cls, result: os.stat_result) -> StatKey:
+        return cls(result.st_size, result.st_mtime_ns, result.st_ctime_ns, result.st_ino)
+
+
+@dataclass
+class _Pending:
+    results: dict[bytes, bytes] = field(default_factory=dict)
+    stats: dict[str, tuple[StatKey, bytes]] = field(default_factory=dict)
+    blobs: dict[str, bytes] = field(default_factory=dict)
+    trees: dict[bytes, bytes] = field(default_factory=dict)
+    used: set[bytes] = field(default_factory=set)
+    catalogs: dict[bytes, bytes] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return any((self.results, self.stats, self.blobs, self.trees, self.used, self.catalogs))
+
+
+class ResultCache:
+    """One cache folder. ``off`` holds why it is not used (None while it works)."""
+
+    def __init__(self, location: Path) -> None:
+        self.location = location
+        self.off: str | None = None
+        self.reopened: str | None = None
+        self._pending = _Pending()
+        self._db: sqlite3.Connection | None = None
+        try:
+            self._db = self._connect()
+        except (OSError, sqlite3.Error) as error:
+            self._turn_off(error)
+
+    @property
+    def path(self) -> Path:
+        return self.location / FILE_NAME
+
+    def _connect(self) -> sqlite3.Connection:
+        self.location.mkdir(parents=True, exist_ok=True)
+        try:
+            return _open(self.path)
+        except sqlite3.DatabaseError as error:
+            if isinstance(error, sqlite3.OperationalError):
+                raise
+            # not a database (corrupt or foreign): start a new one in its place
+            self.reopened = f"{self.path} was unreadable ({error}); started a new cache"
+            self.path.unlink(missing_ok=True)
+            return _open(self.path)
+
+    def _turn_off(self, error: BaseException) -> None:
+        reason = getattr(error, "strerror", None) or str(error)
+        self.off = f"{self.location}: {reason}"
+        if self._db is not None:
+            self._db.close()
+        self._db = None
+
+    # reads -------------------------------------------------------------------------
+
+    def results(self, keys: Sequence[bytes]) -> dict[bytes, bytes]:
+        """The stored entries of ``keys`` that exist (checksummed payloads, see `seal`)."""
+        rows = self._select("SELECT key, value FROM results WHERE key IN ({})", keys)
+        return {k: v for k, v in rows if isinstance(k, bytes) and isinstance(v, bytes)}
+
+    def blob_digests(self, oids: Sequence[str]) -> dict[str, bytes]:
+        rows = self._select("SELECT oid, digest FROM blobs WHERE oid IN ({})", oids)
+        return {k: v for k, v in rows if isinstance(k, str) and isinstance(v, bytes)}
+
+    def stat_digests(self, paths: Sequence[str]) -> dict[str, tuple[StatKey, bytes]]:
+        """Known (stat key, digest) of each absolute path; only entries hashed well after
+        their last modification are returned (see `RACY_NS`)."""
+        query = "SELECT path, size, mtime_ns, ctime_ns, ino, digest FROM stats WHERE path IN ({})"
+        found = {}
+        for path, size, mtime, ctime, ino, digest in self._select(query, paths):
+            if isinstance(path, str) and isinstance(digest, bytes):
+                found[path] = (StatKey(size, mtime, ctime, ino), digest)
+        return found
+
+    def tree(self, key: bytes) -> bytes | None:
+        """A stored tree summary (`slopmark.code.summary`), marked as used."""
+        rows = self._select("SELECT key, value FROM trees WHERE key IN ({})", [key])
+        if not rows or not isinstance(rows[0][1], bytes):
+            return None
+        self._pending.used.add(key)
+        return rows[0][1]
+
+    def catalog(self, key: bytes) -> bytes | None:
+        """A stored rule catalog (`slopmark.code.rulecache`)."""
+        rows = self._select("SELECT key, value FROM catalogs WHERE key IN ({})", [key])
+        return rows[0][1] if rows and isinstance(rows[0][1], bytes) else None
+
+    def _select(self, query: str, keys: Sequence[object]) -> list[tuple[Any, ...]]:
+        if self._db is None:
+            return []
+        rows: list[tuple[Any, ...]] = []
+        try:
+            for start in range(0, len(keys), CHUNK):
+                part = keys[start : start + CHUNK]
+                marks = ",".join("?" * len(part))
+                rows.extend(self._db.execute(query.format(marks), part))
+        except sqlite3.Error as error:
+            self._turn_off(error)
+            return []
+        return rows
+
+    # writes (kept until `flush`) ----------------------------------------------------
+
+    def put_result(self, key: bytes, value: bytes) -> None:
+        if self._db is not None:
+            self._pending.results[key] = value
+
+    def put_stat(self, path: str, stat: StatKey, digest: bytes, hashed_ns: int) -> None:
+        """Remember ``path``'s digest unless it was modified too shortly before hashing."""
+        if self._db is not None and stat.mtime_ns + RACY_NS < hashed_ns:
+            self._pending.stats[path] = (stat, digest)
+
+    def put_blob(self, oid: str, digest: bytes) -> None:
+        if self._db is not None:
+            self._pending.blobs[oid] = digest
+
+    def flush(self) -> None:
+        """Write what this run learned in one transaction (the cache turns off on failure)."""
+        pending, self._pending = self._pending, _Pending()
+        if self._db is None or not pending:
+            return
+        stats = [(p, *astuple(s), d) for p, (s, d) in pending.stats.items()]
+        try:
+            with self._db:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO results VALUES (?, ?)", pending.results.items()
+                )
+                self._db.executemany("INSERT OR REPLACE INTO stats VALUES (?,?,?,?,?,?)", stats)
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO blobs VALUES (?, ?)", pending.blobs.items()
+                )
+                self._write_trees(pending)
+                self._write_catalogs(pending)
+        except sqlite3.Error as error:
+            self._turn_off(error)
+
+    def put_tree(self, key: bytes, value: bytes) -> None:
+        if self._db is not None:
+            self._pending.trees[key] = value
+
+    def _write_trees(self, pending: _Pending) -> None:
+        """New tree summaries and the use of old ones; only `MAX_TREES` are kept."""
+        if self._db is None or not (pending.trees or pending.used):
+            return
+        used = now_ns()
+        rows = [(key, value, used) for key, value in pending.trees.items()]
+        self._db.executemany("INSERT OR REPLACE INTO trees VALUES (?, ?, ?)", rows)
+        self._db.executemany("UPDATE trees SET used = ? WHERE key = ?",
+                             [(used, key) for key in pending.used])  # fmt: skip
+        self._db.execute(
+            "DELETE FROM trees WHERE key NOT IN (SELECT key FROM trees ORDER BY used DESC LIMIT ?)",
+            (MAX_TREES,),
+        )
+
+    def put_catalog(self, key: bytes, value: bytes) -> None:
+        if self._db is not None:
+            self._pending.catalogs[key] = value
+
+    def _write_catalogs(self, pending: _Pending) -> None:
+        if self._db is None or not pending.catalogs:
+            return
+        self._db.executemany(
+            "INSERT OR REPLACE INTO catalogs VALUES (?, ?)", pending.catalogs.items()
+        )
+        self._db.execute(
+            "DELETE FROM catalogs WHERE rowid NOT IN"
+            " (SELECT rowid FROM catalogs ORDER BY rowid DESC LIMIT ?)",
+            (MAX_CATALOGS,),
+        )
+
+    def close(self) -> None:
+        self.flush()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def size_on_disk(self) -> int:
+        """Bytes of the cache's files (the database and its journal)."""
+        names = (FILE_NAME, FILE_NAME + "-wal", FILE_NAME + "-shm")
+        return sum(
+            (self.location / n).stat().st_size for n in names if (self.location / n).exists()
+        )
+
+
+def astuple(stat: StatKey) -> tuple[int, int, int, int]:
+    return stat.size, stat.mtime_ns, stat.ctime_ns, stat.ino
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        for statement in _SCHEMA:
+            db.execute(statement)
+        db.isolation_level = "DEFERRED"
+    except sqlite3.Error:
+        db.close()
+        raise
+    return db
+
+
+# entries -------------------------------------------------------------------------------
+
+
+def seal(payload: bytes) -> bytes:
+    """An entry: a checksum of the payload, then the payload."""
+    return hashlib.blake2b(payload, digest_size=16).digest() + payload
+
+
+def unseal(entry: object) -> bytes | None:
+    """The payload of a stored entry, or None when it is corrupt or not ours."""
+    if not isinstance(entry, bytes) or len(entry) < 16:
+        return None
+    payload = entry[16:]
+    if hashlib.blake2b(payload, digest_size=16).digest() != entry[:16]:
+        return None
+    return payload
+
+
+def profile_digest(parts: Iterable[bytes | str]) -> bytes:
+    """A digest of everything besides the content that decides a result."""
+    digest = hashlib.sha256(f"slopmark-cache-{FORMAT}".encode())
+    for part in parts:
+        data = part.encode() if isinstance(part, str) else part
+        digest.update(len(data).to_bytes(8, "little"))
+        digest.update(data)
+    return digest.digest()
+
+
+def result_key(profile: bytes, suffix: str, content: bytes) -> bytes:
+    return hashlib.blake2b(profile + suffix.encode() + b"\0" + content, digest_size=20).digest()
+
+
+def now_ns() -> int:
+    return time.time_ns()

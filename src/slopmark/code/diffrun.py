@@ -1,0 +1,223 @@
+"""`slopmark code diff`: two sides measured through the cache, then compared (orchestration).
+
+Only the changed files are analysed for themselves. The base side's totals come from its
+tree summary (`slopmark.code.summary`: cached by the exact set of file contents, else
+made once from every file's cached analysis); the head side's are that summary with the
+changed files swapped. Each distinct content is analysed once, whatever its side or path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from slopmark.code.analysis import FileAnalysis, Skipped
+from slopmark.code.analyzer import Analyzer, Version
+from slopmark.code.cache import seal, unseal
+from slopmark.code.diff import DiffReport, Side, changed_paths, compare
+from slopmark.code.engine import Outcome, Progress
+from slopmark.code.measure import MeasureOptions, min_hits_of, split
+from slopmark.code.report import FileMetrics, build_report
+from slopmark.code.rulecache import cached_catalog
+from slopmark.code.rules import choose
+from slopmark.code.sides import (
+    DiffRepository,
+    folder_side,
+    index_side,
+    revision_side,
+    work_tree_side,
+)
+from slopmark.code.sides import Side as Files
+from slopmark.code.summary import Rules, TreeSummary, decode, encode, updated
+from slopmark.errors import BadInput
+from slopmark.gcpause import gc_paused
+
+
+@dataclass(frozen=True)
+class DiffRequest:
+    """What to compare: ``base`` and ``head`` revisions (or folders) in ``location``.
+
+    No ``head``: the work tree, or the index with ``staged``. No ``base``: ``HEAD``."""
+
+    location: Path = Path(".")
+    base: str | None = None
+    head: str | None = None
+    staged: bool = False
+
+
+def resolve_sides(
+    request: DiffRequest, options: MeasureOptions
+) -> tuple[Files, Files, DiffRepository | None]:
+    """The two sides' files (and the repository they come from, None for folders)."""
+    limits = (options.excludes, options.max_file_bytes)
+    if request.base and request.head and _folders(request):
+        base, head = Path(request.base), Path(request.head)
+        return folder_side(base, *limits), folder_side(head, *limits), None
+    if request.staged and request.head:
+        raise BadInput(f"--staged compares BASE with the index; drop HEAD ({request.head!r})")
+    repo = DiffRepository(request.location)
+    base_files = revision_side(repo, request.base or "HEAD", *limits)
+    if request.head:
+        head_files = revision_side(repo, request.head, *limits)
+    elif request.staged:
+        head_files = index_side(repo, *limits)
+    else:
+        head_files = work_tree_side(repo, *limits)
+    return base_files, head_files, repo
+
+
+def _folders(request: DiffRequest) -> bool:
+    return Path(request.base or "").is_dir() and Path(request.head or "").is_dir()
+
+
+@dataclass
+class _Run:
+    analyzer: Analyzer
+    rules: Rules
+    rules_run: int
+
+
+def diff_sides(
+    request: DiffRequest,
+    options: MeasureOptions = MeasureOptions(),
+    progress: Progress | None = None,
+) -> DiffReport:
+    """Measure both sides of ``request`` and compare them."""
+    base, head, repo = resolve_sides(request, options)
+    catalog = cached_catalog(options.cache, options.rule_dirs)
+    chosen = choose(catalog, options.select, options.ignore)
+    rules = Rules(options.settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
+    run = _Run(Analyzer(chosen, options.jobs, options.cache, blobs=repo), rules, len(chosen))
+    with gc_paused():
+        run.analyzer.digests([*base.versions.values(), *head.versions.values()])
+        changed = changed_paths(_digests(base), _digests(head))
+        summary = _summary(run, base, progress)
+        outcomes = _analyse(run.analyzer, [
+            files.versions[p] for files in (base, head) for p in changed if p in files.versions
+        ])  # fmt: skip
+        before = _side(run, base, changed, outcomes, summary)
+        head_summary, metrics = updated(
+            summary,
+            removed=[p for p in changed if p in summary.files],
+            added=_measured(head, changed, outcomes),
+            load=lambda paths: _load(run.analyzer, head, paths),
+            rules=rules,
+        )
+        after = _side(run, head, changed, outcomes, head_summary, metrics)
+        return compare(before, after, options.settings.cc_threshold)
+
+
+def _digests(files: Files) -> dict[str, bytes | None]:
+    return {path: v.digest for path, v in files.versions.items()}
+
+
+def _measured(
+    files: Files, changed: set[str], outcomes: Mapping[int, Outcome]
+) -> dict[str, FileAnalysis]:
+    found = {}
+    for path in sorted(changed & files.versions.keys()):
+        outcome = outcomes[id(files.versions[path])]
+        if isinstance(outcome, FileAnalysis):
+            found[path] = outcome
+    return found
+
+
+def _side(
+    run: _Run,
+    files: Files,
+    changed: set[str],
+    outcomes: Mapping[int, Outcome],
+    summary: TreeSummary,
+    metrics: Mapping[str, FileMetrics] | None = None,
+) -> Side:
+    """One side as `compare` sees it (``metrics``: the changed files', when known)."""
+    analyses = _measured(files, changed, outcomes)
+    if metrics is None:
+        metrics = {p: run.rules.metrics(a, summary.counts) for p, a in analyses.items()}
+    skipped = [o for p in sorted(changed & files.versions.keys())
+               if isinstance(o := outcomes[id(files.versions[p])], Skipped)]  # fmt: skip
+    skipped.extend(s for s in files.skipped if s.path in changed)
+    run.analyzer.read([files.versions[p] for p in changed & files.versions.keys()])
+    texts = {p: v.data for p in changed if (v := files.versions.get(p)) and v.data is not None}
+    return Side(
+        label=files.label,
+        totals=summary.totals(run.rules.settings.cc_threshold),
+        digests=_digests(files),
+        metrics={p: m for p, m in metrics.items() if p in analyses},
+        analyses=analyses,
+        counts=summary.counts,
+        texts=texts,
+        skipped=tuple(skipped),
+    )
+
+
+def _summary(run: _Run, files: Files, progress: Progress | None) -> TreeSummary:
+    """The side's tree summary: from the cache when this exact tree was seen, else made
+    from its files' analyses (and kept)."""
+    cache, key = run.analyzer.cache, _summary_key(run, files)
+    if cache is not None and key is not None:
+        stored = unseal(cache.tree(key))
+        found = decode(stored) if stored is not None else None
+        if found is not None:
+            return found
+    versions = list(files.versions.values())
+    outcomes = _analyse(run.analyzer, versions, progress)
+    analyses, skipped = split([outcomes[id(v)] for v in versions])
+    report = build_report(files.label, analyses, skipped, run.rules.min_hits, run.rules.known,
+                          run.rules.settings, run.rules_run)  # fmt: skip
+    summary = TreeSummary.of(report, {a.path: a for a in analyses})
+    if cache is not None and key is not None:
+        cache.put_tree(key, seal(encode(summary)))
+    return summary
+
+
+def _summary_key(run: _Run, files: Files) -> bytes | None:
+    """What decides a tree summary: the engine profile, the settings and every file's
+    path and content (None when a content is unknown)."""
+    if run.analyzer.cache is None:
+        return None
+    digest = hashlib.sha256(run.analyzer.profile)
+    rules = run.rules
+    digest.update(
+        repr((rules.settings, sorted(rules.min_hits.items()), sorted(rules.known))).encode()
+    )
+    for path in sorted(files.versions):
+        content = files.versions[path].digest
+        if content is None:
+            return None
+        digest.update(path.encode("utf-8", "surrogateescape") + b"\0" + content)
+    return digest.digest()
+
+
+def _load(analyzer: Analyzer, files: Files, paths: Sequence[str]) -> dict[str, FileAnalysis]:
+    outcomes = _analyse(analyzer, [files.versions[p] for p in paths])
+    return {p: o for p in paths if isinstance(o := outcomes[id(files.versions[p])], FileAnalysis)}
+
+
+def _analyse(
+    analyzer: Analyzer, versions: list[Version], progress: Progress | None = None
+) -> dict[int, Outcome]:
+    """Each version's outcome (by ``id``), one analysis per distinct content."""
+    analyzer.digests(versions)
+    unique: dict[object, Version] = {}
+    for version in versions:
+        unique.setdefault(version.digest or id(version), version)
+    firsts = list(unique.values())
+    outcomes = dict(zip((id(v) for v in firsts), analyzer.analyze(firsts, progress), strict=True))
+    found: dict[int, Outcome] = {}
+    for version in versions:
+        first = unique[version.digest or id(version)]
+        found[id(version)] = _as(outcomes[id(first)], version.path)
+    return found
+
+
+def _as(outcome: Outcome, path: str) -> Outcome:
+    """``outcome`` for the file at ``path`` (same content, maybe another name)."""
+    if outcome.path == path:
+        return outcome
+    if isinstance(outcome, Skipped):
+        return Skipped(path, outcome.reason)
+    hits = tuple(replace(h, path=path) for h in outcome.hits)
+    return replace(outcome, path=path, hits=hits)
