@@ -11,6 +11,7 @@ from pathlib import Path
 from slopmark.errors import BadInput, did_you_mean
 from slopmark.evals.task import DOMAINS, Task
 from slopmark.evals.taskfile import load_tasks
+from slopmark.registry import unknown
 
 POOL_DIR = Path(__file__).parent / "pool"
 
@@ -26,8 +27,7 @@ def pool_files(domain: str | None = None, root: Path = POOL_DIR) -> list[Path]:
 
 def check_domain(domain: str) -> str:
     if domain not in DOMAINS:
-        hint = did_you_mean(domain, DOMAINS) or f"known: {', '.join(DOMAINS)}"
-        raise BadInput(f"--domain {domain!r}: unknown domain; {hint}")
+        raise unknown("domain", domain, DOMAINS, plural="domains", option="--domain")
     return domain
 
 

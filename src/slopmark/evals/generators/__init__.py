@@ -11,22 +11,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import import_module
 from typing import Any
 
 from slopmark.errors import BadInput
 from slopmark.evals.task import DOMAINS, Task
-
-MODULES = {
-    "instruction": "instruction",
-    "json": "json_output",
-    "math": "math",
-    "sycophancy": "sycophancy",
-    "hierarchy": "hierarchy",
-    "refusal": "refusal",
-    "persistence": "persistence",
-    "calibration": "calibration",
-}
+from slopmark.registry import Registry, unknown
 
 
 @dataclass(frozen=True)
@@ -41,24 +30,30 @@ class Draft:
 
 
 Template = Callable[[random.Random], Draft]
-_TEMPLATES: dict[str, dict[str, Template]] = {}
+#: Every template as ``domain.template_id`` (the prefix of its tasks' ids), from the
+#: modules of this package.
+TEMPLATES: Registry[Template] = Registry("template", "slopmark.evals.generators")
 
 
 def template(domain: str, template_id: str) -> Callable[[Template], Template]:
     """Decorator registering a template of ``domain`` under ``template_id``."""
 
     def add(function: Template) -> Template:
-        _TEMPLATES.setdefault(domain, {})[template_id] = function
-        return function
+        return TEMPLATES.add(f"{domain}.{template_id}", function)
 
     return add
 
 
 def templates(domain: str) -> dict[str, Template]:
+    """The templates of ``domain`` by template id, sorted."""
     if domain not in DOMAINS:
-        raise BadInput(f"unknown domain '{domain}'; known: {', '.join(DOMAINS)}")
-    import_module(f"slopmark.evals.generators.{MODULES[domain]}")
-    return dict(sorted(_TEMPLATES.get(domain, {}).items()))
+        raise unknown("domain", domain, DOMAINS, plural="domains")
+    prefix = f"{domain}."
+    return {
+        name.removeprefix(prefix): make
+        for name, make in TEMPLATES.items().items()
+        if name.startswith(prefix)
+    }
 
 
 def generate(domain: str, count: int | None, variants: int, seed: int) -> list[Task]:

@@ -4,25 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import import_module
-from importlib.metadata import entry_points
 from typing import Any, Protocol, TypeVar
 
-from slopmark.errors import BadInput, did_you_mean
 from slopmark.llm.base import Message as Message  # a transcript's message, defined by llm
-
-#: Built-in verifier modules, imported on first use of the registry.
-BUILTIN_MODULES = (
-    "instruction",
-    "json_output",
-    "math",
-    "sycophancy",
-    "hierarchy",
-    "refusal",
-    "persistence",
-    "calibration",
-)
-ENTRY_POINT_GROUP = "slopmark.verifiers"
+from slopmark.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -80,8 +65,9 @@ class Verifier(Protocol):
         """Score ``output`` (the final answer); ``transcript`` holds every message."""
 
 
-_REGISTRY: dict[str, Verifier] = {}
-_LOADED = False
+#: Every verifier by name: the modules of this package, then the entry points of
+#: ``slopmark.verifiers``.
+VERIFIERS: Registry[Verifier] = Registry("verifier", "slopmark.evals.verifiers")
 V = TypeVar("V")
 
 
@@ -91,32 +77,16 @@ def register(name: str) -> Callable[[type[V]], type[V]]:
     def add(cls: type[V]) -> type[V]:
         instance: Any = cls()
         instance.name = name
-        _REGISTRY[name] = instance
+        VERIFIERS.add(name, instance)
         return cls
 
     return add
 
 
-def _load() -> None:
-    global _LOADED
-    if _LOADED:
-        return
-    _LOADED = True
-    for module in BUILTIN_MODULES:
-        import_module(f"slopmark.evals.verifiers.{module}")
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        point.load()
-
-
 def verifier_names() -> list[str]:
-    _load()
-    return sorted(_REGISTRY)
+    return VERIFIERS.names()
 
 
 def get_verifier(name: str) -> Verifier:
     """The verifier called ``name``; unknown names suggest the closest one."""
-    _load()
-    if name in _REGISTRY:
-        return _REGISTRY[name]
-    hint = did_you_mean(name, _REGISTRY) or f"known: {', '.join(sorted(_REGISTRY))}"
-    raise BadInput(f"unknown verifier '{name}'; {hint}")
+    return VERIFIERS.get(name)

@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
-from slopmark.errors import BadInput, did_you_mean
 from slopmark.paper.document import Document, Section, Sentence, Span
 from slopmark.paper.latex.readable import readable
 from slopmark.paper.models import ModelCallFailed
+from slopmark.registry import Registry
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelRole, ModelSet
@@ -170,7 +170,9 @@ class MeasureSpec:
         return bool(self.build.models)
 
 
-_MEASURES: dict[str, MeasureSpec] = {}
+#: Every measure by name: the modules of this package, then the entry points of
+#: ``slopmark.measures``.
+MEASURES: Registry[MeasureSpec] = Registry("measure", "slopmark.paper.measures")
 
 #: The order measures are reported in (the paper's Table 1).
 ORDER = (
@@ -182,14 +184,14 @@ ORDER = (
 def register_measure(measure: type[DeclaredMeasure]) -> MeasureSpec:
     """Add the measure class ``measure`` to the registry; its spec."""
     spec = MeasureSpec(measure)
-    _MEASURES[spec.name] = spec
-    return spec
+    return MEASURES.add(spec.name, spec)
 
 
 def measure_specs() -> dict[str, MeasureSpec]:
-    _load_builtins()
-    known = [name for name in ORDER if name in _MEASURES] + sorted(set(_MEASURES) - set(ORDER))
-    return {name: _MEASURES[name] for name in known}
+    """Every measure, the paper's in `ORDER`, then the others by name."""
+    found = MEASURES.items()
+    known = [name for name in ORDER if name in found] + sorted(set(found) - set(ORDER))
+    return {name: found[name] for name in known}
 
 
 def choose_measures(selection: str) -> list[MeasureSpec]:
@@ -202,25 +204,5 @@ def choose_measures(selection: str) -> list[MeasureSpec]:
     names = [part.strip() for part in selection.split(",") if part.strip()]
     for name in names:
         if name not in specs:
-            raise _unknown_measure(name, specs)
+            raise MEASURES.unknown(name, specs, option="--measures", extra="or all, deterministic")
     return [specs[name] for name in names]
-
-
-def _unknown_measure(name: str, specs: dict[str, MeasureSpec]) -> BadInput:
-    hint = did_you_mean(name, specs)
-    extra = f"; {hint}" if hint else ""
-    return BadInput(
-        f"--measures: unknown measure '{name}'{extra}"
-        f" (measures: {', '.join(specs)}, or all / deterministic)"
-    )
-
-
-def _load_builtins() -> None:
-    from slopmark.paper.measures import (  # noqa: F401
-        argument_graph,
-        citation_isolation,
-        cross_section_references,
-        evidence_gap,
-        figure_exposition,
-        macro_redundancy,
-    )

@@ -15,7 +15,7 @@ from typing import Literal, Protocol
 from slopmark.code.bench.agents.options import check_keys
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.sandbox.base import Limits, Sandbox
-from slopmark.errors import BadInput, did_you_mean
+from slopmark.registry import Registry
 
 AgentStatus = Literal["ok", "error", "timeout"]
 
@@ -69,17 +69,17 @@ class AgentSpec:
     options: dict[str, str] = field(default_factory=dict)
 
 
-_AGENTS: dict[str, AgentSpec] = {}
+#: Every agent by name: the modules of this package, then the entry points of
+#: ``slopmark.agents``.
+AGENTS: Registry[AgentSpec] = Registry("agent", "slopmark.code.bench.agents")
 
 
 def register_agent(spec: AgentSpec) -> AgentSpec:
-    _AGENTS[spec.name] = spec
-    return spec
+    return AGENTS.add(spec.name, spec)
 
 
 def agent_specs() -> dict[str, AgentSpec]:
-    _load_builtins()
-    return dict(sorted(_AGENTS.items()))
+    return AGENTS.items()
 
 
 def make_agent(name: str, options: Mapping[str, str]) -> Agent:
@@ -89,18 +89,9 @@ def make_agent(name: str, options: Mapping[str, str]) -> Agent:
         return _build(specs[name], options)
     if "{prompt_file}" in name or "{prompt}" in name:
         return _build(specs["command"], {**options, "template": name})
-    hint = did_you_mean(name, specs)
-    raise BadInput(
-        f"unknown agent '{name}'"
-        + (f"; {hint}" if hint else "")
-        + f" (agents: {', '.join(specs)}; or give a command line containing {{prompt_file}})"
-    )
+    raise AGENTS.unknown(name, specs, extra="or give a command line containing {prompt_file}")
 
 
 def _build(spec: AgentSpec, options: Mapping[str, str]) -> Agent:
     check_keys(spec.name, options, spec.options)
     return spec.build(options)
-
-
-def _load_builtins() -> None:
-    from slopmark.code.bench.agents import claude_code, codex, command, loop, replay  # noqa: F401

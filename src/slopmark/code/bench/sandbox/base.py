@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from slopmark.errors import BadInput, did_you_mean
+from slopmark.errors import BadInput
+from slopmark.registry import Registry
 
 
 @dataclass(frozen=True)
@@ -81,30 +82,25 @@ class Backend:
     safe: bool = True
 
 
-_BACKENDS: dict[str, Backend] = {}
+#: Every backend by name: the modules of this package, then the entry points of
+#: ``slopmark.sandboxes``.
+BACKENDS: Registry[Backend] = Registry("sandbox", "slopmark.code.bench.sandbox", plural="sandboxes")
 
 #: The order `auto` tries backends in.
 AUTO_ORDER = ("bwrap", "docker")
 
 
 def register_backend(backend: Backend) -> Backend:
-    _BACKENDS[backend.name] = backend
-    return backend
+    return BACKENDS.add(backend.name, backend)
 
 
 def backend_names() -> list[str]:
-    _load_builtins()
-    return sorted(_BACKENDS)
+    return BACKENDS.names()
 
 
 def backend(name: str) -> Backend:
     """The registered backend ``name``; BadInput for unknown names."""
-    _load_builtins()
-    found = _BACKENDS.get(name)
-    if found is None:
-        hint = did_you_mean(name, [*_BACKENDS, "auto"])
-        raise BadInput(f"unknown sandbox '{name}'" + (f"; {hint}" if hint else ""))
-    return found
+    return BACKENDS.get(name, also=["auto"])
 
 
 def unavailable_reason(name: str) -> str | None:
@@ -135,7 +131,3 @@ def _first_available() -> Sandbox:
         "(apt-get install bubblewrap) or start Docker, or pass --sandbox none-unsafe "
         "to run model-written code without isolation"
     )
-
-
-def _load_builtins() -> None:
-    from slopmark.code.bench.sandbox import bwrap, docker, unsafe  # noqa: F401

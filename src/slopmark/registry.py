@@ -1,0 +1,118 @@
+"""The one registry of every plug-in kind: built-ins found by module, third parties by entry point.
+
+A kind (verifiers, measures, agents, sandboxes, generator templates, executors)
+keeps one `Registry`. A plug-in is a module that calls the kind's ``add`` (usually
+through a decorator or a ``register_*`` function of the kind) when it is imported.
+Nothing is imported until the registry is first read; then it imports every
+module of the kind's package (so a new built-in is one new file) and every
+module named by an entry point of the kind's group (so a third-party plug-in is
+one new file plus one line of its ``pyproject.toml``)::
+
+    [project.entry-points."slopmark.verifiers"]
+    wordle = "slopmark_wordle.verifier"
+
+The entry point's name is the name its module registers. An unknown name is
+one `BadInput`, worded the same for every kind, with the closest known name.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+from collections.abc import Iterable
+from importlib import import_module
+from importlib.metadata import EntryPoint, entry_points
+from typing import Generic, TypeVar
+
+from slopmark.errors import BadInput, did_you_mean
+
+#: The entry-point group of each plug-in kind a third-party package can add to.
+GROUPS = {
+    "verifier": "slopmark.verifiers",
+    "measure": "slopmark.measures",
+    "agent": "slopmark.agents",
+    "sandbox": "slopmark.sandboxes",
+    "executor": "slopmark.executors",
+}
+
+T = TypeVar("T")
+
+
+def unknown(
+    kind: str, name: str, known: Iterable[str], *, plural: str, option: str = "", extra: str = ""
+) -> BadInput:
+    """The one wording of an unknown plug-in (or domain) name, with the closest known one.
+
+    ``option`` names the option the name came from; ``extra`` says what else is accepted.
+    """
+    names = list(known)
+    hint = did_you_mean(name, names)
+    listing = f"{plural}: {', '.join(names)}" + (f"; {extra}" if extra else "")
+    said = f"{option}: " if option else ""
+    return BadInput(
+        f"{said}unknown {kind} '{name}'" + (f"; {hint}" if hint else "") + f" ({listing})"
+    )
+
+
+class Registry(Generic[T]):
+    """Name → plug-in of one kind, filled on first read."""
+
+    def __init__(self, kind: str, package: str, *, plural: str | None = None) -> None:
+        self.kind = kind
+        self.plural = plural or f"{kind}s"
+        self.package = package
+        self.group = GROUPS.get(kind)
+        self._items: dict[str, T] = {}
+        self._loaded = False
+
+    def add(self, name: str, item: T) -> T:
+        """Register ``item`` as ``name`` (called by a plug-in module when it is imported)."""
+        if name in self._items and self._items[name] is not item:
+            raise BadInput(f"two {self.plural} are registered as '{name}'; rename one of them")
+        self._items[name] = item
+        return item
+
+    def items(self) -> dict[str, T]:
+        """Every registered plug-in, by name, sorted."""
+        self._load()
+        return dict(sorted(self._items.items()))
+
+    def names(self) -> list[str]:
+        return list(self.items())
+
+    def get(self, name: str, *, also: Iterable[str] = (), extra: str = "") -> T:
+        """The plug-in ``name``, else `BadInput` naming the closest (``also``: more words)."""
+        found = self.items()
+        if name in found:
+            return found[name]
+        raise self.unknown(name, [*found, *also], extra=extra)
+
+    def unknown(
+        self, name: str, known: Iterable[str], *, option: str = "", extra: str = ""
+    ) -> BadInput:
+        """`unknown` for this kind."""
+        return unknown(self.kind, name, known, plural=self.plural, option=option, extra=extra)
+
+    def _load(self) -> None:
+        if self._loaded:
+            return
+        self._loaded = True
+        for module in pkgutil.iter_modules(import_module(self.package).__path__):
+            import_module(f"{self.package}.{module.name}")
+        if self.group is not None:
+            for point in entry_points(group=self.group):
+                self._load_plugin(point)
+
+    def _load_plugin(self, point: EntryPoint) -> None:
+        where = f"plug-in '{point.name}' (entry point {point.value} in group {self.group})"
+        try:
+            point.load()
+        except Exception as error:  # a third party's import failed: say whose and why
+            raise BadInput(
+                f"{where} failed to load: {type(error).__name__}: {error};"
+                " fix or uninstall the package that declares it"
+            ) from error
+        if point.name not in self._items:
+            raise BadInput(
+                f"{where} registered no {self.kind} named '{point.name}';"
+                f" its module must register the {self.kind} under the entry point's name"
+            )
