@@ -1,0 +1,1 @@
+"""Example slopmark plug-ins, one module each (see docs/extending.md)."""
