@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -150,3 +151,18 @@ def test_a_broken_plugin_is_one_clear_line(tmp_path: Path) -> None:
         "plug-in 'ghost' (entry point slopmark_broken in group slopmark.verifiers)" in done.stderr
     )
     assert "registered no verifier named 'ghost'" in done.stderr
+
+
+def test_the_extending_guide_shows_the_plugin_files_verbatim() -> None:
+    """docs/extending.md's examples are the files the tests above install and run."""
+    guide = (Path(__file__).parents[1] / "docs" / "extending.md").read_text()
+    shown = re.findall(r"`tests/plugin/([^`]+)`:\n\n```[a-z]+\n(.*?)```\n", guide, re.DOTALL)
+    assert [name for name, _ in shown] == [
+        "pyproject.toml",
+        "slopmark_example/word_limit.py",
+        "slopmark_example/long_sentences.py",
+        "slopmark_example/notes.py",
+        "slopmark_example/audited.py",
+    ]
+    for name, code in shown:
+        assert code == (PLUGIN / name).read_text(), f"docs/extending.md shows an old {name}"
