@@ -190,10 +190,12 @@ def _agent(folder: Path) -> tuple[str, Path]:
     """A command agent copying the reference solutions; at checkpoint 2 it waits for the
     gate. It keeps a history in the workspace: each checkpoint, and whether the gate was
     open when it ran. The command line names ``folder`` (so the sandbox mounts it and
-    the gate shows inside) and stays short: it names the agent in the store."""
+    the gate shows inside) and stays short: it names the agent in the store. The
+    solutions are copied into ``folder``: the sandbox hides the checkout when it lies
+    under /tmp (a fresh tmpfs there), as a CI clone may."""
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / "agent.py"
-    solutions = BENCH_DATA / "wordcount" / "solutions"
+    solutions = shutil.copytree(BENCH_DATA / "wordcount" / "solutions", folder / "solutions")
     script.write_text(f"SOLUTIONS = {str(solutions)!r}\n" + AGENT)
     return f"{sys.executable} {script} {{prompt_file}} {{workspace}} {folder}", folder / "gate"
 
