@@ -10,6 +10,7 @@ it cannot see the image, and the result must say what happened, never a silent 0
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -39,12 +40,25 @@ def fixture_paper() -> Document:
     return load_document(PAPER)
 
 
+#: every ModelSet a test opened; closed when the test ends (their clients hold sockets)
+_OPENED: list[ModelSet] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_models() -> Iterator[None]:
+    yield
+    while _OPENED:
+        _OPENED.pop().close()
+
+
 def smollm2_models(url: str, cache: Path, prefix: str = BOS) -> ModelSet:
-    return ModelSet(
+    models = ModelSet(
         labeller=Endpoint(url, MODEL),
         scorer=Endpoint(url, MODEL, prompt_prefix=prefix),
         cache_dir=cache,
     )
+    _OPENED.append(models)
+    return models
 
 
 def test_real_prompt_log_probabilities_come_back_aligned(llama_server: str, tmp_path: Path) -> None:
@@ -115,6 +129,7 @@ def test_figure_exposition_with_a_model_that_cannot_see_is_recorded_honestly(
     _draw(folder / "figs" / "results.png")
     endpoint = Endpoint(llama_server, MODEL)
     models = ModelSet(labeller=endpoint, vision=endpoint, cache_dir=tmp_path / "cache")
+    _OPENED.append(models)
     result = FigureExposition().measure(load_document(folder), models)
     assert result.status in ("ok", "not_run"), result
     if result.status == "ok":
