@@ -27,6 +27,7 @@ LOWER = (
     "slopmark.errors",
     "slopmark.executor",
     "slopmark.registry",
+    "slopmark.closing",
 )
 UPPER = (
     "slopmark.evals",

@@ -26,9 +26,9 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
+from slopmark.closing import Closes
 from slopmark.llm.base import ChatRequest, ChatResponse
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, value TEXT, created_at REAL)"
@@ -90,7 +90,7 @@ class CallCache:
             self._db.close()
 
 
-class ResponseCache:
+class ResponseCache(Closes):
     """Cached `ChatResponse`s in the SQLite file at ``path``, for one harness version."""
 
     def __init__(self, path: str | Path, harness_version: str, busy_timeout_ms: int = 10_000):
@@ -118,17 +118,6 @@ class ResponseCache:
 
     def close(self) -> None:
         self._calls.close()
-
-    def __enter__(self) -> ResponseCache:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _decode(fields: dict[str, Any]) -> ChatResponse:

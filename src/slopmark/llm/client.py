@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any, TypeVar, cast
 
 import openai
@@ -31,6 +30,7 @@ from openai.types.chat import (
     ChatCompletionToolUnionParam,
 )
 
+from slopmark.closing import Closes
 from slopmark.llm.base import ProviderError
 from slopmark.llm.failures import failure_of
 from slopmark.llm.keys import wire_key
@@ -68,7 +68,7 @@ class Reply:
     cost_usd: float | None
 
 
-class ModelClient:
+class ModelClient(Closes):
     """Blocking calls to the endpoint at ``base_url``; failures raise `ProviderError`.
 
     ``api_key`` None sends the placeholder key; ``timeout_s`` bounds each attempt
@@ -128,17 +128,6 @@ class ModelClient:
 
     def close(self) -> None:
         self._sdk.close()
-
-    def __enter__(self) -> ModelClient:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _retried(self, timeout_s: float, call: Callable[[], T]) -> T:
         def attempt() -> T:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import TracebackType
 from typing import IO, Any
 
+from slopmark.closing import Closes
 
-class Transcript:
+
+class Transcript(Closes):
     """Appends records to ``path`` (created with its folder) and flushes each one."""
 
     def __init__(self, path: Path) -> None:
@@ -28,17 +29,6 @@ class Transcript:
 
     def close(self) -> None:
         self._file.close()
-
-    def __enter__(self) -> Transcript:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def read_transcript(path: Path) -> list[dict[str, Any]]:
