@@ -97,6 +97,7 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--exclude", ("-C", "repo", "--exclude", ""), "--exclude ''"),
         ("--cc-threshold", ("-C", "repo", "--cc-threshold", "0"), "'--cc-threshold'"),
         ("--jobs", ("-C", "repo", "--jobs", "-1"), "'--jobs'"),
+        ("--language", ("-C", "repo", "--language", "cobol"), "cobol"),
     ],
     "code rules": [
         ("--explain", ("--explain", "no-such-rule"), "no-such-rule"),

@@ -8,52 +8,47 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
-from slopmark.cli.bench import app as bench_app
 from slopmark.cli.code_diff import diff, parse_bounds
+from slopmark.cli.code_options import (
+    CC_THRESHOLD,
+    EXCLUDE,
+    JOBS,
+    LANGUAGE,
+    NO_CACHE,
+    RULES,
+    SIZE_TERM,
+    languages,
+    settings,
+)
+from slopmark.cli.lazy import LazyGroup
 from slopmark.cli.options import none_empty
 from slopmark.cli.output import output_file, print_json
 from slopmark.cli.progress import progress_bar
-from slopmark.cli.study import app as study_app
-from slopmark.cli.tables import print_table
-from slopmark.code.metrics import SIZE_TERMS, Settings
 from slopmark.errors import BadInput, CheckFailed
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from slopmark.code.report import TreeReport
     from slopmark.code.rules import Rule
 
-app = typer.Typer(
-    help="Code slop: structural erosion and verbosity of Python trees.", no_args_is_help=True
-)
 
-app.add_typer(bench_app, name="bench")
-app.add_typer(study_app, name="study")
+class CodeGroup(LazyGroup):
+    """`code`: the bench and the study (with their heavier imports) load only when run."""
+
+    lazy = {"bench": "slopmark.cli.bench:app", "study": "slopmark.cli.study:app"}
+
+
+app = typer.Typer(
+    cls=CodeGroup,
+    help="Code slop: structural erosion and verbosity of Python trees.",
+    no_args_is_help=True,
+)
 app.command("diff")(diff)
 
 _GATES = ("erosion", "verbosity")
 _UNDEFINED = {"erosion": "no callables measured", "verbosity": "no source lines measured"}
-
-
-def _settings(cc_threshold: int, size_term: str) -> Settings:
-    if size_term not in SIZE_TERMS:
-        raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
-    return Settings(cc_threshold=cc_threshold, size_term=size_term)
-
-
-LANGUAGE_HELP = (
-    "Measure only this language (repeatable): python, javascript, typescript (with TSX), "
-    "go, java or rust. Default: every language."
-)
-
-
-def _languages(names: list[str]) -> tuple[str, ...]:
-    from slopmark.code.languages import LANGUAGES, check_languages
-
-    return check_languages(names) if names else LANGUAGES
 
 
 def _parse_gates(values: list[str]) -> dict[str, float]:
@@ -89,60 +84,60 @@ def measure(
     top: int | None = typer.Option(
         None, "--top", min=0, help="Rows in each 'top' table (default 20; not with --json)."
     ),
-    exclude: list[str] = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable)."),
+    exclude: list[str] = EXCLUDE,
     select: list[str] = typer.Option([], "--select", help="Run only these rule ids (repeatable)."),
     ignore: list[str] = typer.Option(
         [], "--ignore", help="Do not run these rule ids (repeatable)."
     ),
-    rules: list[Path] = typer.Option(
-        [], "--rules", help="Extra folder of ast-grep YAML rules (repeatable)."
-    ),
-    cc_threshold: int = typer.Option(
-        10, "--cc-threshold", min=1, help="Erosion counts callables with CC above this."
-    ),
-    size_term: str = typer.Option(
-        "sqrt", "--size-term", help="Size term of mass: sqrt, linear or none."
-    ),
-    jobs: int = typer.Option(0, "--jobs", min=0, help="Worker processes (0: one per core)."),
+    rules: list[Path] = RULES,
+    cc_threshold: int = CC_THRESHOLD,
+    size_term: str = SIZE_TERM,
+    jobs: int = JOBS,
     fail_over: list[str] = typer.Option(
         [], "--fail-over", help="Exit 1 when a metric reaches a bound, e.g. erosion=0.4."
     ),
-    language: list[str] = typer.Option([], "--language", help=LANGUAGE_HELP),
+    language: list[str] = LANGUAGE,
     baseline: Path | None = typer.Option(
         None, "--baseline", help="Report and gate only findings this baseline does not hold."
     ),
     write_baseline: Path | None = typer.Option(
         None, "--write-baseline", help="Record today's findings (fingerprints) in this file."
     ),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache."),
+    no_cache: bool = NO_CACHE,
 ) -> None:
     """Structural erosion and verbosity of the source files under PATH (Python,
     JavaScript, TypeScript, Go, Java, Rust), per language and pooled."""
+    from rich.console import Console
+
     from slopmark.cli.code_baseline import BaselineRun
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.code_report import render, to_json
     from slopmark.code.measure import MeasureOptions, measure_tree
+    from slopmark.code.rulecache import cached_catalog
+    from slopmark.code.rules import choose
 
     gates = _parse_gates(fail_over)
     _check_outputs(exclude, as_json, top, (sarif, "--sarif"), (write_baseline, "--write-baseline"))
-    known = BaselineRun(baseline, write_baseline, sarif, rules, select, ignore)
+    known = BaselineRun(baseline, write_baseline, sarif)
     cache = open_cache(no_cache)
-    options = MeasureOptions(
-        excludes=exclude,
-        select=select,
-        ignore=ignore,
-        rule_dirs=rules,
-        settings=_settings(cc_threshold, size_term),
-        jobs=jobs,
-        languages=_languages(language),
-        cache=cache,
-    )
     try:
+        catalog = cached_catalog(cache, rules)
+        options = MeasureOptions(
+            excludes=exclude,
+            select=select,
+            ignore=ignore,
+            rule_dirs=rules,
+            settings=settings(cc_threshold, size_term),
+            jobs=jobs,
+            languages=languages(language),
+            cache=cache,
+            catalog=catalog,
+        )
         with progress_bar("measuring") as advance:
             report = measure_tree(path, options, advance)
     finally:
         close_cache(cache)
-    new = known.findings(report)
+    new = known.findings(report, choose(catalog, select, ignore))
     if as_json:
         print_json(to_json(report) | known.json(new))
     else:
@@ -186,18 +181,16 @@ def history(
     seed: int | None = typer.Option(None, "--seed", help="Seed of the sample (default 0)."),
     rev: str = typer.Option("HEAD", "--rev", help="Revision or range, e.g. v1.0..main."),
     as_json: bool = typer.Option(False, "--json", help="Print the history as JSON."),
-    exclude: list[str] = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable)."),
-    cc_threshold: int = typer.Option(
-        10, "--cc-threshold", min=1, help="Erosion counts callables with CC above this."
-    ),
-    size_term: str = typer.Option(
-        "sqrt", "--size-term", help="Size term of mass: sqrt, linear or none."
-    ),
-    jobs: int = typer.Option(0, "--jobs", min=0, help="Worker processes (0: one per core)."),
-    language: list[str] = typer.Option([], "--language", help=LANGUAGE_HELP),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache."),
+    exclude: list[str] = EXCLUDE,
+    cc_threshold: int = CC_THRESHOLD,
+    size_term: str = SIZE_TERM,
+    jobs: int = JOBS,
+    language: list[str] = LANGUAGE,
+    no_cache: bool = NO_CACHE,
 ) -> None:
     """Erosion and verbosity across the commits of a repository, read straight from git."""
+    from rich.console import Console
+
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.history_view import history_json, render_history
     from slopmark.code.history import Selection, measure_history
@@ -209,9 +202,9 @@ def history(
     cache = open_cache(no_cache)
     options = MeasureOptions(
         excludes=exclude,
-        settings=_settings(cc_threshold, size_term),
+        settings=settings(cc_threshold, size_term),
         jobs=jobs,
-        languages=_languages(language),
+        languages=languages(language),
         cache=cache,
     )
     try:
@@ -244,12 +237,12 @@ def _sample_size(commits: int | None, sample: int | None, seed: int | None, rev:
 @app.command("rules")
 def list_rules(
     explain: str | None = typer.Option(None, "--explain", help="Print one rule's documentation."),
-    rules: list[Path] = typer.Option(
-        [], "--rules", help="Extra folder of ast-grep YAML rules (repeatable)."
-    ),
+    rules: list[Path] = RULES,
     as_json: bool = typer.Option(False, "--json", help="Print the rules as JSON."),
 ) -> None:
     """List the verbosity rule pack, or explain one rule."""
+    from rich.console import Console
+
     from slopmark.code.rules import check_rule_id, load_catalog
 
     catalog = load_catalog(rules)
@@ -279,6 +272,12 @@ def _print_catalog(catalog: Sequence[Rule], as_json: bool) -> None:
     if as_json:
         print_json([_rule_json(r) for r in catalog])
         return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from slopmark.cli.tables import print_table
+
     console = Console(highlight=False)
     table = Table("rule", "category", "what it flags", box=None, show_header=False)
     for rule in catalog:

@@ -14,28 +14,21 @@ if TYPE_CHECKING:
 
     from slopmark.code.findings import Finding
     from slopmark.code.report import TreeReport
+    from slopmark.code.rules import Rule
 
 
 class BaselineRun:
     """The findings a measure run reports (all, or those not in ``baseline``)."""
 
-    def __init__(
-        self,
-        baseline: Path | None,
-        write: Path | None,
-        sarif: Path | None,
-        rule_dirs: Sequence[Path],
-        select: Sequence[str],
-        ignore: Sequence[str],
-    ) -> None:
+    def __init__(self, baseline: Path | None, write: Path | None, sarif: Path | None) -> None:
         from slopmark.code.baseline import read_baseline
 
         self.known = read_baseline(baseline) if baseline is not None else None
         self.write, self.sarif = write, sarif
-        self.rule_choice = (rule_dirs, select, ignore)
 
-    def findings(self, report: TreeReport) -> list[Finding]:
-        """The reported findings: those not in the baseline (all without one)."""
+    def findings(self, report: TreeReport, rules: Sequence[Rule]) -> list[Finding]:
+        """The reported findings: those not in the baseline (all without one); the SARIF
+        file describes ``rules`` (those the run chose)."""
         if self.known is None and self.write is None and self.sarif is None:
             return []
         from slopmark.code.baseline import not_in, tree_findings, tree_reader, write_baseline
@@ -45,17 +38,8 @@ class BaselineRun:
             write_baseline(self.write, found)
         new = not_in(found, self.known) if self.known is not None else found
         if self.sarif is not None:
-            self._write_sarif(report, new)
+            _write_sarif(self.sarif, report, rules, new)
         return new
-
-    def _write_sarif(self, report: TreeReport, findings: list[Finding]) -> None:
-        from slopmark.cli.output import write_file
-        from slopmark.cli.sarif import to_sarif
-        from slopmark.code.rules import choose, load_catalog
-
-        rules = choose(load_catalog(self.rule_choice[0]), *self.rule_choice[1:])
-        assert self.sarif is not None
-        write_file(self.sarif, json.dumps(to_sarif(report, rules, findings)), "--sarif")
 
     def json(self, new: list[Finding]) -> dict[str, Any]:
         if self.known is None:
@@ -83,3 +67,12 @@ class BaselineRun:
         first = ", ".join(f"{f.path}:{f.start} {f.rule}" for f in new[:3])
         more = f" +{len(new) - 3} more" if len(new) > 3 else ""
         raise CheckFailed(f"{len(new)} finding(s) not in the baseline: {first}{more}")
+
+
+def _write_sarif(
+    path: Path, report: TreeReport, rules: Sequence[Rule], findings: list[Finding]
+) -> None:
+    from slopmark.cli.output import write_file
+    from slopmark.cli.sarif import to_sarif
+
+    write_file(path, json.dumps(to_sarif(report, rules, findings)), "--sarif")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from slopmark.cli.code_options import CC_THRESHOLD, EXCLUDE, JOBS, LANGUAGE, NO_CACHE, languages
 from slopmark.errors import BadInput, CheckFailed
 
 if TYPE_CHECKING:
@@ -129,12 +130,11 @@ def diff(
     baseline: Path | None = typer.Option(
         None, "--baseline", help="Leave out findings whose fingerprints this baseline holds."
     ),
-    exclude: list[str] = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable)."),
-    cc_threshold: int = typer.Option(
-        10, "--cc-threshold", min=1, help="Callables with CC above this are complex."
-    ),
-    jobs: int = typer.Option(0, "--jobs", min=0, help="Threads of the core (0: one per core)."),
-    no_cache: bool = typer.Option(False, "--no-cache", help="Neither read nor write the cache."),
+    exclude: list[str] = EXCLUDE,
+    cc_threshold: int = CC_THRESHOLD,
+    jobs: int = JOBS,
+    language: list[str] = LANGUAGE,
+    no_cache: bool = NO_CACHE,
 ) -> None:
     """What a change adds: new complex callables, CC rises, rule hits, clones; totals."""
     from rich.console import Console
@@ -149,29 +149,35 @@ def diff(
     from slopmark.code.diffrun import DiffRequest, diff_sides
     from slopmark.code.measure import MeasureOptions
     from slopmark.code.metrics import Settings
-    from slopmark.code.rules import choose, load_catalog
+    from slopmark.code.rulecache import cached_catalog
 
     kinds, bounds = parse_fail_on(fail_on), parse_max_increase(max_increase)
     check_link_base(link_base)
     none_empty(exclude, "--exclude")
+    chosen = languages(language)
     for path, option in ((sarif, "--sarif"), (markdown, "--markdown")):
         if path is not None:
             output_file(path, option)
     known = read_baseline(baseline) if baseline is not None else None  # read before any work
     cache = open_cache(no_cache)
-    options = MeasureOptions(
-        excludes=exclude, settings=Settings(cc_threshold=cc_threshold), jobs=jobs, cache=cache
-    )
     request = DiffRequest(repo, base, head, staged)
     try:
+        catalog = cached_catalog(cache)  # measured with, and described in the SARIF
+        options = MeasureOptions(
+            excludes=exclude,
+            settings=Settings(cc_threshold=cc_threshold),
+            jobs=jobs,
+            languages=chosen,
+            cache=cache,
+            catalog=catalog,
+        )
         with progress_bar("measuring") as advance:
             report = apply_baseline(diff_sides(request, options, advance), known)
     finally:
         close_cache(cache)
     words = lambda change: describe(change, report.cc_threshold)  # noqa: E731
     if sarif is not None:
-        rules = choose(load_catalog(()), (), ())
-        write_file(sarif, json.dumps(diff_sarif(report, rules, str(repo), words)), "--sarif")
+        write_file(sarif, json.dumps(diff_sarif(report, catalog, str(repo), words)), "--sarif")
     if markdown is not None:
         write_file(markdown, diff_markdown(report, top, link_base), "--markdown")
     if as_json:

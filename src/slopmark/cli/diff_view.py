@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
-
-from rich.console import Console
-from rich.table import Table
 
 from slopmark import __version__
 from slopmark.code.diff import (
@@ -22,6 +19,7 @@ from slopmark.code.diff import (
     Change,
     DiffReport,
 )
+from slopmark.code.languages import language_of_path
 
 #: Totals shown in the text and markdown summaries (label, name, format).
 SHOWN = (
@@ -34,6 +32,9 @@ SHOWN = (
     ("rule lines", "rule_lines", "d"),
     ("clone lines", "clone_lines", "d"),
 )
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def describe(change: Change, threshold: int) -> str:
@@ -86,6 +87,7 @@ def diff_json(report: DiffReport) -> dict[str, Any]:
         "base": report.base,
         "head": report.head,
         "cc_threshold": t,
+        "languages": list(report.languages),
         "totals": {
             name: {"before": b, "after": a, "delta": None if b is None or a is None else a - b}
             for name, (b, a) in report.totals.items()
@@ -95,6 +97,7 @@ def diff_json(report: DiffReport) -> dict[str, Any]:
                 "path": r.path,
                 "old_path": r.old_path,
                 "status": r.status,
+                "language": language_of_path(r.path),
                 "sloc": list(r.sloc),
                 "erosion": list(r.erosion),
                 "verbosity": list(r.verbosity),
@@ -112,6 +115,8 @@ def diff_json(report: DiffReport) -> dict[str, Any]:
 
 def render_diff(report: DiffReport, console: Console, top: int) -> None:
     """The human report: totals before → after, then what was added and removed."""
+    from rich.table import Table
+
     console.print(f"[bold]slopmark code diff[/bold] {report.base} → {report.head}", highlight=False)
     table = Table(box=None, pad_edge=False)
     for column in ("", "before", "after", "Δ"):
@@ -149,6 +154,8 @@ def _changes(
 
 
 def _files(console: Console, report: DiffReport, top: int) -> None:
+    from rich.table import Table
+
     table = Table(title="changed files", title_justify="left")
     for column in ("file", "status", "SLOC", "erosion", "verbosity", "+", "-"):
         table.add_column(column, justify="left" if column in ("file", "status") else "right")

@@ -15,16 +15,9 @@ import sys
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
 
 from slopmark import __version__
-from slopmark.cli.board import app as board_app
-from slopmark.cli.code import app as code_app
-from slopmark.cli.evals import app as eval_app
-from slopmark.cli.paper import app as paper_app
-from slopmark.cli.serve import serve
-from slopmark.cli.stats import app as stats_app
-from slopmark.cli.tasks import app as tasks_app
+from slopmark.cli.lazy import LazyGroup
 from slopmark.errors import SlopmarkError
 
 PROG = "slopmark"
@@ -38,8 +31,19 @@ class ClosedPipe(Exception):
     into exit code 1) and of the ``SystemExit(1)`` Rich raises on a broken pipe."""
 
 
-class RootGroup(TyperGroup):
-    """The root command: a closed stdout becomes `ClosedPipe`."""
+class RootGroup(LazyGroup):
+    """The root command: a closed stdout becomes `ClosedPipe`. Each command group is
+    imported only when it runs (or its help or completion is asked for)."""
+
+    lazy = {
+        "serve": "slopmark.cli.serve:serve",
+        "code": "slopmark.cli.code:app",
+        "tasks": "slopmark.cli.tasks:app",
+        "eval": "slopmark.cli.evals:app",
+        "paper": "slopmark.cli.paper:app",
+        "stats": "slopmark.cli.stats:app",
+        "board": "slopmark.cli.board:app",
+    }
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -60,13 +64,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-app.add_typer(code_app, name="code")
-app.add_typer(tasks_app, name="tasks")
-app.add_typer(eval_app, name="eval")
-app.add_typer(paper_app, name="paper")
-app.add_typer(stats_app, name="stats")
-app.add_typer(board_app, name="board")
-app.command()(serve)
 
 
 def _version(value: bool) -> None:

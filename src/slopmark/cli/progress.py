@@ -13,9 +13,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
 Advance = Callable[[int, int], None]
 #: Lines printed off a terminal: one per this many of the work.
 STEPS = 10
@@ -27,6 +24,9 @@ def progress_bar(label: str, lines: bool = False) -> Iterator[Advance]:
     if not sys.stderr.isatty():
         yield _line_printer(label) if lines else _ignore
         return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     with Progress(
         TextColumn(label),
         BarColumn(),

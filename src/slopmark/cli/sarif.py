@@ -14,6 +14,8 @@ from typing import Any
 from slopmark import __version__
 from slopmark.code.diff import DiffReport
 from slopmark.code.findings import CLONE, CLONE_RULE, COMPLEX_RULE, Finding
+from slopmark.code.languages import language_of_path
+from slopmark.code.pairing import DELETED
 from slopmark.code.report import TreeReport
 from slopmark.code.rules import Rule
 
@@ -127,14 +129,21 @@ def to_sarif(
 def diff_sarif(
     report: DiffReport, rules: Sequence[Rule], root: str, describe: Any
 ) -> dict[str, Any]:
-    """A `code diff` run: only what the change added (``describe(change)`` words it)."""
+    """A `code diff` run: only what the change added (``describe(change)`` words it), each
+    result naming its language; each changed file is an artifact with its ``sourceLanguage``."""
     results = []
     for change in report.added:
-        properties: dict[str, Any] = {"change": change.kind}
+        language = language_of_path(change.finding.path)
+        properties: dict[str, Any] = {"change": change.kind, "language": language}
         if change.after is not None:
             properties |= {"ccBefore": change.before, "ccAfter": change.after}
         results.append(finding_result(change.finding, describe(change), properties))
-    return document(results, rules, root)
+    artifacts = [
+        {"location": {"uri": f.path, "uriBaseId": "SRCROOT"},
+         "sourceLanguage": language_of_path(f.path)}
+        for f in report.files if f.status != DELETED
+    ]  # fmt: skip
+    return document(results, rules, root, artifacts)
 
 
 def _root_uri(root: str) -> str:

@@ -26,6 +26,7 @@ from typing import Any
 
 from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.findings import CLONE, COMPLEX, HIT, Finding, clone_spots, file_findings
+from slopmark.code.languages import LANGUAGES
 from slopmark.code.pairing import UNCHANGED, FilePair, changed_lines, lines_of, pair_files
 from slopmark.code.report import CallableMetrics, FileMetrics, TreeReport
 
@@ -97,6 +98,8 @@ class DiffReport:
     skipped: tuple[Skipped, ...] = ()
     #: findings left out because the baseline holds them
     suppressed: int = 0
+    #: the languages compared (`--language`; every language by default)
+    languages: tuple[str, ...] = LANGUAGES
 
 
 def totals(report: TreeReport) -> Totals:

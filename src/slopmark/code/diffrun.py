@@ -18,9 +18,9 @@ from slopmark.code.analyzer import Analyzer, Version
 from slopmark.code.cache import seal, unseal
 from slopmark.code.diff import DiffReport, Side, changed_paths, compare
 from slopmark.code.engine import Outcome, Progress
-from slopmark.code.measure import MeasureOptions, min_hits_of, split
+from slopmark.code.languages import LANGUAGES, grammar_of, grammars_of
+from slopmark.code.measure import MeasureOptions, catalog_of, min_hits_of, split
 from slopmark.code.report import FileMetrics, build_report
-from slopmark.code.rulecache import cached_catalog
 from slopmark.code.rules import choose
 from slopmark.code.sides import (
     DiffRepository,
@@ -50,7 +50,15 @@ class DiffRequest:
 def resolve_sides(
     request: DiffRequest, options: MeasureOptions
 ) -> tuple[Files, Files, DiffRepository | None]:
-    """The two sides' files (and the repository they come from, None for folders)."""
+    """The two sides' files of the chosen languages (and the repository they come from,
+    None for folders)."""
+    base, head, repo = _sides(request, options)
+    return _in_languages(base, options.languages), _in_languages(head, options.languages), repo
+
+
+def _sides(
+    request: DiffRequest, options: MeasureOptions
+) -> tuple[Files, Files, DiffRepository | None]:
     limits = (options.excludes, options.max_file_bytes)
     if request.base and request.head and _folders(request):
         base, head = Path(request.base), Path(request.head)
@@ -66,6 +74,16 @@ def resolve_sides(
     else:
         head_files = work_tree_side(repo, *limits)
     return base_files, head_files, repo
+
+
+def _in_languages(files: Files, languages: Sequence[str]) -> Files:
+    """``files`` without those of languages not chosen (`--language`)."""
+    if set(LANGUAGES) <= set(languages):
+        return files
+    grammars = grammars_of(languages)
+    kept = {p: v for p, v in files.versions.items() if grammar_of(p) in grammars}
+    skipped = tuple(s for s in files.skipped if grammar_of(s.path) in grammars)
+    return replace(files, versions=kept, skipped=skipped)
 
 
 def _folders(request: DiffRequest) -> bool:
@@ -86,7 +104,7 @@ def diff_sides(
 ) -> DiffReport:
     """Measure both sides of ``request`` and compare them."""
     base, head, repo = resolve_sides(request, options)
-    catalog = cached_catalog(options.cache, options.rule_dirs)
+    catalog = catalog_of(options)
     chosen = choose(catalog, options.select, options.ignore)
     rules = Rules(options.settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
     run = _Run(Analyzer(chosen, options.jobs, options.cache, blobs=repo), rules, len(chosen))
@@ -106,7 +124,8 @@ def diff_sides(
             rules=rules,
         )
         after = _side(run, head, changed, outcomes, head_summary, metrics)
-        return compare(before, after, options.settings.cc_threshold)
+        report = compare(before, after, options.settings.cc_threshold)
+        return replace(report, languages=tuple(options.languages))
 
 
 def _digests(files: Files) -> dict[str, bytes | None]:

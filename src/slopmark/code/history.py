@@ -16,10 +16,9 @@ from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.analyzer import Analyzer, Version
 from slopmark.code.git import Commit, Entry, Repository
 from slopmark.code.languages import grammar_of, grammars_of
-from slopmark.code.measure import MeasureOptions, Progress, min_hits_of, split
+from slopmark.code.measure import MeasureOptions, Progress, catalog_of, min_hits_of, split
 from slopmark.code.metrics import rose, slope
 from slopmark.code.report import FileMemo, build_report
-from slopmark.code.rulecache import cached_catalog
 from slopmark.code.rules import Rule, choose
 from slopmark.code.tree import EXCLUDED_DIRS, excluded
 from slopmark.errors import BadInput
@@ -154,7 +153,7 @@ def measure_history(
             f"{location}: no commit of {rev!r} changes a source file; nothing to measure"
         )
     trees = _kept_trees(repo, commits, options.excludes, grammars_of(options.languages))
-    catalog = cached_catalog(options.cache, options.rule_dirs)
+    catalog = catalog_of(options)
     rules = choose(catalog, options.select, options.ignore)
     keys = sorted({version_key(e) for entries in trees.values() for e in entries})
     versions = _measure_versions(repo, keys, rules, options, progress)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from pathlib import PurePosixPath
 
 from slopmark import _core
 from slopmark.errors import BadInput, did_you_mean
@@ -33,13 +32,24 @@ def _extensions() -> dict[str, str]:
 
 
 def grammar_of(path: str) -> str | None:
-    """The core grammar that reads ``path``, by its suffix; None for other files."""
-    return _extensions().get(PurePosixPath(path).suffix.lower())
+    """The core grammar that reads ``path``, by its suffix (`PurePosixPath.suffix`, taken
+    without building a path: `code diff` asks for every file of both sides); None for
+    other files."""
+    name = path.rstrip("/").rpartition("/")[2]
+    dot = name.rfind(".")
+    suffix = name[dot:] if 0 < dot < len(name) - 1 else ""
+    return _extensions().get(suffix.lower())
 
 
 def language_of(grammar: str) -> str:
     """The language a core grammar's files are reported under."""
     return _FAMILY.get(grammar, grammar)
+
+
+def language_of_path(path: str) -> str | None:
+    """The language ``path`` is reported under, by its suffix; None for other files."""
+    grammar = grammar_of(path)
+    return None if grammar is None else language_of(grammar)
 
 
 def grammars_of(languages: Iterable[str]) -> frozenset[str]:

@@ -18,7 +18,15 @@ from slopmark.code.rules import Rule, choose
 from slopmark.code.tree import MAX_FILE_BYTES, SourceFile, discover
 from slopmark.gcpause import gc_paused
 
-__all__ = ["MeasureOptions", "Progress", "applicable", "measure_tree", "min_hits_of", "split"]
+__all__ = [
+    "MeasureOptions",
+    "Progress",
+    "applicable",
+    "catalog_of",
+    "measure_tree",
+    "min_hits_of",
+    "split",
+]
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,16 @@ class MeasureOptions:
     languages: Sequence[str] = LANGUAGES
     #: the content cache of per-file results (None: every file is analysed)
     cache: ResultCache | None = None
+    #: the rule catalog of ``rule_dirs`` when the caller loaded it already (its SARIF
+    #: output describes the same rules); None: loaded here, through the cache
+    catalog: Sequence[Rule] | None = None
+
+
+def catalog_of(options: MeasureOptions) -> Sequence[Rule]:
+    """The rule catalog of ``options``: the one given, else loaded through the cache."""
+    if options.catalog is not None:
+        return options.catalog
+    return cached_catalog(options.cache, options.rule_dirs)
 
 
 def split(outcomes: Sequence[Outcome]) -> tuple[list[FileAnalysis], list[Skipped]]:
@@ -49,7 +67,7 @@ def measure_tree(
 ) -> TreeReport:
     """Measure every source file of the chosen languages under ``path``."""
     sources = discover(path, options.excludes, options.max_file_bytes, options.languages)
-    catalog = cached_catalog(options.cache, options.rule_dirs)
+    catalog = catalog_of(options)
     rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
     analyzer = Analyzer(rules, options.jobs, options.cache)
     with gc_paused():

@@ -5,6 +5,9 @@ own keys, slopmark reads these from ``metadata``: ``category``, the
 documentation sections (``what``, ``why``, ``example``, ``use_instead``,
 ``false_positives``) and ``min_hits`` (the rule only counts in a file where it
 hits at least that many times).
+
+YAML is imported where a file is read: a warm run takes the parsed catalog from the
+content cache (`slopmark.code.rulecache`) and never needs it.
 """
 
 from __future__ import annotations
@@ -15,10 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from slopmark.errors import BadInput, did_you_mean
-from slopmark.yamlconfig import load_yaml, load_yaml_all, yaml_problem
 
 PACK_DIR = Path(__file__).parent / "pack"
 #: The packs of the other languages: ``lang/<language>/<category>/<rule-id>.yml``.
@@ -50,12 +50,18 @@ class Rule:
         """The rule as the core compiles it for ``grammar`` (its ``language:`` replaced)."""
         if grammar == self.language:
             return self.yaml_text
+        from slopmark.yamlconfig import load_yaml
+
         doc = load_yaml(self.yaml_text)
         return _engine_text({**doc, "language": grammar})
 
 
 def parse_rules(text: str, source: str) -> list[Rule]:
     """Parse the rule documents in ``text``; ``source`` names the file in errors."""
+    import yaml
+
+    from slopmark.yamlconfig import load_yaml_all, yaml_problem
+
     try:
         documents = [d for d in load_yaml_all(text) if d is not None]
     except yaml.YAMLError as error:
@@ -119,6 +125,8 @@ def _engine_text(doc: dict[str, Any]) -> str:
     try:
         return json.dumps(doc, ensure_ascii=False)
     except (TypeError, ValueError):  # YAML-only values, e.g. an unquoted date
+        import yaml
+
         return yaml.safe_dump(doc, sort_keys=False)
 
 

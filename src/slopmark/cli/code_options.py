@@ -1,0 +1,41 @@
+"""The options `code measure`, `code history` and `code diff` share, declared once.
+
+Each is a Typer parameter default (``jobs: int = JOBS``), so the three commands take
+the same name, bounds, default and help for the same setting.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from slopmark.code.metrics import SIZE_TERMS, Settings
+from slopmark.errors import BadInput
+
+EXCLUDE = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable).")
+CC_THRESHOLD = typer.Option(
+    10, "--cc-threshold", min=1, help="Callables with CC above this are complex (erosion)."
+)
+SIZE_TERM = typer.Option("sqrt", "--size-term", help="Size term of mass: sqrt, linear or none.")
+JOBS = typer.Option(0, "--jobs", min=0, help="Threads of the core (0: one per core).")
+LANGUAGE = typer.Option(
+    [],
+    "--language",
+    help="Measure only this language (repeatable): python, javascript, typescript (with TSX), "
+    "go, java or rust. Default: every language.",
+)
+RULES = typer.Option([], "--rules", help="Extra folder of ast-grep YAML rules (repeatable).")
+NO_CACHE = typer.Option(False, "--no-cache", help="Neither read nor write the cache.")
+
+
+def settings(cc_threshold: int, size_term: str) -> Settings:
+    """The metric settings of ``--cc-threshold`` and ``--size-term``."""
+    if size_term not in SIZE_TERMS:
+        raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
+    return Settings(cc_threshold=cc_threshold, size_term=size_term)
+
+
+def languages(names: list[str]) -> tuple[str, ...]:
+    """The languages of ``--language`` (every language when none is given)."""
+    from slopmark.code.languages import LANGUAGES, check_languages
+
+    return check_languages(names) if names else LANGUAGES
