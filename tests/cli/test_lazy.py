@@ -71,7 +71,7 @@ def test_importing_the_cli_loads_no_command_group() -> None:
     assert "typer" in modules  # the probe ran the real import
 
 
-def test_a_warm_code_diff_loads_neither_other_groups_nor_yaml(tmp_path: Path) -> None:
+def test_a_warm_json_code_diff_loads_no_other_group_nor_yaml_nor_rich(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
     (repo / "a.py").write_text("def f(x):\n    return x\n", encoding="utf-8")
@@ -83,7 +83,7 @@ def test_a_warm_code_diff_loads_neither_other_groups_nor_yaml(tmp_path: Path) ->
     assert run_cli("code", "diff", "-C", str(repo)).returncode == 0  # fills the cache
     modules = loaded("code", "diff", "-C", str(repo), "--json")
     assert "slopmark.code.diffrun" in modules  # the diff really ran
-    assert not heavy(modules, (*HEAVY, "yaml"))
+    assert not heavy(modules, (*HEAVY, "yaml", "rich"))  # JSON needs no terminal output
 
 
 def test_every_group_is_listed_and_loads_on_demand() -> None:
@@ -100,3 +100,29 @@ def test_looking_up_one_group_loads_that_group_only() -> None:
     modules = loaded("stats", "--help")
     assert "slopmark.cli.stats" in modules
     assert not heavy(modules, ("slopmark.cli.code", "slopmark.cli.board", "slopmark.cli.paper"))
+
+
+def test_completion_finds_the_commands_of_lazy_groups() -> None:
+    from typer._click.shell_completion import ShellComplete
+    from typer.main import get_command
+
+    from slopmark.cli.main import app
+
+    class Probe(ShellComplete):
+        """Click's completion logic without a shell's wire format."""
+
+        def source_vars(self) -> dict[str, str]:
+            return {}
+
+        def get_completion_args(self) -> tuple[list[str], str]:
+            return [], ""
+
+        def format_completion(self, item: object) -> str:
+            return str(item)
+
+    probe = Probe(get_command(app), {}, "slopmark", "_SLOPMARK_COMPLETE")
+    assert [c.value for c in probe.get_completions([], "c")] == ["code"]
+    code = [c.value for c in probe.get_completions(["code"], "")]
+    assert {"diff", "measure", "history", "rules", "bench", "study"} <= set(code)
+    assert [c.value for c in probe.get_completions(["code", "diff"], "--lang")] == ["--language"]
+    assert "run" in [c.value for c in probe.get_completions(["code", "bench"], "")]

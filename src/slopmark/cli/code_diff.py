@@ -83,6 +83,14 @@ def gate_failures(report: DiffReport, kinds: set[str], bounds: dict[str, float])
     return failed
 
 
+def _read_baseline(path: Path | None) -> frozenset[str] | None:
+    if path is None:
+        return None
+    from slopmark.code.baseline import read_baseline
+
+    return read_baseline(path)
+
+
 def apply_baseline(report: DiffReport, known: frozenset[str] | None) -> DiffReport:
     """The report without added findings whose fingerprints are ``known`` (a baseline)."""
     if known is None:
@@ -137,15 +145,11 @@ def diff(
     no_cache: bool = NO_CACHE,
 ) -> None:
     """What a change adds: new complex callables, CC rises, rule hits, clones; totals."""
-    from rich.console import Console
-
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.diff_view import describe, diff_json, diff_markdown, render_diff
     from slopmark.cli.options import none_empty
     from slopmark.cli.output import output_file, print_json, write_file
     from slopmark.cli.progress import progress_bar
-    from slopmark.cli.sarif import diff_sarif
-    from slopmark.code.baseline import read_baseline
     from slopmark.code.diffrun import DiffRequest, diff_sides
     from slopmark.code.measure import MeasureOptions
     from slopmark.code.metrics import Settings
@@ -158,7 +162,7 @@ def diff(
     for path, option in ((sarif, "--sarif"), (markdown, "--markdown")):
         if path is not None:
             output_file(path, option)
-    known = read_baseline(baseline) if baseline is not None else None  # read before any work
+    known = _read_baseline(baseline)  # before any work
     cache = open_cache(no_cache)
     request = DiffRequest(repo, base, head, staged)
     try:
@@ -177,12 +181,16 @@ def diff(
         close_cache(cache)
     words = lambda change: describe(change, report.cc_threshold)  # noqa: E731
     if sarif is not None:
+        from slopmark.cli.sarif import diff_sarif
+
         write_file(sarif, json.dumps(diff_sarif(report, catalog, str(repo), words)), "--sarif")
     if markdown is not None:
         write_file(markdown, diff_markdown(report, top, link_base), "--markdown")
     if as_json:
         print_json(diff_json(report))
     else:
+        from rich.console import Console
+
         render_diff(report, Console(), top)
     failed = gate_failures(report, kinds, bounds)
     if failed:
