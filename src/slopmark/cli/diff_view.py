@@ -21,6 +21,9 @@ from slopmark.code.diff import (
 )
 from slopmark.code.languages import language_of_path
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 #: Totals shown in the text and markdown summaries (label, name, format).
 SHOWN = (
     ("files", "files", "d"),
@@ -32,9 +35,6 @@ SHOWN = (
     ("rule lines", "rule_lines", "d"),
     ("clone lines", "clone_lines", "d"),
 )
-
-if TYPE_CHECKING:
-    from rich.console import Console
 
 
 def describe(change: Change, threshold: int) -> str:
