@@ -11,6 +11,7 @@ import typer
 
 from slopmark.cli.code_diff import diff, parse_bounds
 from slopmark.cli.code_options import (
+    BASELINE,
     CC_THRESHOLD,
     EXCLUDE,
     JOBS,
@@ -97,9 +98,7 @@ def measure(
         [], "--fail-over", help="Exit 1 when a metric reaches a bound, e.g. erosion=0.4."
     ),
     language: list[str] = LANGUAGE,
-    baseline: Path | None = typer.Option(
-        None, "--baseline", help="Report and gate only findings this baseline does not hold."
-    ),
+    baseline: Path | None = BASELINE,
     write_baseline: Path | None = typer.Option(
         None, "--write-baseline", help="Record today's findings (fingerprints) in this file."
     ),

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from slopmark.cli.code_options import CC_THRESHOLD, EXCLUDE, JOBS, LANGUAGE, NO_CACHE, languages
+from slopmark.cli.code_options import (
+    BASELINE,
+    CC_THRESHOLD,
+    EXCLUDE,
+    JOBS,
+    LANGUAGE,
+    NO_CACHE,
+    languages,
+)
 from slopmark.errors import BadInput, CheckFailed
 
 if TYPE_CHECKING:
@@ -135,9 +143,7 @@ def diff(
         help="Exit 1 when a metric rises more, e.g. erosion=0.005 (repeatable).",
     ),
     top: int = typer.Option(20, "--top", min=0, help="Findings and files listed (0: all)."),
-    baseline: Path | None = typer.Option(
-        None, "--baseline", help="Leave out findings whose fingerprints this baseline holds."
-    ),
+    baseline: Path | None = BASELINE,
     exclude: list[str] = EXCLUDE,
     cc_threshold: int = CC_THRESHOLD,
     jobs: int = JOBS,

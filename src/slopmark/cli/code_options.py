@@ -24,6 +24,9 @@ LANGUAGE = typer.Option(
     "go, java or rust. Default: every language.",
 )
 RULES = typer.Option([], "--rules", help="Extra folder of ast-grep YAML rules (repeatable).")
+BASELINE = typer.Option(
+    None, "--baseline", help="Report and gate only findings this baseline does not hold."
+)
 NO_CACHE = typer.Option(False, "--no-cache", help="Neither read nor write the cache.")
 
 
