@@ -103,12 +103,12 @@ def diff_sides(
     progress: Progress | None = None,
 ) -> DiffReport:
     """Measure both sides of ``request`` and compare them."""
-    base, head, repo = resolve_sides(request, options)
-    catalog = catalog_of(options)
-    chosen = choose(catalog, options.select, options.ignore)
-    rules = Rules(options.settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
-    run = _Run(Analyzer(chosen, options.jobs, options.cache, blobs=repo), rules, len(chosen))
-    with gc_paused():
+    with gc_paused():  # listing both sides' files already makes a heap worth walking
+        base, head, repo = resolve_sides(request, options)
+        catalog = catalog_of(options)
+        chosen = choose(catalog, options.select, options.ignore)
+        rules = Rules(options.settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
+        run = _Run(Analyzer(chosen, options.jobs, options.cache, blobs=repo), rules, len(chosen))
         run.analyzer.digests([*base.versions.values(), *head.versions.values()])
         changed = changed_paths(_digests(base), _digests(head))
         summary = _summary(run, base, progress)
