@@ -82,7 +82,7 @@ impl RulePack {
             .collect();
         let calls = Callees::new(self.lang);
         let mut by_kind: Vec<Vec<usize>> = Vec::new();
-        let mut by_callee: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+        let mut by_callee: ByCallee = Default::default();
         for (i, rule) in self.rules.iter().enumerate() {
             if matches!(rule.severity, Severity::Off) {
                 continue;
@@ -100,11 +100,11 @@ impl RulePack {
                     by_kind[kind].push(i);
                 }
             }
-            for key in keys.into_iter().flatten() {
-                by_callee.entry(key).or_default().push(i);
+            for (method, name) in keys.into_iter().flatten() {
+                by_callee[usize::from(method)].entry(name).or_default().push(i);
             }
         }
-        for rules in by_callee.values_mut() {
+        for rules in by_callee.iter_mut().flat_map(HashMap::values_mut) {
             rules.sort_unstable();
             rules.dedup();
         }
@@ -119,27 +119,58 @@ impl RulePack {
 }
 
 /// Rules keyed by the name they call. A rule whose pattern is a call of a plain name
-/// (`dict()`, `set($L)`, `range(0, $N)`) can only match a call of that very name: with
-/// ast-grep's default strictness a pattern's identifiers match by text. Such a rule is
-/// tried on calls of that name only, instead of on every call.
+/// (`dict()`, `set($L)`, `range(0, $N)`) or of a method by name (`$D.keys()`,
+/// `$S.join($$$A)`) can only match a call of that very name: with ast-grep's default
+/// strictness a pattern's identifiers match by text. Such a rule is tried on calls of that
+/// name only, instead of on every call.
 struct Callees {
     lang: &'static dyn Language,
     /// kind ids of the call node
     call: Vec<bool>,
     field: &'static str,
     identifier: Vec<bool>,
+    /// kind ids of the member-access node and the field naming the member
+    member: Vec<bool>,
+    member_field: &'static str,
+}
+
+/// What a call calls, as rules are keyed by it: a plain name (`f(...)`) or a method name
+/// (`x.f(...)`), never the two mixed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Callee<'s> {
+    Name(&'s [u8]),
+    Method(&'s [u8]),
+}
+
+impl<'s> Callee<'s> {
+    /// (is a method name, the name)
+    fn parts(self) -> (bool, &'s [u8]) {
+        match self {
+            Self::Name(name) => (false, name),
+            Self::Method(name) => (true, name),
+        }
+    }
 }
 
 impl Callees {
     fn new(lang: &'static dyn Language) -> Option<Self> {
         let (call, field) = lang.call_shape()?;
+        let (member, member_field) = lang.member_shape().unwrap_or(("", ""));
         let kinds = Kinds::new(lang);
-        let table = |name: &str| kinds.names.iter().map(|n| n == name).collect::<Vec<_>>();
+        let table = |name: &str| {
+            kinds
+                .names
+                .iter()
+                .map(|n| !name.is_empty() && n == name)
+                .collect::<Vec<_>>()
+        };
         Some(Self {
             lang,
             call: table(call),
             field,
             identifier: kinds.identifier.clone(),
+            member: table(member),
+            member_field,
         })
     }
 
@@ -147,20 +178,27 @@ impl Callees {
         has(&self.call, kind)
     }
 
-    /// The name a call node calls, when it is a plain name.
-    fn callee<'s>(&self, node: tree_sitter::Node<'_>, source: &'s str) -> Option<&'s [u8]> {
+    /// The name a call node calls, when it is a plain name or a method named plainly.
+    fn callee<'s>(&self, node: tree_sitter::Node<'_>, source: &'s str) -> Option<Callee<'s>> {
         if !self.is_call(node.kind_id()) {
             return None;
         }
         let function = node.child_by_field_name(self.field)?;
-        if !has(&self.identifier, function.kind_id()) {
+        if has(&self.identifier, function.kind_id()) {
+            return source.as_bytes().get(function.byte_range()).map(Callee::Name);
+        }
+        if !has(&self.member, function.kind_id()) {
             return None;
         }
-        source.as_bytes().get(function.byte_range())
+        let name = function.child_by_field_name(self.member_field)?;
+        if !has(&self.identifier, name.kind_id()) {
+            return None;
+        }
+        source.as_bytes().get(name.byte_range()).map(Callee::Method)
     }
 
     /// The names a rule can only match calls of, when it can only match calls by name.
-    fn keys(&self, kinds: &bit_set::BitSet, rule: &SerializableRule) -> Option<Vec<Vec<u8>>> {
+    fn keys(&self, kinds: &bit_set::BitSet, rule: &SerializableRule) -> Option<Vec<Key>> {
         if !kinds
             .iter()
             .all(|k| u16::try_from(k).is_ok_and(|k| self.is_call(k)))
@@ -173,7 +211,7 @@ impl Callees {
     /// A necessary condition of a rule (as JSON) in called names: its pattern's (a plain
     /// string: default strictness), else every alternative's of its `any`, else one of
     /// its `all`.
-    fn rule_keys(&self, rule: &serde_json::Value) -> Option<Vec<Vec<u8>>> {
+    fn rule_keys(&self, rule: &serde_json::Value) -> Option<Vec<Key>> {
         if let Some(key) = rule
             .get("pattern")
             .and_then(|p| p.as_str())
@@ -182,7 +220,7 @@ impl Callees {
             return Some(vec![key]);
         }
         if let Some(alternatives) = rule.get("any").and_then(|a| a.as_array()) {
-            let keys: Option<Vec<Vec<Vec<u8>>>> =
+            let keys: Option<Vec<Vec<Key>>> =
                 alternatives.iter().map(|r| self.rule_keys(r)).collect();
             if let Some(keys) = keys {
                 return Some(keys.into_iter().flatten().collect());
@@ -192,8 +230,9 @@ impl Callees {
         all.iter().find_map(|r| self.rule_keys(r))
     }
 
-    /// The plain name a pattern calls, when the whole pattern is one call of a name.
-    fn pattern_key(&self, pattern: &str) -> Option<Vec<u8>> {
+    /// The name a pattern calls, when the whole pattern is one call of a plain name or of
+    /// a method named plainly.
+    fn pattern_key(&self, pattern: &str) -> Option<Key> {
         let expando = ast_grep_core::Language::expando_char(&self.lang.ast_grep());
         let text = pattern.trim().replace('$', &expando.to_string());
         let mut parser = tree_sitter::Parser::new();
@@ -206,11 +245,14 @@ impl Callees {
         if node.has_error() || node.byte_range() != (0..text.len()) {
             return None;
         }
-        let name = self.callee(node, &text)?;
+        let (method, name) = self.callee(node, &text)?.parts();
         let metavariable = std::str::from_utf8(name).ok()?.starts_with(expando);
-        (!metavariable).then(|| name.to_vec())
+        (!metavariable).then(|| (method, name.to_vec()))
     }
 }
+
+/// A called name as rules are keyed by it: (is a method name, the name).
+type Key = (bool, Vec<u8>);
 
 /// One rule's text compiled for `language`, or why ast-grep refuses it.
 fn compile_one(language: SupportLang, text: &str) -> Result<RuleConfig<SupportLang>, String> {
@@ -254,8 +296,9 @@ pub struct Scanner<'p> {
     calls: Option<(Callees, ByCallee)>,
 }
 
-/// Called name → indexes of the rules tried on calls of that name.
-type ByCallee = HashMap<Vec<u8>, Vec<usize>>;
+/// Called name → indexes of the rules tried on calls of that name: plain names, then
+/// method names.
+type ByCallee = [HashMap<Vec<u8>, Vec<usize>>; 2];
 
 /// Text that turns a comment into an ast-grep suppression.
 pub const AST_GREP_IGNORE: &str = "ast-grep-ignore";
@@ -279,7 +322,11 @@ impl Scanner<'_> {
         }
         if let Some((calls, by_callee)) = &self.calls {
             let callee = calls.callee(node.get_inner_node(), &node.get_doc().src);
-            if let Some(rules) = callee.and_then(|name| by_callee.get(name)) {
+            let rules = callee.and_then(|callee| {
+                let (method, name) = callee.parts();
+                by_callee[usize::from(method)].get(name)
+            });
+            if let Some(rules) = rules {
                 self.try_rules(rules, &node, hits);
             }
         }
@@ -319,7 +366,7 @@ impl Scanner<'_> {
         let mut ids: Vec<&str> = self
             .calls
             .iter()
-            .flat_map(|(_, by)| by.values().flatten())
+            .flat_map(|(_, by)| by.iter().flat_map(HashMap::values).flatten())
             .map(|i| self.pack.rules[*i].id.as_str())
             .collect();
         ids.sort_unstable();
@@ -360,7 +407,7 @@ mod tests {
     }
 
     #[test]
-    fn rules_calling_a_plain_name_are_keyed_by_it() {
+    fn rules_calling_a_plain_name_or_method_are_keyed_by_it() {
         let texts = [
             rule("dict-call", "  pattern: dict()\n"),
             rule("set-call", "  kind: call\n  pattern: set($L)\n"),
@@ -370,6 +417,7 @@ mod tests {
             ),
             rule("any-callee", "  pattern: $F()\n"),
             rule("method", "  pattern: dict().get($K)\n"),
+            rule("any-method", "  pattern: $D.$M()\n"),
             rule("compare", "  pattern: $A == None\n"),
             rule(
                 "mixed",
@@ -379,6 +427,9 @@ mod tests {
         let lang = by_name("python").expect("python");
         let pack = RulePack::compile(lang, &texts).expect("compiles");
         let scanner = pack.scanner();
-        assert_eq!(scanner.keyed_rules(), ["casts", "dict-call", "set-call"]);
+        assert_eq!(
+            scanner.keyed_rules(),
+            ["casts", "dict-call", "method", "set-call"]
+        );
     }
 }

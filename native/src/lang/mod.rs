@@ -137,6 +137,11 @@ pub trait Language: Sync + Send {
     fn call_shape(&self) -> Option<(&'static str, &'static str)> {
         None
     }
+    /// The member-access node kind and the field naming the member: rules whose pattern
+    /// calls a method by name (`$D.keys()`) are tried only on calls of that method name.
+    fn member_shape(&self) -> Option<(&'static str, &'static str)> {
+        None
+    }
     /// A child left out of the normal form besides comments (e.g. a docstring statement).
     fn skipped_in_normal_form(&self, _node: Node<'_>, _source: &[u8]) -> bool {
         false

@@ -201,6 +201,9 @@ impl Language for Python {
     fn call_shape(&self) -> Option<(&'static str, &'static str)> {
         Some(("call", "function"))
     }
+    fn member_shape(&self) -> Option<(&'static str, &'static str)> {
+        Some(("attribute", "attribute"))
+    }
     fn skipped_in_normal_form(&self, node: Node<'_>, source: &[u8]) -> bool {
         node.kind() == "expression_statement" && plain_string_statement(node, source).is_some()
     }
