@@ -108,12 +108,15 @@ impl RulePack {
             rules.sort_unstable();
             rules.dedup();
         }
+        let (needs, bits) = Needs::of_pack(self.lang, &self.rules);
         Scanner {
             pack: self,
             scan: CombinedScan::new(active),
             index,
             by_kind,
             calls: calls.map(|c| (c, by_callee)),
+            needs,
+            bits,
         }
     }
 }
@@ -254,6 +257,137 @@ impl Callees {
 /// A called name as rules are keyed by it: (is a method name, the name).
 type Key = (bool, Vec<u8>);
 
+/// The kinds among a node's siblings (its parent's children, itself included) and among
+/// its children, as masks of [`Scanner::bit`]s.
+#[derive(Clone, Copy, Debug)]
+pub struct Around {
+    pub siblings: u64,
+    pub children: u64,
+}
+
+
+/// A necessary condition of a rule on the kinds around a node, read from its `precedes`,
+/// `follows` and `has` (direct children) relations whose rule requires a kind: a rule that
+/// `follows: {kind: raise_statement}` can only match a node whose parent has a
+/// `raise_statement` child, whatever its `stopBy`. Tested before ast-grep matches the rule;
+/// a rule without such relations needs nothing.
+#[derive(Clone, Debug, Default)]
+struct Needs {
+    /// every mask must meet the siblings' kinds
+    siblings: Vec<u64>,
+    /// every mask must meet the children's kinds
+    children: Vec<u64>,
+}
+
+/// Where a relation looks.
+#[derive(Clone, Copy)]
+enum Among {
+    Siblings,
+    Children,
+}
+
+impl Needs {
+    fn met(&self, around: Around) -> bool {
+        self.siblings.iter().all(|m| m & around.siblings != 0)
+            && self.children.iter().all(|m| m & around.children != 0)
+    }
+
+    /// Each rule's needs, and the kind id → bit table they are written in (the first 64
+    /// kinds named; a relation naming a kind beyond them needs nothing).
+    fn of_pack(
+        lang: &'static dyn Language,
+        rules: &[RuleConfig<SupportLang>],
+    ) -> (Vec<Self>, Vec<u64>) {
+        let kinds = Kinds::new(lang);
+        let mut bits = vec![0_u64; kinds.names.len()];
+        let mut named: Vec<String> = Vec::new();
+        let needs = rules
+            .iter()
+            .map(|rule| {
+                let mut clauses = Vec::new();
+                if let Ok(json) = serde_json::to_value(&rule.rule) {
+                    relations(&json, &mut clauses);
+                }
+                let mut needs = Self::default();
+                for (among, names) in clauses {
+                    let mut mask = 0_u64;
+                    for name in names {
+                        let Some(bit) = bit_of(&name, &mut named) else {
+                            mask = 0;
+                            break;
+                        };
+                        for (id, _) in kinds.names.iter().enumerate().filter(|(_, n)| **n == name) {
+                            bits[id] |= bit;
+                        }
+                        mask |= bit;
+                    }
+                    match (among, mask) {
+                        (_, 0) => {}
+                        (Among::Siblings, m) => needs.siblings.push(m),
+                        (Among::Children, m) => needs.children.push(m),
+                    }
+                }
+                needs
+            })
+            .collect();
+        (needs, bits)
+    }
+}
+
+/// The bit of kind `name` (given to kinds in order of first use; None past 64 kinds).
+fn bit_of(name: &str, named: &mut Vec<String>) -> Option<u64> {
+    let at = match named.iter().position(|n| n == name) {
+        Some(at) => at,
+        None => {
+            named.push(name.to_owned());
+            named.len() - 1
+        }
+    };
+    (at < 64).then(|| 1_u64 << at)
+}
+
+/// The relations of a rule (as JSON) that every match must satisfy, with the kinds one
+/// of which the related node must have: its own and those of the rules in its `all`.
+fn relations(rule: &serde_json::Value, found: &mut Vec<(Among, Vec<String>)>) {
+    for (key, among) in [
+        ("precedes", Among::Siblings),
+        ("follows", Among::Siblings),
+        ("has", Among::Children),
+    ] {
+        let Some(relation) = rule.get(key) else {
+            continue;
+        };
+        let direct = relation
+            .get("stopBy")
+            .is_none_or(|stop| stop.as_str() == Some("neighbor"));
+        if matches!(among, Among::Children) && !direct {
+            continue; // a descendant, not a child
+        }
+        if let Some(kinds) = required_kinds(relation) {
+            found.push((among, kinds));
+        }
+    }
+    for item in rule.get("all").and_then(|a| a.as_array()).into_iter().flatten() {
+        relations(item, found);
+    }
+}
+
+/// The kinds one of which every node a rule (as JSON) matches has: its `kind`, else those
+/// of one rule of its `all`, else those of all the alternatives of its `any`.
+fn required_kinds(rule: &serde_json::Value) -> Option<Vec<String>> {
+    if let Some(kind) = rule.get("kind").and_then(|k| k.as_str()) {
+        let plain = !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        return plain.then(|| vec![kind.to_owned()]);
+    }
+    let all = rule.get("all").and_then(|a| a.as_array());
+    if let Some(kinds) = all.into_iter().flatten().find_map(required_kinds) {
+        return Some(kinds);
+    }
+    let any = rule.get("any").and_then(|a| a.as_array())?;
+    let kinds: Option<Vec<Vec<String>>> = any.iter().map(required_kinds).collect();
+    kinds.map(|k| k.concat())
+}
+
 /// One rule's text compiled for `language`, or why ast-grep refuses it.
 fn compile_one(language: SupportLang, text: &str) -> Result<RuleConfig<SupportLang>, String> {
     let mut parsed =
@@ -294,6 +428,10 @@ pub struct Scanner<'p> {
     by_kind: Vec<Vec<usize>>,
     /// the call shape and, by called name, the rules whose pattern calls that name
     calls: Option<(Callees, ByCallee)>,
+    /// by rule: what must be around a node for the rule to match it
+    needs: Vec<Needs>,
+    /// kind id → its bit in an [`Around`] mask (0: no rule's needs name it)
+    bits: Vec<u64>,
 }
 
 /// Called name → indexes of the rules tried on calls of that name: plain names, then
@@ -314,11 +452,22 @@ impl Scanner<'_> {
                 .is_some_and(|rules| !rules.is_empty())
     }
 
-    /// Match one node against the rules of its kind; hits go to `hits`.
-    pub fn visit(&self, node: Node<'_, StrDoc<SupportLang>>, hits: &mut Vec<HitRecord>) {
+    /// The bit of a node of this kind in an [`Around`] mask.
+    pub fn bit(&self, kind: u16) -> u64 {
+        self.bits.get(usize::from(kind)).copied().unwrap_or(0)
+    }
+
+    /// Match one node against the rules of its kind; hits go to `hits`. `around` holds
+    /// the kinds of its siblings and children (see [`Scanner::bit`]).
+    pub fn visit(
+        &self,
+        node: Node<'_, StrDoc<SupportLang>>,
+        around: Around,
+        hits: &mut Vec<HitRecord>,
+    ) {
         let kind = node.kind_id();
         if let Some(rules) = self.by_kind.get(usize::from(kind)) {
-            self.try_rules(rules, &node, hits);
+            self.try_rules(rules, &node, around, hits);
         }
         if let Some((calls, by_callee)) = &self.calls {
             let callee = calls.callee(node.get_inner_node(), &node.get_doc().src);
@@ -327,7 +476,7 @@ impl Scanner<'_> {
                 by_callee[usize::from(method)].get(name)
             });
             if let Some(rules) = rules {
-                self.try_rules(rules, &node, hits);
+                self.try_rules(rules, &node, around, hits);
             }
         }
     }
@@ -336,9 +485,13 @@ impl Scanner<'_> {
         &self,
         rules: &[usize],
         node: &Node<'_, StrDoc<SupportLang>>,
+        around: Around,
         hits: &mut Vec<HitRecord>,
     ) {
         for &index in rules {
+            if !self.needs[index].met(around) {
+                continue;
+            }
             let rule = &self.pack.rules[index];
             if let Some(found) = rule.matcher.match_node(node.clone()) {
                 hits.push(self.hit(index, rule, &found));

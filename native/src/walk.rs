@@ -83,15 +83,15 @@ pub const DEEP: usize = 64;
 /// Nesting deeper than the walk goes (the depth reached).
 pub struct TooDeep(pub usize);
 
-/// Walk the tree under `root` once, calling `visit` on every node in pre-order. The walk
-/// stops at the first node nested deeper than `max_depth`.
+/// Walk the tree under `root` once, calling `visit` on every node in pre-order with its
+/// depth (the root's is 0). The walk stops at the first node nested deeper than `max_depth`.
 pub fn walk<'t>(
     lang: &dyn Language,
     kinds: &Kinds,
     root: Node<'t>,
     source: &'t [u8],
     max_depth: usize,
-    visit: &mut dyn FnMut(Node<'t>),
+    visit: &mut dyn FnMut(Node<'t>, usize),
 ) -> Result<Walked<'t>, TooDeep> {
     let rows = root.end_position().row + 1;
     let mut walker = Walker {
@@ -118,7 +118,7 @@ pub fn walk<'t>(
             return Err(TooDeep(stack.len() + 1));
         }
         let node = cursor.node();
-        visit(node);
+        visit(node, stack.len());
         let frame = walker.enter(node, stack.last().copied(), stack.is_empty());
         stack.push(frame);
         if stack.len() > DEEP {
