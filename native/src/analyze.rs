@@ -10,7 +10,7 @@
 use crate::clones::fingerprints;
 use crate::lang::{Kinds, Language};
 use crate::record::{ErrorKind, FileError, FileRecord, Outcome};
-use crate::rules::{Around, RulePack, Scanner, AST_GREP_IGNORE};
+use crate::rules::{RulePack, Scanner, Surroundings, AST_GREP_IGNORE};
 use crate::walk::{walk, TooDeep, DEEP};
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::AstGrep;
@@ -168,25 +168,25 @@ impl<'p> Analyzer<'p> {
         }
         // the nodes some rule may match, kept for after the walk: rules run only once the
         // nesting is known to be within bounds (their cost grows with its square)
-        // with the kinds of their siblings and children (slots of `around`: the kinds of
-        // one node's children; slot 0 is the root's parent, where anything may be)
+        // with what is around them
         let mut matchable = Vec::new();
-        let mut around: Vec<u64> = vec![u64::MAX];
-        let mut open: Vec<u32> = Vec::new();
+        let mut surroundings = Surroundings::default();
         let limit = self.settings.max_depth;
         let walked = match &self.scanner {
-            Some(scanner) => walk(lang, &self.kinds, tree, source, limit, &mut |node, depth| {
-                open.truncate(depth);
-                let parent = open.last().copied().unwrap_or(0);
-                let kind = node.kind_id();
-                around[parent as usize] |= scanner.bit(kind);
-                let own = u32::try_from(around.len()).unwrap_or(0);
-                around.push(0);
-                open.push(own);
-                if scanner.wants(kind) {
-                    matchable.push((node, parent, own));
-                }
-            }),
+            Some(scanner) => walk(
+                lang,
+                &self.kinds,
+                tree,
+                source,
+                limit,
+                &mut |node, depth| {
+                    let kind = node.kind_id();
+                    let place = surroundings.enter(scanner.bit(kind), depth);
+                    if scanner.wants(kind) {
+                        matchable.push((node, place));
+                    }
+                },
+            ),
             None => walk(lang, &self.kinds, tree, source, limit, &mut |_, _| {}),
         };
         let walked = match walked {
@@ -218,12 +218,9 @@ impl<'p> Analyzer<'p> {
             Some(scanner) if text.contains(AST_GREP_IGNORE) => scanner.hits(&root),
             Some(scanner) => {
                 let mut hits = Vec::new();
-                for (node, parent, own) in matchable {
-                    let near = Around {
-                        siblings: around[parent as usize],
-                        children: around[own as usize],
-                    };
-                    scanner.visit(root.adopt(node), near, &mut hits);
+                for (node, place) in matchable {
+                    let around = surroundings.around(place);
+                    scanner.visit(root.adopt(node), around, &mut hits);
                 }
                 Scanner::sort(&mut hits);
                 hits

@@ -8,9 +8,7 @@
 
 use crate::lang::{has, Kinds, Language};
 use crate::record::HitRecord;
-use ast_grep_config::{
-    from_yaml_string, CombinedScan, GlobalRules, RuleConfig, SerializableRule, Severity,
-};
+use ast_grep_config::{from_yaml_string, CombinedScan, GlobalRules, RuleConfig, Severity};
 use ast_grep_core::matcher::MatcherExt;
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::{AstGrep, Matcher, Node, NodeMatch};
@@ -90,7 +88,7 @@ impl RulePack {
             let Some(kinds) = rule.matcher.potential_kinds() else {
                 continue;
             };
-            let keys = calls.as_ref().and_then(|c| c.keys(&kinds, &rule.rule));
+            let keys = calls.as_ref().and_then(|c| c.keys(&kinds, rule));
 
             for kind in kinds.iter() {
                 if by_kind.len() <= kind {
@@ -101,7 +99,10 @@ impl RulePack {
                 }
             }
             for (method, name) in keys.into_iter().flatten() {
-                by_callee[usize::from(method)].entry(name).or_default().push(i);
+                by_callee[usize::from(method)]
+                    .entry(name)
+                    .or_default()
+                    .push(i);
             }
         }
         for rules in by_callee.iter_mut().flat_map(HashMap::values_mut) {
@@ -188,7 +189,10 @@ impl Callees {
         }
         let function = node.child_by_field_name(self.field)?;
         if has(&self.identifier, function.kind_id()) {
-            return source.as_bytes().get(function.byte_range()).map(Callee::Name);
+            return source
+                .as_bytes()
+                .get(function.byte_range())
+                .map(Callee::Name);
         }
         if !has(&self.member, function.kind_id()) {
             return None;
@@ -201,41 +205,49 @@ impl Callees {
     }
 
     /// The names a rule can only match calls of, when it can only match calls by name.
-    fn keys(&self, kinds: &bit_set::BitSet, rule: &SerializableRule) -> Option<Vec<Key>> {
+    fn keys(&self, kinds: &bit_set::BitSet, rule: &RuleConfig<SupportLang>) -> Option<Vec<Key>> {
         if !kinds
             .iter()
             .all(|k| u16::try_from(k).is_ok_and(|k| self.is_call(k)))
         {
             return None;
         }
-        self.rule_keys(&serde_json::to_value(rule).ok()?)
+        let constraints = serde_json::to_value(&rule.constraints).ok()?;
+        self.rule_keys(&serde_json::to_value(&rule.rule).ok()?, &constraints)
     }
 
     /// A necessary condition of a rule (as JSON) in called names: its pattern's (a plain
     /// string: default strictness), else every alternative's of its `any`, else one of
     /// its `all`.
-    fn rule_keys(&self, rule: &serde_json::Value) -> Option<Vec<Key>> {
-        if let Some(key) = rule
+    fn rule_keys(
+        &self,
+        rule: &serde_json::Value,
+        constraints: &serde_json::Value,
+    ) -> Option<Vec<Key>> {
+        if let Some(keys) = rule
             .get("pattern")
             .and_then(|p| p.as_str())
-            .and_then(|p| self.pattern_key(p))
+            .and_then(|p| self.pattern_keys(p, constraints))
         {
-            return Some(vec![key]);
+            return Some(keys);
         }
         if let Some(alternatives) = rule.get("any").and_then(|a| a.as_array()) {
-            let keys: Option<Vec<Vec<Key>>> =
-                alternatives.iter().map(|r| self.rule_keys(r)).collect();
+            let keys: Option<Vec<Vec<Key>>> = alternatives
+                .iter()
+                .map(|r| self.rule_keys(r, constraints))
+                .collect();
             if let Some(keys) = keys {
                 return Some(keys.into_iter().flatten().collect());
             }
         }
         let all = rule.get("all").and_then(|a| a.as_array())?;
-        all.iter().find_map(|r| self.rule_keys(r))
+        all.iter().find_map(|r| self.rule_keys(r, constraints))
     }
 
-    /// The name a pattern calls, when the whole pattern is one call of a plain name or of
-    /// a method named plainly.
-    fn pattern_key(&self, pattern: &str) -> Option<Key> {
+    /// The names a pattern calls, when the whole pattern is one call of a plain name or of
+    /// a method named plainly, or named by a metavariable whose constraint spells out its
+    /// names (`regex: ^(any|all)$`).
+    fn pattern_keys(&self, pattern: &str, constraints: &serde_json::Value) -> Option<Vec<Key>> {
         let expando = ast_grep_core::Language::expando_char(&self.lang.ast_grep());
         let text = pattern.trim().replace('$', &expando.to_string());
         let mut parser = tree_sitter::Parser::new();
@@ -249,47 +261,140 @@ impl Callees {
             return None;
         }
         let (method, name) = self.callee(node, &text)?.parts();
-        let metavariable = std::str::from_utf8(name).ok()?.starts_with(expando);
-        (!metavariable).then(|| (method, name.to_vec()))
+        let name = std::str::from_utf8(name).ok()?;
+        let Some(variable) = name.strip_prefix(expando) else {
+            return Some(vec![(method, name.as_bytes().to_vec())]);
+        };
+        let regex = constraints.get(variable)?.get("regex")?.as_str()?;
+        let names = spelled_out(regex)?;
+        Some(
+            names
+                .into_iter()
+                .map(|n| (method, n.into_bytes()))
+                .collect(),
+        )
     }
 }
 
 /// A called name as rules are keyed by it: (is a method name, the name).
 type Key = (bool, Vec<u8>);
 
-/// The kinds among a node's siblings (its parent's children, itself included) and among
-/// its children, as masks of [`Scanner::bit`]s.
+/// The words a regex matches when it spells them out: `^(a|b)$`, `^__(len|str)__$`, `^a$`.
+fn spelled_out(regex: &str) -> Option<Vec<String>> {
+    let word = |s: &str| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let body = regex.strip_prefix('^')?.strip_suffix('$')?;
+    let Some(open) = body.find('(') else {
+        return (!body.is_empty() && word(body)).then(|| vec![body.to_owned()]);
+    };
+    let close = body.rfind(')')?;
+    let (prefix, suffix) = (&body[..open], body.get(close + 1..)?);
+    let inner = body.get(open + 1..close)?;
+    let inner = inner.strip_prefix("?:").unwrap_or(inner);
+    if !word(prefix) || !word(suffix) {
+        return None;
+    }
+    inner
+        .split('|')
+        .map(|alt| (!alt.is_empty() && word(alt)).then(|| format!("{prefix}{alt}{suffix}")))
+        .collect()
+}
+
+/// The kinds among a node's siblings (its parent's children, itself included), among its
+/// children, of its parent and among its ancestors, as masks of [`Scanner::bit`]s.
 #[derive(Clone, Copy, Debug)]
 pub struct Around {
     pub siblings: u64,
     pub children: u64,
+    pub parent: u64,
+    pub ancestors: u64,
 }
 
+/// What is around each node of a walk, recorded as the walk enters the nodes in pre-order.
+#[derive(Debug)]
+pub struct Surroundings {
+    /// by slot: the kinds of a node's children (slot 0: the root's parent, where anything
+    /// may be)
+    children: Vec<u64>,
+    /// the nodes from the root to the last one entered: (slot, kind bit, the kinds on the
+    /// path from the root to it, itself included)
+    path: Vec<(usize, u64, u64)>,
+}
+
+/// Where a node entered sits: (its parent's slot, its own, its parent's kind bit, its
+/// ancestors' kinds).
+#[derive(Clone, Copy, Debug)]
+pub struct Place(usize, usize, u64, u64);
+
+impl Default for Surroundings {
+    fn default() -> Self {
+        Self {
+            children: vec![u64::MAX],
+            path: Vec::new(),
+        }
+    }
+}
+
+impl Surroundings {
+    /// Enter a node of kind bit `bit` (see [`Scanner::bit`]) at `depth` (the root's is 0).
+    pub fn enter(&mut self, bit: u64, depth: usize) -> Place {
+        self.path.truncate(depth);
+        let (parent, parent_bit, ancestors) = self
+            .path
+            .last()
+            .map_or((0, u64::MAX, u64::MAX), |&(slot, bit, path)| {
+                (slot, bit, path)
+            });
+        self.children[parent] |= bit;
+        let own = self.children.len();
+        self.children.push(0);
+        let path = if depth == 0 { bit } else { ancestors | bit };
+        self.path.push((own, bit, path));
+        Place(parent, own, parent_bit, ancestors)
+    }
+
+    /// What is around a node entered (complete once the walk is over).
+    pub fn around(&self, place: Place) -> Around {
+        let Place(parent, own, parent_bit, ancestors) = place;
+        Around {
+            siblings: self.children[parent],
+            children: self.children[own],
+            parent: parent_bit,
+            ancestors,
+        }
+    }
+}
 
 /// A necessary condition of a rule on the kinds around a node, read from its `precedes`,
-/// `follows` and `has` (direct children) relations whose rule requires a kind: a rule that
-/// `follows: {kind: raise_statement}` can only match a node whose parent has a
+/// `follows`, `has` (direct children) and `inside` relations whose rule requires a kind: a
+/// rule that `follows: {kind: raise_statement}` can only match a node whose parent has a
 /// `raise_statement` child, whatever its `stopBy`. Tested before ast-grep matches the rule;
 /// a rule without such relations needs nothing.
 #[derive(Clone, Debug, Default)]
 struct Needs {
-    /// every mask must meet the siblings' kinds
-    siblings: Vec<u64>,
-    /// every mask must meet the children's kinds
-    children: Vec<u64>,
+    /// (where, mask): the kinds there must meet every mask
+    masks: Vec<(Among, u64)>,
 }
 
 /// Where a relation looks.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Among {
     Siblings,
     Children,
+    Parent,
+    Ancestors,
 }
 
 impl Needs {
     fn met(&self, around: Around) -> bool {
-        self.siblings.iter().all(|m| m & around.siblings != 0)
-            && self.children.iter().all(|m| m & around.children != 0)
+        self.masks.iter().all(|(among, mask)| {
+            let there = match among {
+                Among::Siblings => around.siblings,
+                Among::Children => around.children,
+                Among::Parent => around.parent,
+                Among::Ancestors => around.ancestors,
+            };
+            mask & there != 0
+        })
     }
 
     /// Each rule's needs, and the kind id → bit table they are written in (the first 64
@@ -321,10 +426,8 @@ impl Needs {
                         }
                         mask |= bit;
                     }
-                    match (among, mask) {
-                        (_, 0) => {}
-                        (Among::Siblings, m) => needs.siblings.push(m),
-                        (Among::Children, m) => needs.children.push(m),
+                    if mask != 0 {
+                        needs.masks.push((among, mask));
                     }
                 }
                 needs
@@ -347,28 +450,64 @@ fn bit_of(name: &str, named: &mut Vec<String>) -> Option<u64> {
 }
 
 /// The relations of a rule (as JSON) that every match must satisfy, with the kinds one
-/// of which the related node must have: its own and those of the rules in its `all`.
+/// of which the related node must have: its own, those of the rules in its `all`, and
+/// those every alternative of its `any` has (their kinds pooled).
 fn relations(rule: &serde_json::Value, found: &mut Vec<(Among, Vec<String>)>) {
-    for (key, among) in [
-        ("precedes", Among::Siblings),
-        ("follows", Among::Siblings),
-        ("has", Among::Children),
-    ] {
+    for key in ["precedes", "follows", "has", "inside"] {
         let Some(relation) = rule.get(key) else {
             continue;
         };
         let direct = relation
             .get("stopBy")
             .is_none_or(|stop| stop.as_str() == Some("neighbor"));
-        if matches!(among, Among::Children) && !direct {
-            continue; // a descendant, not a child
-        }
+        let among = match (key, direct) {
+            ("has", false) => continue, // a descendant, not a child
+            ("has", true) => Among::Children,
+            ("inside", true) => Among::Parent,
+            ("inside", false) => Among::Ancestors,
+            _ => Among::Siblings,
+        };
         if let Some(kinds) = required_kinds(relation) {
             found.push((among, kinds));
         }
     }
-    for item in rule.get("all").and_then(|a| a.as_array()).into_iter().flatten() {
+    for item in rule
+        .get("all")
+        .and_then(|a| a.as_array())
+        .into_iter()
+        .flatten()
+    {
         relations(item, found);
+    }
+    let Some(alternatives) = rule.get("any").and_then(|a| a.as_array()) else {
+        return;
+    };
+    let each: Vec<Vec<(Among, Vec<String>)>> = alternatives
+        .iter()
+        .map(|alternative| {
+            let mut own = Vec::new();
+            relations(alternative, &mut own);
+            own
+        })
+        .collect();
+    for among in [
+        Among::Siblings,
+        Among::Children,
+        Among::Parent,
+        Among::Ancestors,
+    ] {
+        let pooled: Option<Vec<String>> = each
+            .iter()
+            .map(|own| {
+                own.iter()
+                    .find(|(a, _)| *a == among)
+                    .map(|(_, k)| k.clone())
+            })
+            .collect::<Option<Vec<_>>>()
+            .map(|kinds| kinds.concat());
+        if let Some(kinds) = pooled.filter(|_| !each.is_empty()) {
+            found.push((among, kinds));
+        }
     }
 }
 
@@ -376,7 +515,8 @@ fn relations(rule: &serde_json::Value, found: &mut Vec<(Among, Vec<String>)>) {
 /// of one rule of its `all`, else those of all the alternatives of its `any`.
 fn required_kinds(rule: &serde_json::Value) -> Option<Vec<String>> {
     if let Some(kind) = rule.get("kind").and_then(|k| k.as_str()) {
-        let plain = !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        let plain =
+            !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
         return plain.then(|| vec![kind.to_owned()]);
     }
     let all = rule.get("all").and_then(|a| a.as_array());
@@ -552,7 +692,7 @@ impl Scanner<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::RulePack;
+    use super::{spelled_out, RulePack};
     use crate::lang::by_name;
 
     fn rule(id: &str, body: &str) -> String {
@@ -584,5 +724,58 @@ mod tests {
             scanner.keyed_rules(),
             ["casts", "dict-call", "method", "set-call"]
         );
+    }
+
+    #[test]
+    fn regexes_that_spell_out_words_give_them() {
+        assert_eq!(spelled_out("^(any|all)$").expect("words"), ["any", "all"]);
+        assert_eq!(
+            spelled_out("^__(?:len|str)__$").expect("words"),
+            ["__len__", "__str__"]
+        );
+        assert_eq!(spelled_out("^open$").expect("word"), ["open"]);
+        for open_ended in [
+            "^(any|all)",
+            "(any|all)$",
+            "^(a|b.*)$",
+            "^(?i)(a)$",
+            "^(a|)$",
+        ] {
+            assert!(spelled_out(open_ended).is_none(), "{open_ended}");
+        }
+    }
+
+    #[test]
+    fn rules_are_tried_only_where_their_relations_can_hold() {
+        let lang = by_name("python").expect("python");
+        let texts = [
+            rule("after-raise", "  kind: expression_statement\n  follows: {kind: raise_statement, stopBy: end}\n"),
+            rule("in-class", "  kind: argument_list\n  inside: {kind: class_definition}\n"),
+            rule("either", "  kind: expression_statement\n  any:\n    - precedes: {kind: return_statement}\n    - precedes: {kind: raise_statement}\n"),
+        ];
+        let pack = RulePack::compile(lang, &texts).expect("compiles");
+        let analyzer = crate::analyze::Analyzer::new(lang, Some(&pack), Default::default());
+        let ids = |text: &str| match analyzer.text(text) {
+            crate::record::Outcome::Measured(r) => r
+                .hits
+                .iter()
+                .map(|h| (texts_id(h.rule), h.start))
+                .collect::<Vec<_>>(),
+            crate::record::Outcome::Failed(e) => panic!("{e:?}"),
+        };
+        let text = "def f(x):\n    g(x)\n    raise E\n    h(x)\n\nclass A(B):\n    pass\n\ndef k():\n    y = 1\n    return y\n";
+        assert_eq!(
+            ids(text),
+            [
+                ("either", 2),
+                ("after-raise", 4),
+                ("in-class", 6),
+                ("either", 10)
+            ]
+        );
+    }
+
+    fn texts_id(index: u32) -> &'static str {
+        ["after-raise", "in-class", "either"][index as usize]
     }
 }
