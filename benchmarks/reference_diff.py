@@ -88,7 +88,7 @@ def ours(paths: list[str]) -> Files:
         if record[0] != "ok":
             out[path] = f"{record[1]}: {record[2]}"
             continue
-        _, sloc, callables, clones, _, _ = record
+        _, sloc, callables, clones, *_ = record
         out[path] = {
             "sloc": [n for n, mark in enumerate(sloc) if mark],
             "callables": [[start, q.rsplit(".", 1)[-1], cc, n] for q, start, _, cc, n in callables],
