@@ -16,7 +16,14 @@ fn main() {
             continue;
         };
         let tree = parser.parse(&text, None).unwrap();
-        if let Ok(w) = walk(lang, &kinds, tree.root_node(), &text, 100_000, &mut |_, _| {}) {
+        if let Ok(w) = walk(
+            lang,
+            &kinds,
+            tree.root_node(),
+            &text,
+            100_000,
+            &mut |_, _| {},
+        ) {
             rows.push((w.deep_weight, text.len(), file.clone()));
         }
     }
