@@ -167,8 +167,8 @@ impl<'p> Analyzer<'p> {
             return Outcome::Failed(error);
         }
         // the nodes some rule may match, kept for after the walk: rules run only once the
-        // nesting is known to be within bounds (their cost grows with its square)
-        // with what is around them
+        // nesting is known to be within bounds (their cost grows with its square); each
+        // with the kinds around it, which rule out the rules that cannot match there
         let mut matchable = Vec::new();
         let mut surroundings = Surroundings::default();
         let limit = self.settings.max_depth;
