@@ -14,12 +14,12 @@ from typing import Any
 
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.store import open_cli_store
-from slopmark.evals.harness import HARNESS, check_mode
-from slopmark.evals.pool import find_task, load_pool, task_set_version
-from slopmark.evals.runner import PASTE_PROVIDER, Outcome, paste_run
-from slopmark.evals.slices import SuiteRequest, run_request, suite_tasks
+from slopmark.evals.harness import check_mode
+from slopmark.evals.pool import load_pool
+from slopmark.evals.runner import Outcome
+from slopmark.evals.session import SuiteRequest, paste_target, run_request, suite_tasks
 from slopmark.evals.summary import Summary, summarise
-from slopmark.store import Run, Series, insert_run, series_runs
+from slopmark.store import Run, Series, series_runs
 
 
 def run_suite_command(request: SuiteRequest, as_json: bool) -> int:
@@ -97,14 +97,9 @@ def paste_command(
     The task is found before the answer is read, so nobody types an answer
     for a task id that does not exist.
     """
-    pool = load_pool(None, paths)
-    task = find_task(pool, task_id)
+    target = paste_target(load_pool(None, paths), task_id, model)
     answer = read_answer()
-    version = task_set_version(t for t in pool if t.domain == task.domain)
-    series = Series(model, PASTE_PROVIDER, HARNESS.version, "standard", version)
-    engine = open_cli_store(db)
-    stored = insert_run(engine, paste_run(task, answer, series))
-    assert stored is not None, "paste runs are never refused as duplicates"
+    stored = target.store(open_cli_store(db), answer)
     print(json.dumps(run_json(stored), indent=1) if as_json else verdict_text(stored))
     return 1 if stored.status == "error" else 0
 

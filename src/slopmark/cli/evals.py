@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 from functools import partial
 from pathlib import Path
-from urllib.parse import urlparse
 
 import typer
 
@@ -23,30 +22,8 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-PROVIDERS = ("openai-compat",)
 _DB_HELP = "Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
 _TASKS_HELP = "Task file or folder to use instead of the shipped pool (repeatable)."
-
-
-def parse_model(value: str) -> tuple[str, str]:
-    """``PROVIDER:NAME`` → (provider, name); the name may itself hold colons."""
-    provider, colon, name = value.partition(":")
-    if not colon or not name:
-        raise BadInput(f"--model {value!r}: expected PROVIDER:NAME, e.g. openai-compat:qwen3-8b")
-    if provider not in PROVIDERS:
-        known = ", ".join(PROVIDERS)
-        raise BadInput(f"--model {value!r}: unknown provider {provider!r}; known: {known}")
-    return provider, name
-
-
-def check_url(value: str | None) -> str:
-    example = "e.g. http://127.0.0.1:8080/v1"
-    if not value:
-        raise BadInput(f"--base-url is missing: give the server's URL, {example}")
-    parsed = urlparse(value)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise BadInput(f"--base-url {value!r}: expected an http(s) URL, {example}")
-    return value
 
 
 @app.command("run")
@@ -78,17 +55,18 @@ def run(
     model, harness version, mode and task set are skipped, and tasks whose
     runs errored are asked again. Exits 1 while errored runs remain.
     """
+    from slopmark.evals.session import SuiteRequest, check_base_url, parse_model
+
     provider, name = parse_model(model)
     non_empty(api_key, "--api-key")
     if cache is not None:
         output_file(cache, "--cache")
     from slopmark.cli.eval_actions import run_suite_command
-    from slopmark.evals.slices import SuiteRequest
 
     request = SuiteRequest(
         provider=provider,
         model=name,
-        base_url=check_url(base_url),
+        base_url=check_base_url(base_url),
         domain=domain,
         api_key=api_key,
         concurrency=concurrency,

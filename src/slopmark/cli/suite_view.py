@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli import sweep_options
-from slopmark.evals.slices import SliceJob, series_of, slice_units, suite_jobs, suite_tasks
+from slopmark.evals.session import series_of, suite_tasks
+from slopmark.evals.slices import SliceJob, slice_units, suite_jobs
 from slopmark.evals.suitefile import read_suite
 from slopmark.evals.summary import summarise
 from slopmark.executors.sweep import Tally

@@ -29,10 +29,10 @@ from typing import Any
 
 from slopmark.errors import BadInput
 from slopmark.evals.harness import HARNESS
+from slopmark.evals.session import PROVIDERS
 from slopmark.evals.task import DOMAINS
 from slopmark.yamlconfig import read_mapping, reject_unknown
 
-PROVIDERS = ("openai-compat",)
 _TOP = ("models", "domains", "mode", "tasks", "limit", "concurrency", "timeout", "retries")
 _MODEL_FIELDS = ("model", "base_url", "key_env")
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -25,12 +25,17 @@ from slopmark.board.export import csv_lines, json_chunks
 from slopmark.board.gate import GateRequest
 from slopmark.board.leaderboard import TASK_SETS, board_json
 from slopmark.board.query import run_gate, stream_records
-from slopmark.errors import BadInput
-from slopmark.evals.harness import HARNESS, MODES, check_mode
-from slopmark.evals.pool import find_task, task_set_version
-from slopmark.evals.runner import MAX_PASTE_CHARS, PASTE_PROVIDER, Suite, paste_run, run_suite
+from slopmark.evals.harness import MODES, check_mode
+from slopmark.evals.runner import MAX_PASTE_CHARS, Suite
+from slopmark.evals.session import (
+    OPENAI_COMPAT,
+    SuiteRequest,
+    ask,
+    domain_tasks,
+    paste_target,
+    suite_for,
+)
 from slopmark.evals.task import DOMAINS, SOURCES
-from slopmark.llm.openai_compat import OpenAICompatProvider
 from slopmark.server import reads
 from slopmark.server.redact import public_details
 from slopmark.server.state import (
@@ -41,7 +46,7 @@ from slopmark.server.state import (
     require_token,
     require_writer,
 )
-from slopmark.store import Series, get_run, insert_run
+from slopmark.store import get_run
 
 router = APIRouter(prefix="/api")
 State = Annotated[ServerState, Depends(get_state)]
@@ -125,12 +130,8 @@ def task_pool(state: State, domain: PoolDomain = None) -> list[dict[str, Any]]:
 @router.post("/eval/run", status_code=201, dependencies=Writer, responses=WRITE)
 def eval_run(body: PasteBody, state: State) -> Any:
     """Score a pasted answer to one task and store it as a paste run (latency and cost 0)."""
-    task = find_task(state.pool(), body.task_id)
-    version = task_set_version(state.pool(task.domain))
-    series = Series(body.model, PASTE_PROVIDER, HARNESS.version, "standard", version)
-    stored = insert_run(state.engine, paste_run(task, body.output, series))
-    assert stored is not None, "paste runs are never refused as duplicates"
-    return jsonable_encoder(stored)
+    target = paste_target(state.pool(), body.task_id, body.model)
+    return jsonable_encoder(target.store(state.engine, body.output))
 
 
 @router.post("/eval/suite", status_code=202, dependencies=Spender, responses=WRITE)
@@ -143,33 +144,28 @@ async def eval_suite(body: SuiteBody, state: State) -> dict[str, Any]:
     check_mode(body.mode)
     url = state.outbound.target(body.base_url)
     pool = await asyncio.to_thread(state.pool, body.domain)
-    if not pool:
-        raise BadInput(f"domain {body.domain!r}: the shipped pool has no approved task")
-    series = Series(body.model, "openai-compat", HARNESS.version, body.mode, task_set_version(pool))
-    provider = OpenAICompatProvider(url, api_key=state.outbound.key_for(url, body.api_key))
-    status = SuiteStatus(uuid.uuid4().hex[:12], body.model, body.domain, asdict(series))
+    tasks = domain_tasks(pool, body.domain, "the shipped pool", what="domain")
+    request = SuiteRequest(
+        OPENAI_COMPAT, body.model, url, body.domain, state.outbound.key_for(url, body.api_key),
+        body.concurrency, body.mode, limit=body.limit,
+    )  # fmt: skip
+    suite = suite_for(request, tasks)
+    status = SuiteStatus(uuid.uuid4().hex[:12], body.model, body.domain, asdict(suite.series))
     state.suites[status.id] = status
-    job = asyncio.create_task(_suite(state, status, provider, Suite(tuple(pool), series), body))
+    job = asyncio.create_task(_suite(state, status, request, suite))
     state.jobs.add(job)
     job.add_done_callback(state.jobs.discard)
     return asdict(status)
 
 
 async def _suite(
-    state: ServerState,
-    status: SuiteStatus,
-    provider: OpenAICompatProvider,
-    suite: Suite,
-    body: SuiteBody,
+    state: ServerState, status: SuiteStatus, request: SuiteRequest, suite: Suite
 ) -> None:
     def progress(done: int, planned: int) -> None:
         status.done, status.planned = done, planned
 
     try:
-        async with provider:
-            outcome = await run_suite(
-                state.engine, provider, suite, body.concurrency, limit=body.limit, progress=progress
-            )
+        outcome = await ask(request, state.engine, suite, progress)
     except Exception as error:  # a suite fails alone; the server keeps serving
         status.state, status.error = "failed", f"{type(error).__name__}: {error}"
         return

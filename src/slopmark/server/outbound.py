@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit
 
 from slopmark.errors import BadInput
+from slopmark.evals.session import url_parts
 from slopmark.llm.openai_compat import PLACEHOLDER_KEY
 
 __all__ = ["Outbound", "normal_url"]
@@ -30,13 +31,7 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def _parts(value: str, what: str) -> SplitResult:
-    try:
-        parts = urlsplit(value.strip())
-        parts.port  # noqa: B018 - raises ValueError on a bad port
-    except ValueError as error:
-        raise BadInput(f"{what} {value!r}: not a URL ({error})") from None
-    if parts.scheme.lower() not in _DEFAULT_PORTS or not parts.hostname:
-        raise BadInput(f"{what} {value!r}: expected an http(s) URL, e.g. http://127.0.0.1:8080/v1")
+    parts = url_parts(value, what)
     if parts.username is not None or parts.password is not None or "@" in parts.netloc:
         raise BadInput(f"{what} {value!r}: user info in the URL is not allowed; pass api_key")
     if parts.query or parts.fragment:

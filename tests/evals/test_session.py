@@ -1,0 +1,172 @@
+"""The eval session both edges call: checks, a suite against a real fake server, pastes,
+all on real SQLite files (the CLI and the API tests cover the same steps end to end)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+
+from fakes.openai_server import FakeOpenAIServer
+from slopmark.errors import BadInput
+from slopmark.evals.harness import HARNESS
+from slopmark.evals.pool import load_pool, task_set_version
+from slopmark.evals.session import (
+    SuiteRequest,
+    ask,
+    check_base_url,
+    domain_tasks,
+    parse_model,
+    paste_target,
+    run_request,
+    suite_for,
+    suite_tasks,
+)
+from slopmark.evals.task import Task
+from slopmark.server.outbound import Outbound
+from slopmark.store import list_runs, open_store, series_runs
+
+
+def request_for(server: FakeOpenAIServer, **fields: Any) -> SuiteRequest:
+    base = SuiteRequest("openai-compat", "fake-model", server.base_url, "instruction", "k",
+                        timeout_s=10.0, retries=0)  # fmt: skip
+    return replace(base, **fields)
+
+
+# --- the checks ------------------------------------------------------------------------
+
+
+def test_a_model_is_provider_colon_name_and_the_name_may_hold_colons() -> None:
+    assert parse_model("openai-compat:org/m:q4") == ("openai-compat", "org/m:q4")
+    with pytest.raises(BadInput, match=r"^--model 'gpt-4o': expected PROVIDER:NAME"):
+        parse_model("gpt-4o")
+    with pytest.raises(BadInput, match=r"^model 'acme:x': unknown provider 'acme'; known: openai"):
+        parse_model("acme:x", "model")
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (None, "--base-url is missing: give the server's URL"),
+        ("", "--base-url is missing"),
+        ("ftp://x", "--base-url 'ftp://x': expected an http(s) URL, e.g. http://127.0.0.1:8080/v1"),
+        ("http:///v1", "--base-url 'http:///v1': expected an http(s) URL"),
+        ("http://host:99999/v1", "--base-url 'http://host:99999/v1': not a URL"),
+    ],
+)
+def test_a_base_url_needs_an_http_scheme_a_host_and_a_port_in_range(
+    value: str | None, message: str
+) -> None:
+    with pytest.raises(BadInput) as raised:
+        check_base_url(value)
+    assert str(raised.value).startswith(message)
+
+
+def test_a_good_base_url_is_kept_as_given() -> None:
+    assert check_base_url("HTTP://127.0.0.1:8080/v1/") == "HTTP://127.0.0.1:8080/v1/"
+
+
+@pytest.mark.parametrize("value", ["ftp://x", "http://host:99999/v1", "https://"])
+def test_the_server_refuses_a_bad_url_with_the_cli_s_words(value: str) -> None:
+    with pytest.raises(BadInput) as cli:
+        check_base_url(value, "base_url")
+    with pytest.raises(BadInput) as server:
+        Outbound().target(value)
+    assert str(server.value) == str(cli.value)
+
+
+def test_a_domain_without_approved_tasks_is_bad_input(small_file: Path) -> None:
+    with pytest.raises(BadInput, match=r"^domain 'math': no approved tasks in the shipped pool$"):
+        domain_tasks([], "math", "the shipped pool", what="domain")
+    with pytest.raises(BadInput, match=rf"^--domain 'math': no approved tasks in {small_file}$"):
+        suite_tasks("math", (small_file,))
+    assert [t.id for t in suite_tasks("instruction", (small_file,))][:2] == ["small-1", "small-2"]
+
+
+def test_a_suite_checks_mode_and_provider_and_names_its_task_set(
+    openai_server: FakeOpenAIServer, small_tasks: list[Task]
+) -> None:
+    suite = suite_for(request_for(openai_server, mode="zero_context"), small_tasks)
+    assert suite.tasks == tuple(small_tasks)
+    assert (suite.series.provider, suite.series.mode, suite.series.harness_version) == (
+        "openai-compat", "zero_context", HARNESS.version
+    )  # fmt: skip
+    assert suite.series.task_set_version == task_set_version(small_tasks)
+    with pytest.raises(BadInput, match="zero_context"):
+        suite_for(request_for(openai_server, mode="chatty"), small_tasks)
+    with pytest.raises(BadInput, match="unknown provider 'acme'"):
+        suite_for(request_for(openai_server, provider="acme"), small_tasks)
+
+
+# --- a suite ---------------------------------------------------------------------------
+
+
+def test_a_suite_is_asked_stored_and_resumed(
+    engine: Engine, openai_server: FakeOpenAIServer, small_tasks: list[Task]
+) -> None:
+    request = request_for(openai_server, concurrency=2)
+    suite = suite_for(request, small_tasks)
+    seen: list[tuple[int, int]] = []
+    outcome = asyncio.run(ask(request, engine, suite, lambda *counts: seen.append(counts)))
+    assert (outcome.planned, len(outcome.stored), outcome.skipped) == (6, 6, 0)
+    assert seen[-1] == (6, 6)
+    runs = series_runs(engine, suite.series)
+    assert {r.task_id for r in runs if r.passed} == {"small-1", "small-2", "small-4", "small-turns"}
+    assert set(openai_server.authorizations) == {"Bearer k"}
+    series, again = run_request(request, engine, tasks=small_tasks)
+    assert series == suite.series and (again.planned, again.skipped) == (0, 6)
+    assert openai_server.request_count == 7  # six tasks, one of them two turns; none twice
+
+
+def test_a_limited_request_loads_its_tasks_and_asks_at_most_limit(
+    engine: Engine, openai_server: FakeOpenAIServer, small_file: Path
+) -> None:
+    request = request_for(openai_server, tasks=(small_file,), limit=2)
+    series, outcome = run_request(request, engine)
+    assert (outcome.planned, len(outcome.stored)) == (2, 2)
+    assert len(series_runs(engine, series)) == 2
+
+
+def test_the_response_cache_answers_a_repeated_suite_without_the_server(
+    tmp_path: Path, openai_server: FakeOpenAIServer, small_tasks: list[Task]
+) -> None:
+    request = request_for(openai_server, cache=tmp_path / "cache.db")
+    run_request(request, open_store(f"sqlite:///{tmp_path / 'a.db'}"), tasks=small_tasks)
+    asked = openai_server.request_count
+    fresh = open_store(f"sqlite:///{tmp_path / 'b.db'}")
+    _, outcome = run_request(request, fresh, tasks=small_tasks)
+    assert len(outcome.stored) == 6 and openai_server.request_count == asked
+
+
+# --- a paste ---------------------------------------------------------------------------
+
+
+def test_a_paste_joins_the_series_of_its_domain_s_task_set(
+    engine: Engine, small_file: Path
+) -> None:
+    pool = load_pool(None, [small_file])
+    target = paste_target(pool, "small-1", "alice")
+    assert target.task.id == "small-1"
+    assert (target.series.model, target.series.provider, target.series.mode) == (
+        "alice", "paste", "standard"
+    )  # fmt: skip
+    assert target.series.task_set_version == task_set_version(pool)
+    first = target.store(engine, "alpha")
+    second = target.store(engine, "no")
+    assert (first.passed, first.paste, first.latency_ms, first.cost_usd) == (True, True, 0, 0)
+    assert (second.passed, second.attempt) == (False, 2)
+    assert [r.id for r in list_runs(engine)] == [first.id, second.id]
+
+
+def test_a_paste_for_an_unknown_task_or_an_empty_answer_stores_nothing(
+    engine: Engine, small_tasks: list[Task]
+) -> None:
+    with pytest.raises(BadInput, match=r"^--task 'smal-1': .*did you mean 'small-1'"):
+        paste_target(small_tasks, "smal-1", "alice")
+    with pytest.raises(BadInput, match="is empty"):
+        paste_target(small_tasks, "small-1", "alice").store(engine, "  ")
+    assert list_runs(engine) == []
