@@ -53,7 +53,7 @@ def test_an_unknown_name_has_one_wording(package: Path) -> None:
     assert str(raised.value) == (
         "unknown greeting 'helo'; did you mean 'hello'? (greetings: hello, any; or write your own)"
     )
-    with pytest.raises(BadInput, match=r"^--greet: unknown greeting 'zzz' \(greetings: hello\)$"):
+    with pytest.raises(BadInput, match=r"^--greet 'zzz': unknown greeting \(greetings: hello\)$"):
         raise REGISTRY[0].unknown("zzz", REGISTRY[0].names(), option="--greet")
 
 

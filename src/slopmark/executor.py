@@ -8,8 +8,10 @@ Two levels share this module:
   its own `Resources` request, and is idempotent when retried (it writes its
   result to the store in a way that never leaves a duplicate row). ``local``
   runs units on a process pool; ``ray`` on a Ray cluster. Executors are found
-  by name (`executor_names`, `open_executor`) and registered with
-  `register_executor`, the same way for built-ins and plugins.
+  by name (`executor_names`, `open_executor`) in `EXECUTORS`, one
+  `slopmark.registry.Registry` like every plug-in kind, and registered with
+  `register_executor`, the same way for built-ins and plugins (entry-point
+  group ``slopmark.executors``).
 
 An executor's `Executor.run` yields `Started`, `Message` and `Finished` events
 as units progress. Code running inside a unit talks back to the driver with
@@ -25,10 +27,10 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import partial
-from importlib import import_module
 from typing import Any, Protocol, TypeVar
 
-from slopmark.errors import BadInput, SlopmarkError, did_you_mean
+from slopmark.errors import SlopmarkError
+from slopmark.registry import Registry
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -188,37 +190,32 @@ class Executor(Protocol):
 
 ExecutorFactory = Callable[..., Executor]
 
-_EXECUTORS: dict[str, ExecutorFactory] = {}
-#: The modules that register the built-in executors (imported on first lookup).
-_BUILTINS = ("slopmark.executors.local", "slopmark.executors.ray")
+#: Every executor by name: the modules of `slopmark.executors`, then the entry points
+#: of ``slopmark.executors``.
+EXECUTORS: Registry[ExecutorFactory] = Registry("executor", "slopmark.executors")
 
 
 def register_executor(name: str) -> Callable[[ExecutorFactory], ExecutorFactory]:
     """Register an executor factory under ``name``: ``factory(address=..., jobs=...)``."""
 
     def register(factory: ExecutorFactory) -> ExecutorFactory:
-        _EXECUTORS[name] = factory
-        return factory
+        return EXECUTORS.add(name, factory)
 
     return register
 
 
 def executor_names() -> list[str]:
-    for module in _BUILTINS:
-        import_module(module)
-    return sorted(_EXECUTORS)
+    return EXECUTORS.names()
+
+
+def executor_factory(name: str) -> ExecutorFactory:
+    """The factory of executor ``name``; `BadInput` naming ``--executor`` for an unknown one."""
+    return EXECUTORS.get(name, option="--executor")
 
 
 def open_executor(name: str, *, address: str | None = None, jobs: int = 0) -> Executor:
     """The executor ``name`` connected and ready; BadInput for an unknown name or setup."""
-    known = executor_names()
-    factory = _EXECUTORS.get(name)
-    if factory is None:
-        hint = did_you_mean(name, known)
-        raise BadInput(
-            f"--executor {name!r}: unknown executor; " + (hint or f"known: {', '.join(known)}")
-        )
-    return factory(address=address, jobs=jobs)
+    return executor_factory(name)(address=address, jobs=jobs)
 
 
 # --- talking back from inside a unit ---------------------------------------------------

@@ -42,15 +42,14 @@ def unknown(
 ) -> BadInput:
     """The one wording of an unknown plug-in (or domain) name, with the closest known one.
 
-    ``option`` names the option the name came from; ``extra`` says what else is accepted.
+    ``option`` names the option the name came from (``--executor 'rya': unknown executor``,
+    as every option's message starts); ``extra`` says what else is accepted.
     """
     names = list(known)
     hint = did_you_mean(name, names)
     listing = f"{plural}: {', '.join(names)}" + (f"; {extra}" if extra else "")
-    said = f"{option}: " if option else ""
-    return BadInput(
-        f"{said}unknown {kind} '{name}'" + (f"; {hint}" if hint else "") + f" ({listing})"
-    )
+    said = f"{option} '{name}': unknown {kind}" if option else f"unknown {kind} '{name}'"
+    return BadInput(said + (f"; {hint}" if hint else "") + f" ({listing})")
 
 
 class Registry(Generic[T]):
@@ -79,12 +78,15 @@ class Registry(Generic[T]):
     def names(self) -> list[str]:
         return list(self.items())
 
-    def get(self, name: str, *, also: Iterable[str] = (), extra: str = "") -> T:
-        """The plug-in ``name``, else `BadInput` naming the closest (``also``: more words)."""
+    def get(
+        self, name: str, *, also: Iterable[str] = (), extra: str = "", option: str = ""
+    ) -> T:
+        """The plug-in ``name``, else `BadInput` naming the closest (``also``: more words)
+        and ``option``, the option the name came from."""
         found = self.items()
         if name in found:
             return found[name]
-        raise self.unknown(name, [*found, *also], extra=extra)
+        raise self.unknown(name, [*found, *also], option=option, extra=extra)
 
     def unknown(
         self, name: str, known: Iterable[str], *, option: str = "", extra: str = ""

@@ -504,6 +504,28 @@ def test_a_provider_error_ends_the_loop_with_its_message(
     assert "invalid api key" in (outcome.error or "")
 
 
+def test_the_loop_sends_the_key_its_variable_names_else_a_placeholder(
+    problem: Problem, tmp_path: Path, openai_server: FakeOpenAIServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    for name in ("SLOPMARK_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LOOP_TEST_KEY", "from-variable")
+    openai_server.default = call("finish", summary="done")
+    base = {"base_url": openai_server.base_url}
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+    named = make_agent("loop", {**base, "api_key_env": "LOOP_TEST_KEY"})
+    assert named.run(make_task(problem, tmp_path / "a", model="fake-model")).status == "ok"
+    default = make_agent("loop", base)
+    assert default.run(make_task(problem, tmp_path / "b", model="fake-model")).status == "ok"
+    assert openai_server.authorizations == ["Bearer from-variable", "Bearer sk-no-key"]
+    monkeypatch.delenv("LOOP_TEST_KEY")
+    unset = r"^agent 'loop': option api_key_env: environment variable LOOP_TEST_KEY is not set$"
+    with pytest.raises(BadInput, match=unset):
+        make_agent("loop", {**base, "api_key_env": "LOOP_TEST_KEY"})
+
+
 def test_the_loop_stops_at_the_wall_clock(
     problem: Problem, tmp_path: Path, openai_server: FakeOpenAIServer
 ) -> None:

@@ -19,7 +19,8 @@ from fakes.openai_server import Behaviour, FakeOpenAIServer
 from slopmark.evals.verifiers import Message
 from slopmark.llm.base import ChatRequest, ChatResponse, ProviderError
 from slopmark.llm.cache import ResponseCache
-from slopmark.llm.openai_compat import OpenAICompatProvider, resolve_api_key
+from slopmark.llm.keys import resolve_api_key
+from slopmark.llm.openai_compat import OpenAICompatProvider
 from slopmark.llm.prices import load_prices
 from slopmark.llm.retry import Backoff, parse_retry_after
 

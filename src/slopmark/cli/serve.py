@@ -47,7 +47,7 @@ def serve(
 
     from slopmark.cli.options import non_empty
     from slopmark.cli.store import open_cli_store
-    from slopmark.llm.openai_compat import resolve_api_key
+    from slopmark.llm.keys import resolve_api_key
     from slopmark.server import create_app
     from slopmark.server.outbound import Outbound
     from slopmark.store import database_url

@@ -59,14 +59,9 @@ def check_shared_store(url: str, executor: Executor) -> None:
 
 def check_where(executor: str, address: str | None) -> None:
     """Refuse, before any input is read, an unknown executor and an address only Ray uses."""
-    from slopmark.executor import executor_names
+    from slopmark.executor import executor_factory
 
-    known = executor_names()
-    if executor not in known:
-        from slopmark.errors import did_you_mean
-
-        hint = did_you_mean(executor, known) or f"known: {', '.join(known)}"
-        raise BadInput(f"--executor {executor!r}: unknown executor; {hint}")
+    executor_factory(executor)
     if address is not None and executor == "local":
         raise BadInput(
             f"--address {address!r}: only --executor ray joins a cluster; "

@@ -37,11 +37,11 @@ from openai.types.chat import ChatCompletionMessageParam
 from slopmark.llm.base import ChatRequest, ChatResponse
 from slopmark.llm.cache import ResponseCache
 from slopmark.llm.failures import failure_of
-from slopmark.llm.keys import PLACEHOLDER_KEY, resolve_api_key, wire_key
+from slopmark.llm.keys import resolve_api_key, wire_key
 from slopmark.llm.prices import PriceTable, load_prices, usage_numbers
 from slopmark.llm.retry import AttemptFailed, Backoff, Failure, call_with_retries
 
-__all__ = ["PLACEHOLDER_KEY", "OpenAICompatProvider", "resolve_api_key"]
+__all__ = ["OpenAICompatProvider"]
 
 
 class OpenAICompatProvider:

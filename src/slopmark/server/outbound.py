@@ -23,7 +23,7 @@ from urllib.parse import SplitResult, urlsplit
 
 from slopmark.errors import BadInput
 from slopmark.evals.session import url_parts
-from slopmark.llm.openai_compat import PLACEHOLDER_KEY
+from slopmark.llm.keys import PLACEHOLDER_KEY
 
 __all__ = ["Outbound", "normal_url"]
 

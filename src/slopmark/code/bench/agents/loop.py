@@ -31,8 +31,7 @@ from dataclasses import dataclass
 from slopmark.code.bench.agents import options as opts
 from slopmark.code.bench.agents.base import AgentOutcome, AgentSpec, AgentTask, register_agent
 from slopmark.code.bench.agents.session import LoopSettings, Session
-from slopmark.errors import BadInput
-from slopmark.llm.openai_compat import PLACEHOLDER_KEY, resolve_api_key
+from slopmark.llm.keys import named_key, resolve_api_key, wire_key
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 TOOL_MODES = ("auto", "native", "text")
@@ -66,11 +65,8 @@ class LoopAgent:
 def _api_key(options: Mapping[str, str]) -> str:
     variable = options.get("api_key_env")
     if variable is not None:
-        key = os.environ.get(variable)
-        if not key:
-            raise BadInput(f"agent 'loop': option api_key_env={variable!r} names an unset variable")
-        return key
-    return resolve_api_key(options.get("api_key"), os.environ) or PLACEHOLDER_KEY
+        return named_key(variable, os.environ, "agent 'loop': option api_key_env")
+    return wire_key(resolve_api_key(options.get("api_key"), os.environ))
 
 
 def settings_from(options: Mapping[str, str]) -> LoopSettings:
