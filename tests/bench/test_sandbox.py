@@ -1,8 +1,9 @@
 """The sandbox backends, run for real: bubblewrap, Docker (when a daemon answers), none-unsafe.
 
-The conformance tests run over every backend that can run here; the isolation
-tests over the safe ones only. Commands run ``python3`` from this virtualenv
-(or, in Docker, the image's).
+The conformance tests run over every backend the registry holds (built-ins and
+entry-point plug-ins alike), skipping, with the backend's own reason, those that
+cannot run here; the isolation tests over the safe ones only. Commands run
+``python3`` from this virtualenv (or, in Docker, the image's).
 """
 
 from __future__ import annotations
@@ -35,19 +36,24 @@ ENV = {"PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin", "L
 FAST = Limits(wall_s=30.0, memory_mb=1024, max_procs=64)
 
 
+#: Every registered backend, and those that claim isolation.
+BACKENDS = backend_names()
+SAFE = [name for name in BACKENDS if backend(name).safe]
+
+
 def _sandbox(name: str) -> Sandbox:
-    why = unavailable_reason(name) if name in backend_names() else "not registered"
+    why = unavailable_reason(name) if name in BACKENDS else "not registered"
     if why is not None:
         pytest.skip(f"sandbox '{name}' cannot run here: {why}")
     return choose_sandbox(name)
 
 
-@pytest.fixture(params=["bwrap", "docker", "none-unsafe"])
+@pytest.fixture(params=BACKENDS)
 def sandbox(request: pytest.FixtureRequest) -> Sandbox:
     return _sandbox(request.param)
 
 
-@pytest.fixture(params=["bwrap", "docker"])
+@pytest.fixture(params=SAFE)
 def safe(request: pytest.FixtureRequest) -> Sandbox:
     return _sandbox(request.param)
 

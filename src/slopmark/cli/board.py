@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from sqlalchemy import Engine
 
     from slopmark.board.compare import Comparison
-    from slopmark.board.gate import GateRequest, GateResult
+    from slopmark.board.gate import GateResult
     from slopmark.board.grouprows import RowSource, RunFilter
     from slopmark.board.leaderboard import Adequacy, Board, Row
     from slopmark.board.stats import Interval
@@ -443,13 +443,6 @@ def _several_charts(count: int, out: Path) -> str:
     )
 
 
-def _gate_result(engine: Engine, where: RunFilter, request: GateRequest) -> GateResult:
-    """The gate of `slopmark.board.query.run_gate` (kept here for existing importers)."""
-    from slopmark.board.query import run_gate
-
-    return run_gate(engine, where, request)
-
-
 def _gate_lines(result: GateResult) -> list[str]:
     lines = [f"gate on {result.board}"]
     lines += [f"  {'PASS' if c.passed else 'FAIL'} {c.name}: {c.message}" for c in result.checks]
@@ -489,6 +482,7 @@ def gate_command(
     most recent run; narrow it with --harness-version, --task-set-version, --mode.
     """
     from slopmark.board.gate import GateRequest
+    from slopmark.board.query import run_gate
 
     non_empty(model, "--model")
     non_empty(baseline, "--baseline")
@@ -496,7 +490,7 @@ def gate_command(
         output_file(junit, "--junit")
     where = _filter(db, domain, source, harness_version, task_set_version, mode)
     request = GateRequest(model, min_pass_rate, baseline, use_lower_bound)
-    result = _gate_result(_open(db), where, request)
+    result = run_gate(_open(db), where, request)
     if junit is not None:
         _write_junit(result, junit)
     if as_json:
