@@ -7,7 +7,7 @@ package managers (npm pack, go mod download, Maven, cargo vendor) into
 ``benchmarks/.cache/langs``; the anchors are installed there too (`lang_anchors.py`).
 
     .venv/bin/python benchmarks/lang_fidelity.py [--language L] [--json OUT] [--show N]
-    .venv/bin/python benchmarks/lang_fidelity.py --fixtures  # tests/fidelity/lang_anchors.json
+    .venv/bin/python benchmarks/lang_fidelity.py --fixtures  # tests/code/fidelity/lang_anchors.json
 
 Every function the anchor reports is matched to slopmark's callable starting on the same
 line of the same file, or else (a head spanning lines) to the innermost callable enclosing
@@ -38,8 +38,8 @@ from lang_anchors import ANCHORS, CACHE, AnchorFunction, AnchorUnavailable, log,
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 PACKAGES = CACHE / "packages"
-FIXTURES = ROOT / "tests" / "golden" / "lang"
-FIXTURE_ANCHORS = ROOT / "tests" / "fidelity" / "lang_anchors.json"
+FIXTURES = ROOT / "tests" / "code" / "golden" / "lang"
+FIXTURE_ANCHORS = ROOT / "tests" / "code" / "fidelity" / "lang_anchors.json"
 TARGET = 0.98
 #: ESLint code paths that are not functions, so not callables (docs/languages.md).
 NOT_CALLABLES = ("Class field initializer", "Class static block")

@@ -21,7 +21,7 @@ import pytest
 from bench.scbenv import needs_bwrap, needs_scb_python
 
 PLUGIN = Path(__file__).parent / "plugin"
-BENCH_DATA = Path(__file__).parent / "bench" / "data"
+BENCH_DATA = Path(__file__).parent / "code" / "bench" / "data"
 LONG = " ".join(["and then it went on"] * 9)
 PAPER = rf"""\documentclass{{article}}
 \begin{{document}}

@@ -17,7 +17,7 @@ from slopmark.store import Run, insert_run, open_store
 
 TESTS = Path(__file__).parents[1]
 PAPER = TESTS / "paper" / "fixtures" / "structure" / "cross_nine_objects.tex"
-PROBLEMS = TESTS / "bench" / "data"
+PROBLEMS = TESTS / "code" / "bench" / "data"
 TASKS = TESTS / "evals" / "data" / "instruction_small.yaml"
 #: Files SQLite may leave beside a store it opened (holding no committed change here).
 SIDE_FILES = ("-wal", "-shm", "-journal")

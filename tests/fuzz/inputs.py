@@ -249,7 +249,7 @@ def taskfile_inputs() -> st.SearchStrategy[Files]:
 
 
 def _problem_folders() -> list[Path]:
-    found = [ROOT / "tests" / "bench" / "data" / "wordcount"]
+    found = [ROOT / "tests" / "code" / "bench" / "data" / "wordcount"]
     return found + sorted(p for p in (ROOT / "problems").iterdir() if (p / "config.yaml").is_file())
 
 
@@ -270,7 +270,7 @@ def problem_inputs() -> st.SearchStrategy[Files]:
 
 
 def code_corpus() -> list[bytes]:
-    paths = sorted((ROOT / "tests" / "golden" / "code").glob("*.py"))
+    paths = sorted((ROOT / "tests" / "code" / "golden" / "code").glob("*.py"))
     paths += sorted((ROOT / "src" / "slopmark").rglob("*.py"))[:80]
     return _read_all(paths, limit=60_000)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from security.bounded import one_line_error, run_capped
 
-WORDCOUNT = Path(__file__).parent.parent / "bench" / "data" / "wordcount"
+WORDCOUNT = Path(__file__).parent.parent / "code" / "bench" / "data" / "wordcount"
 
 
 def bomb(levels: int = 9, width: int = 9) -> str:

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 SANDBOX = {"sandbox": 1.0}
-BENCH_DATA = ROOT / "tests" / "bench" / "data"
+BENCH_DATA = ROOT / "tests" / "code" / "bench" / "data"
 
 
 @pytest.fixture(scope="module")

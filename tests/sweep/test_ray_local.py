@@ -36,7 +36,7 @@ pytest.importorskip("ray", reason="Ray is not installed: pip install 'slopmark[r
 _RAY_TMP = tempfile.mkdtemp(prefix="smr-")  # short: Ray puts socket paths under it
 LOCAL_RAY = {"RAY_AUTH_MODE": "disabled", "RAY_TMPDIR": _RAY_TMP}
 PAPERS = CORPUS
-BENCH_DATA = ROOT / "tests" / "bench" / "data"
+BENCH_DATA = ROOT / "tests" / "code" / "bench" / "data"
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -1,6 +1,6 @@
 """Golden tests for the code measures (CC, SLOC, clone groups).
 
-Each fixture in ``tests/golden/code/`` carries its expected values inline, in
+Each fixture in ``tests/code/golden/code/`` carries its expected values inline, in
 comments worked out by hand from the definitions in `slopmark.code.anatomy`,
 `slopmark.code.sloc` and `slopmark.code.clones`:
 

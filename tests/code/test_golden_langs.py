@@ -1,6 +1,6 @@
 """Golden tests for JavaScript, TypeScript, Go, Java and Rust: CC, SLOC, clones and hits.
 
-Each fixture in ``tests/golden/lang/<language>/`` covers the constructs of its
+Each fixture in ``tests/code/golden/lang/<language>/`` covers the constructs of its
 language's CC table (`docs/languages.md`) and carries the expected values inline, in
 comments worked out by hand from those definitions:
 

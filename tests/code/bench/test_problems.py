@@ -18,7 +18,7 @@ from slopmark.code.bench.testrun import run_tests
 from slopmark.store import open_store
 from slopmark.store.runs import list_runs
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 PROBLEMS = ROOT / "problems"
 NAIVE = Path(__file__).parent / "naive"
 SHIPPED = load_problems(PROBLEMS)

@@ -15,7 +15,7 @@ import yaml
 
 from .repos import branchy, git, new_repo, write
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 
 

@@ -1,8 +1,8 @@
 """CC per function pinned to each language's anchor tool, on the committed golden fixtures.
 
-`tests/fidelity/lang_anchors.json` is data: what ESLint's `complexity` rule (JavaScript,
+`tests/code/fidelity/lang_anchors.json` is data: what ESLint's `complexity` rule (JavaScript,
 TypeScript), gocyclo (Go), PMD's CYCLO (Java) and rust-code-analysis (Rust) report for
-every function of `tests/golden/lang/<language>/`, written by
+every function of `tests/code/golden/lang/<language>/`, written by
 `benchmarks/lang_fidelity.py --fixtures` (which installs the anchors; not run here).
 Every anchor function must be a callable starting on the same line with the same CC,
 except the code paths that are not callables by definition (docs/languages.md): ESLint's

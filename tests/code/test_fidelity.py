@@ -1,6 +1,6 @@
 """slopmark's code measures pinned to the paper's reference tool, scb-check 0.1.0.
 
-The reference numbers are data, produced by `tests/fidelity/make_reference.py`
+The reference numbers are data, produced by `tests/code/fidelity/make_reference.py`
 (which needs scb-check==0.1.0 on Python 3.12 and is not run here):
 
 * ``reference_fixture.json``: every callable of ``reference_fixture/`` (a small

@@ -1,15 +1,15 @@
-"""Regenerate the reference data of `tests/test_fidelity.py` with the paper's tool.
+"""Regenerate the reference data of `tests/code/test_fidelity.py` with the paper's tool.
 
 Needs scb-check==0.1.0 (SlopCodeBench's reference checker) on Python 3.12;
 it is not a dependency of slopmark and the test suite never runs this script.
 Only the numbers the tool prints are stored; none of its code is copied.
 
-    /path/to/py312/bin/python tests/fidelity/make_reference.py fixture
-        -> tests/fidelity/reference_fixture.json
-    /path/to/py312/bin/python tests/fidelity/make_reference.py flask /src/flask-3.1.3
-        -> tests/fidelity/flask_3_1_3.json (per-callable rows and the paper's Table 2)
+    /path/to/py312/bin/python tests/code/fidelity/make_reference.py fixture
+        -> tests/code/fidelity/reference_fixture.json
+    /path/to/py312/bin/python tests/code/fidelity/make_reference.py flask /src/flask-3.1.3
+        -> tests/code/fidelity/flask_3_1_3.json (per-callable rows and the paper's Table 2)
 
-`fixture` records, for tests/fidelity/reference_fixture/, every callable as
+`fixture` records, for tests/code/fidelity/reference_fixture/, every callable as
 (file, line, name, cc, sloc) from `scb_check.analysis`, the clone blocks, and
 the totals `scb-check check DIR --report` prints (total_loc, clone_loc,
 erosion).
