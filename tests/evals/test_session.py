@@ -1,5 +1,5 @@
-"""The eval session both edges call: checks, a suite against a real fake server, pastes,
-all on real SQLite files (the CLI and the API tests cover the same steps end to end)."""
+"""The eval session both edges call: a suite against a real fake server, pastes, all on
+real SQLite files (the CLI and the API tests cover the same steps end to end)."""
 
 from __future__ import annotations
 
@@ -18,16 +18,13 @@ from slopmark.evals.pool import load_pool, task_set_version
 from slopmark.evals.session import (
     SuiteRequest,
     ask,
-    check_base_url,
     domain_tasks,
-    parse_model,
     paste_target,
     run_request,
     suite_for,
     suite_tasks,
 )
 from slopmark.evals.task import Task
-from slopmark.server.outbound import Outbound
 from slopmark.store import list_runs, open_store, series_runs
 
 
@@ -37,46 +34,7 @@ def request_for(server: FakeOpenAIServer, **fields: Any) -> SuiteRequest:
     return replace(base, **fields)
 
 
-# --- the checks ------------------------------------------------------------------------
-
-
-def test_a_model_is_provider_colon_name_and_the_name_may_hold_colons() -> None:
-    assert parse_model("openai-compat:org/m:q4") == ("openai-compat", "org/m:q4")
-    with pytest.raises(BadInput, match=r"^--model 'gpt-4o': expected PROVIDER:NAME"):
-        parse_model("gpt-4o")
-    with pytest.raises(BadInput, match=r"^model 'acme:x': unknown provider 'acme'; known: openai"):
-        parse_model("acme:x", "model")
-
-
-@pytest.mark.parametrize(
-    ("value", "message"),
-    [
-        (None, "--base-url is missing: give the server's URL"),
-        ("", "--base-url is missing"),
-        ("ftp://x", "--base-url 'ftp://x': expected an http(s) URL, e.g. http://127.0.0.1:8080/v1"),
-        ("http:///v1", "--base-url 'http:///v1': expected an http(s) URL"),
-        ("http://host:99999/v1", "--base-url 'http://host:99999/v1': not a URL"),
-    ],
-)
-def test_a_base_url_needs_an_http_scheme_a_host_and_a_port_in_range(
-    value: str | None, message: str
-) -> None:
-    with pytest.raises(BadInput) as raised:
-        check_base_url(value)
-    assert str(raised.value).startswith(message)
-
-
-def test_a_good_base_url_is_kept_as_given() -> None:
-    assert check_base_url("HTTP://127.0.0.1:8080/v1/") == "HTTP://127.0.0.1:8080/v1/"
-
-
-@pytest.mark.parametrize("value", ["ftp://x", "http://host:99999/v1", "https://"])
-def test_the_server_refuses_a_bad_url_with_the_cli_s_words(value: str) -> None:
-    with pytest.raises(BadInput) as cli:
-        check_base_url(value, "base_url")
-    with pytest.raises(BadInput) as server:
-        Outbound().target(value)
-    assert str(server.value) == str(cli.value)
+# --- the suite's tasks and series ------------------------------------------------------
 
 
 def test_a_domain_without_approved_tasks_is_bad_input(small_file: Path) -> None:

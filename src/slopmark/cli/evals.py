@@ -16,6 +16,7 @@ from slopmark.cli import sweep_options
 from slopmark.cli.options import non_empty
 from slopmark.cli.output import output_file
 from slopmark.errors import BadInput
+from slopmark.evals.endpoint import check_base_url, parse_model
 
 app = typer.Typer(
     help="Evals: ask a model a domain's tasks under the fixed harness, or score a pasted answer.",
@@ -55,13 +56,12 @@ def run(
     model, harness version, mode and task set are skipped, and tasks whose
     runs errored are asked again. Exits 1 while errored runs remain.
     """
-    from slopmark.evals.session import SuiteRequest, check_base_url, parse_model
-
     provider, name = parse_model(model)
     non_empty(api_key, "--api-key")
     if cache is not None:
         output_file(cache, "--cache")
     from slopmark.cli.eval_actions import run_suite_command
+    from slopmark.evals.session import SuiteRequest
 
     request = SuiteRequest(
         provider=provider,

@@ -3,8 +3,8 @@
 Each edge parses its input its own way (options and stdin, or a JSON body),
 then calls these, so the CLI and the API cannot drift:
 
-- which providers a model may name (`parse_model`, `check_provider`) and what
-  makes an endpoint URL usable (`url_parts`, `check_base_url`);
+- which providers a model may name and what makes an endpoint URL usable
+  (`slopmark.evals.endpoint`, light enough for option parsing);
 - a suite: the domain's approved tasks (`domain_tasks`), the series they run
   under (`suite_for`: mode checked, task-set version), asked through the
   provider the request names with each run stored as it finishes (`ask`, or
@@ -12,9 +12,6 @@ then calls these, so the CLI and the API cannot drift:
 - a paste: the task found by id and the series of its domain's task set
   (`paste_target`), then the answer scored and stored (`PasteTarget.store`).
   The two steps are apart so the CLI finds the task before it reads an answer.
-
-Error messages name the option or field through ``what`` (``--base-url`` on
-the command line, ``base_url`` in a JSON body).
 """
 
 from __future__ import annotations
@@ -25,11 +22,11 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import SplitResult, urlsplit
 
 from sqlalchemy import Engine
 
 from slopmark.errors import BadInput
+from slopmark.evals.endpoint import check_provider
 from slopmark.evals.harness import HARNESS, check_mode
 from slopmark.evals.pool import find_task, load_pool, task_set_version
 from slopmark.evals.runner import PASTE_PROVIDER, Outcome, Progress, Suite, paste_run, run_suite
@@ -39,46 +36,6 @@ from slopmark.store.runs import Run, Series, insert_run
 if TYPE_CHECKING:
     from slopmark.llm.cache import ResponseCache
     from slopmark.llm.openai_compat import OpenAICompatProvider
-
-OPENAI_COMPAT = "openai-compat"
-#: The providers a model may name (``PROVIDER:NAME``).
-PROVIDERS = (OPENAI_COMPAT,)
-URL_EXAMPLE = "e.g. http://127.0.0.1:8080/v1"
-
-
-def check_provider(provider: str, what: str) -> str:
-    """``provider`` when one of `PROVIDERS`, else `BadInput` naming ``what``."""
-    if provider not in PROVIDERS:
-        raise BadInput(f"{what}: unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")
-    return provider
-
-
-def parse_model(value: str, what: str = "--model") -> tuple[str, str]:
-    """``PROVIDER:NAME`` → (provider, name); the name may itself hold colons."""
-    provider, colon, name = value.partition(":")
-    if not colon or not name:
-        raise BadInput(f"{what} {value!r}: expected PROVIDER:NAME, e.g. openai-compat:qwen3-8b")
-    return check_provider(provider, f"{what} {value!r}"), name
-
-
-def url_parts(value: str, what: str) -> SplitResult:
-    """``value`` split, when it is an http(s) URL with a host and a valid port."""
-    try:
-        parts = urlsplit(value.strip())
-        parts.port  # noqa: B018 - raises ValueError on a bad port
-    except ValueError as error:
-        raise BadInput(f"{what} {value!r}: not a URL ({error})") from None
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise BadInput(f"{what} {value!r}: expected an http(s) URL, {URL_EXAMPLE}")
-    return parts
-
-
-def check_base_url(value: str | None, what: str = "--base-url") -> str:
-    """``value`` when it names an endpoint (see `url_parts`), else `BadInput` naming ``what``."""
-    if not value:
-        raise BadInput(f"{what} is missing: give the server's URL, {URL_EXAMPLE}")
-    url_parts(value, what)
-    return value
 
 
 @dataclass(frozen=True)

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from slopmark.errors import BadInput
+from slopmark.evals.endpoint import PROVIDERS
 from slopmark.evals.harness import HARNESS
-from slopmark.evals.session import PROVIDERS
 from slopmark.evals.task import DOMAINS
 from slopmark.yamlconfig import read_mapping, reject_unknown
 

@@ -25,16 +25,10 @@ from slopmark.board.export import csv_lines, json_chunks
 from slopmark.board.gate import GateRequest
 from slopmark.board.leaderboard import TASK_SETS, board_json
 from slopmark.board.query import run_gate, stream_records
+from slopmark.evals.endpoint import OPENAI_COMPAT
 from slopmark.evals.harness import MODES, check_mode
 from slopmark.evals.runner import MAX_PASTE_CHARS, Suite
-from slopmark.evals.session import (
-    OPENAI_COMPAT,
-    SuiteRequest,
-    ask,
-    domain_tasks,
-    paste_target,
-    suite_for,
-)
+from slopmark.evals.session import SuiteRequest, ask, domain_tasks, paste_target, suite_for
 from slopmark.evals.task import DOMAINS, SOURCES
 from slopmark.server import reads
 from slopmark.server.redact import public_details

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from urllib.parse import SplitResult, urlsplit
 
 from slopmark.errors import BadInput
-from slopmark.evals.session import url_parts
+from slopmark.evals.endpoint import url_parts
 from slopmark.llm.keys import PLACEHOLDER_KEY
 
 __all__ = ["Outbound", "normal_url"]
