@@ -1,7 +1,8 @@
 """Third-party plug-ins through entry points, used from the real CLI.
 
 ``tests/plugin`` is a tiny package registering one verifier, one measure, one
-agent and one sandbox through the entry-point groups of `slopmark.registry`.
+agent, one sandbox and one executor through the entry-point groups of
+`slopmark.registry`.
 It is pip-installed (offline, from its folder) into a fresh ``--target`` folder
 that the CLI subprocesses get on ``PYTHONPATH``; this process never sees it.
 """
@@ -19,6 +20,10 @@ from pathlib import Path
 import pytest
 
 from bench.scbenv import needs_bwrap, needs_scb_python
+from fakes import openai_server as fake
+from fakes.openai_server import FakeOpenAIServer
+
+openai_server = fake.openai_server  # the fixture, visible to this module's tests
 
 PLUGIN = Path(__file__).parent / "plugin"
 BENCH_DATA = Path(__file__).parent / "code" / "bench" / "data"
@@ -134,6 +139,32 @@ def test_a_bench_run_with_the_plugin_agent_in_the_plugin_sandbox(
     ]  # fmt: skip
 
 
+def test_the_plugin_executor_runs_an_eval_suite(
+    site: Path, tmp_path: Path, openai_server: FakeOpenAIServer
+) -> None:
+    (tmp_path / "tasks.yaml").write_text(
+        "- {id: a, domain: instruction, prompt: Reply with alpha.,"
+        " verifier: {type: instruction, rules: [{rule: required_phrase, text: alpha}]}}\n"
+        "- {id: z, domain: instruction, prompt: Name a striped animal.,"
+        " verifier: {type: instruction, rules: [{rule: required_phrase, text: zebra}]}}\n"
+    )
+    suite = tmp_path / "SUITE.yaml"
+    suite.write_text(
+        f"models:\n  - model: openai-compat:echo\n    base_url: {openai_server.base_url}\n"
+        "domains: [instruction]\ntasks: [tasks.yaml]\nretries: 0\n"
+    )
+    db = ["--db", f"sqlite:///{tmp_path / 'runs.db'}"]
+    done = cli(site, "eval", "suite", str(suite), "--executor", "inline", *db, "--json")
+    assert done.returncode == 0, done.stderr
+    [row] = json.loads(done.stdout)["slices"]
+    assert (row["model"], row["status"]) == ("openai-compat:echo", "ok")
+    assert (row["summary"]["ok"], row["summary"]["passed"]) == (2, 1)
+    assert openai_server.request_count == 2
+    typo = cli(site, "eval", "suite", str(suite), "--executor", "inlin", *db)
+    assert typo.returncode == 2
+    assert "--executor 'inlin': unknown executor; did you mean 'inline'?" in typo.stderr
+
+
 def test_a_broken_plugin_is_one_clear_line(tmp_path: Path) -> None:
     source = tmp_path / "broken"
     (source / "slopmark_broken").mkdir(parents=True)
@@ -163,6 +194,7 @@ def test_the_extending_guide_shows_the_plugin_files_verbatim() -> None:
         "slopmark_example/long_sentences.py",
         "slopmark_example/notes.py",
         "slopmark_example/audited.py",
+        "slopmark_example/inline.py",
     ]
     for name, code in shown:
         assert code == (PLUGIN / name).read_text(), f"docs/extending.md shows an old {name}"
