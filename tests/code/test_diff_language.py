@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from clirun import run_cli
-from code_diff.repos import branchy, new_repo, write
+from diff.repos import branchy, new_repo, write
 
 
 def js_branchy(name: str, cc: int) -> str:
