@@ -98,29 +98,42 @@ class Analyzer:
             return self.engine.analyze_paths(pairs, progress)
         self.digests(versions)
         keys = [self._key(v) for v in versions]
-        stored = self.cache.results([k for k in keys if k]) if self.cache else {}
-        outcomes: list[Outcome | None] = [
-            decode(v.path, stored[k]) if k in stored else None
-            for v, k in zip(versions, keys, strict=True)
-        ]
-        self.read([v for v, o in zip(versions, outcomes, strict=True) if o is None])
-        for index, version in enumerate(versions):
-            if outcomes[index] is None and version.data is None:
-                outcomes[index] = Skipped(version.path, f"unreadable: {version.error}")
+        outcomes = self._known_outcomes(versions, keys)
         missing = [i for i, o in enumerate(outcomes) if o is None]
         done = len(versions) - len(missing)
         if progress is not None and done:
             progress(done, len(versions))
-        sources = [(versions[i].data or b"", versions[i].path) for i in missing]
-        self.analysed += len(sources)
         shifted = _shifted(progress, done, len(versions))
-        fresh = self.engine.analyze_sources(sources, shifted) if sources else []
+        fresh = self._analyse([versions[i] for i in missing], shifted)
         for index, outcome in zip(missing, fresh, strict=True):
             outcomes[index] = outcome
             self._store(keys[index], outcome)
         if self.cache is not None:
             self.cache.flush()
         return [o for o in outcomes if o is not None]
+
+    def _known_outcomes(
+        self, versions: Sequence[Version], keys: Sequence[bytes | None]
+    ) -> list[Outcome | None]:
+        """Each version's outcome the cache holds, or why it cannot be read (its bytes
+        read here otherwise); None where the engine has to analyse it."""
+        stored = self.cache.results([k for k in keys if k]) if self.cache else {}
+        outcomes = [
+            decode(v.path, stored[k]) if k in stored else None
+            for v, k in zip(versions, keys, strict=True)
+        ]
+        self.read([v for v, o in zip(versions, outcomes, strict=True) if o is None])
+        return [
+            Skipped(v.path, f"unreadable: {v.error}") if o is None and v.data is None else o
+            for v, o in zip(versions, outcomes, strict=True)
+        ]
+
+    def _analyse(self, versions: Sequence[Version], progress: Progress | None) -> list[Outcome]:
+        """The engine's outcomes for ``versions`` (their bytes read already)."""
+        self.analysed += len(versions)
+        if not versions:
+            return []
+        return self.engine.analyze_sources([(v.data or b"", v.path) for v in versions], progress)
 
     def _store(self, key: bytes | None, outcome: Outcome) -> None:
         """Keep an outcome: an analysis, or why the engine left the content out (a syntax
