@@ -130,7 +130,7 @@ def test_the_builtin_agent_loop_runs_a_real_model_through_the_benchmark(
     """SmolLM2 may well fail the problem; the pipeline must record what happened, honestly."""
     if shutil.which("bwrap") is None:
         pytest.skip("needs bubblewrap")
-    problems = Path(__file__).parents[1] / "bench" / "data"
+    problems = Path(__file__).parents[1] / "code" / "bench" / "data"
     run_dir, database = tmp_path / "run", tmp_path / "bench.db"
     done = subprocess.run(
         [sys.executable, "-m", "slopmark", "code", "bench", "run", "--problems", str(problems),
