@@ -95,7 +95,6 @@ def _cache(path: Path | None) -> AbstractContextManager[ResponseCache | None]:
 def _provider(request: SuiteRequest, cache: ResponseCache | None) -> OpenAICompatProvider:
     from slopmark.llm.openai_compat import OpenAICompatProvider
 
-    check_provider(request.provider, f"provider {request.provider!r}")
     return OpenAICompatProvider(request.base_url, api_key=request.api_key,
                                 timeout_s=request.timeout_s, max_retries=request.retries,
                                 cache=cache)  # fmt: skip
@@ -104,7 +103,8 @@ def _provider(request: SuiteRequest, cache: ResponseCache | None) -> OpenAICompa
 async def ask(
     request: SuiteRequest, engine: Engine, suite: Suite, progress: Progress | None = None
 ) -> Outcome:
-    """Ask what is left of ``suite`` through the request's provider, storing each run."""
+    """Ask what is left of ``suite`` (made by `suite_for`, which checked the request's
+    mode and provider) through the request's provider, storing each run."""
     with _cache(request.cache) as cache:
         async with _provider(request, cache) as provider:
             return await run_suite(
