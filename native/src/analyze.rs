@@ -82,8 +82,10 @@ impl<'p> Analyzer<'p> {
     }
 
     /// Analyse `inputs` on `jobs` threads (0: one per core); outcomes in input order.
-    /// Big files go first, so that the last ones to finish are small; `done` counts the
-    /// files finished, for a progress display.
+    /// Big files go first, so that the last ones to finish are small, and every file is a
+    /// job of its own: rayon's default splitting hands a thread a run of files it cannot
+    /// share, and with the biggest files first one thread worked alone for most of `Lib/`.
+    /// `done` counts the files finished, for a progress display.
     pub fn batch(&self, inputs: &[Input], jobs: usize, done: &AtomicUsize) -> Vec<Outcome> {
         let mut order: Vec<usize> = (0..inputs.len()).collect();
         order.sort_by_cached_key(|i| std::cmp::Reverse(inputs[*i].size()));
@@ -97,7 +99,7 @@ impl<'p> Analyzer<'p> {
             .stack_size(STACK_BYTES)
             .build();
         let finished: Vec<(usize, Outcome)> = match pool {
-            Ok(pool) => pool.install(|| order.par_iter().map(run).collect()),
+            Ok(pool) => pool.install(|| order.par_iter().with_max_len(1).map(run).collect()),
             Err(_) => order.iter().map(run).collect(),
         };
         let mut outcomes: Vec<Option<Outcome>> = vec![None; inputs.len()];
