@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 
-from slopmark.errors import BadInput
 from slopmark.evals.session import SuiteRequest, run_request
 from slopmark.evals.suitefile import SuiteFile
 from slopmark.executor import Resources, Unit
 from slopmark.executors.worker import host_name
+from slopmark.llm.keys import named_key
 
 
 @dataclass(frozen=True)
@@ -28,16 +28,14 @@ class SliceJob:
         return f"{self.request.provider}:{self.request.model}/{self.request.domain}"
 
 
+#: What to do when a suite's ``key_env`` is not set where a slice runs.
+KEY_HINT = "set it in the environment of every node (where `ray start` runs) or of this command"
+
+
 def _api_key(key_env: str | None) -> str | None:
     if key_env is None:
         return None
-    found = os.environ.get(key_env)
-    if not found:
-        raise BadInput(
-            f"the key variable ${key_env} is not set on node {host_name()}; set it in the "
-            "environment of every node (where `ray start` runs) or of this command"
-        )
-    return found
+    return named_key(key_env, os.environ, f"node {host_name()}", KEY_HINT)
 
 
 def run_slice(job: SliceJob, db_url: str) -> dict[str, int]:

@@ -24,11 +24,13 @@ def resolve_api_key(explicit: str | None, environ: Mapping[str, str]) -> str | N
     return explicit or next(from_env, None)
 
 
-def named_key(variable: str, environ: Mapping[str, str], where: str) -> str:
-    """The key in the environment variable ``variable``; `BadInput` naming ``where`` if unset."""
+def named_key(variable: str, environ: Mapping[str, str], where: str, hint: str = "") -> str:
+    """The key in the environment variable ``variable``; `BadInput` naming ``where`` (and
+    saying ``hint``, what to do) if unset."""
     key = environ.get(variable)
     if not key:
-        raise BadInput(f"{where}: environment variable {variable} is not set")
+        todo = f"; {hint}" if hint else ""
+        raise BadInput(f"{where}: environment variable {variable} is not set{todo}")
     return key
 
 
