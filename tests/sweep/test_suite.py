@@ -76,6 +76,20 @@ def test_the_cli_refuses_a_bad_suite_in_one_line(tmp_path: Path) -> None:
     assert "SUITE.yaml: models: expected a list, got 3" in done.stderr
 
 
+def test_a_store_from_the_environment_is_named_as_such_when_refused(
+    openai_server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    path = suite_file(tmp_path, two_models(openai_server))
+    foreign = tmp_path / "notes.db"
+    foreign.write_text("not a database\n", encoding="utf-8")
+    done = cli("eval", "suite", str(path), env={"SLOPMARK_DB": str(foreign)})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    named = f"slopmark: error: $SLOPMARK_DB 'sqlite:///{foreign}'"
+    assert done.stderr.startswith(named), done.stderr
+    assert foreign.read_text(encoding="utf-8") == "not a database\n"
+    assert openai_server.request_count == 0
+
+
 def suite_json(path: Path, db: str, *extra: str, env: dict[str, str] | None = None) -> dict:  # type: ignore[type-arg]
     done = cli("eval", "suite", str(path), "--db", db, "--json", *extra, env=env)
     assert done.returncode in (0, 1), done.stderr

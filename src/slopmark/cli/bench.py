@@ -194,12 +194,12 @@ def run(
         evaluation=eval_options(env_profile, python, test_network),
     )  # fmt: skip
     configs = _per_prompt(base, prompt)
-    url = sweep_options.store_url(db)
-    plan = BenchSweep(configs, tuple(found), url, shipped=executor != "local" and not shared)
+    store = sweep_options.shared_store(db)
+    plan = BenchSweep(configs, tuple(found), store.url, shipped=executor != "local" and not shared)
     check_here(plan, sandbox_here=executor == "local")
     console = Console()
     console.print(f"run folder: {folder}")
-    where = sweep_options.open_sweep(executor, address, 0 if address else jobs, url)
+    where = sweep_options.open_sweep(executor, address, 0 if address else jobs, store)
     with sweep_view("bench") as view:
         tally = run_bench(where, plan, lambda r: print_result_line(console, r), view)
     for config in configs:

@@ -100,9 +100,10 @@ def _run_study(
     from slopmark.code.study.sweep import StudyPlan, run_study
 
     entries = read_repos(repos)
+    store = sweep.shared_store(db)
     plan = StudyPlan(study_id(repos, settings), repos.resolve(), tuple(entries), settings,
-                     sweep.store_url(db))  # fmt: skip
-    executor = sweep.open_sweep(*where, plan.db_url)  # a refused place writes nothing
+                     store.url)  # fmt: skip
+    executor = sweep.open_sweep(*where, store)  # a refused place writes nothing
     folder = out or Path("studies") / plan.study
     sweep.folder_record(folder, "study", {
         "id": plan.study, "repos_file": str(plan.repos_file), "db": sweep.masked(plan.db_url),

@@ -18,7 +18,7 @@ from slopmark.code.study.summary import MetricSummary, Spread, StudySummary, sum
 from slopmark.code.study.sweep import StudyPlan
 from slopmark.errors import BadInput
 from slopmark.executors.sweep import Tally
-from slopmark.store.location import database_url
+from slopmark.store.location import StoreLocation, locate
 
 
 @dataclass(frozen=True)
@@ -30,35 +30,37 @@ class LoadedStudy:
     summary: StudySummary
 
 
-def _target(target: str, db: str | None) -> tuple[str, str]:
-    """(study id, store URL) of a study folder or id."""
+def _target(target: str, db: str | None) -> tuple[str, StoreLocation]:
+    """(study id, store) of a study folder or id."""
     folder = Path(target)
     manifest = folder / "study.json"
     if not manifest.is_file():
         if folder.exists() or "/" in target:
             raise BadInput(f"{target}: not a study folder (no study.json); pass `code study --out`")
-        return target, database_url(db, os.environ)
+        return target, locate(db, os.environ)
     try:
         record = json.loads(manifest.read_text(encoding="utf-8"))
         study, saved = str(record["id"]), str(record["db"])
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise BadInput(f"{manifest}: unreadable study record ({error})") from None
     if db is not None or os.environ.get("SLOPMARK_DB"):
-        return study, database_url(db, os.environ)
+        return study, locate(db, os.environ)
     if "***" in saved:
         raise BadInput(f"{manifest}: the store's password is not kept there; pass --db URL")
-    return study, saved
+    return study, StoreLocation(saved, f"{manifest}: db")
 
 
 def load_study(target: str, db: str | None, min_commits: int) -> LoadedStudy:
     from slopmark.code.study.stored import study_records, study_settings
     from slopmark.store.db import open_store
 
-    study, url = _target(target, db)
-    engine = open_store(url)
+    study, store = _target(target, db)
+    engine = open_store(store.url, store.origin)
     found = study_settings(engine, study)
     if found is None:
-        raise BadInput(f"study {study!r} is not in the store {url}; pass the --db it ran with")
+        raise BadInput(
+            f"study {study!r} is not in the store {store.url}; pass the --db it ran with"
+        )
     records = study_records(engine, study)
     return LoadedStudy(study, found[0], found[1], records, summarise_study(records, min_commits))
 

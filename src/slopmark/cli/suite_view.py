@@ -64,8 +64,9 @@ def run_suite_file(path: Path, where: tuple[str, str | None, int], db: str | Non
     jobs = suite_jobs(suite)
     for job in jobs:  # every slice's tasks load (a bad task file is one line, before any start)
         suite_tasks(job.request.domain, job.request.tasks)
-    url = sweep_options.store_url(db)
-    executor = sweep_options.open_sweep(*where, url)
+    store = sweep_options.shared_store(db)
+    executor = sweep_options.open_sweep(*where, store)
+    url = store.url
     with sweep_view("suite") as view:
         tally = run_sweep(executor, slice_units(jobs, url), view=view)
     rows = _slice_rows(jobs, tally, url)

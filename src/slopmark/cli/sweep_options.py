@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from slopmark.errors import BadInput
-from slopmark.store.location import database_url, sqlite_file
+from slopmark.store.location import StoreLocation, locate, sqlite_file
 
 if TYPE_CHECKING:
     from slopmark.executor import Executor
@@ -38,22 +38,24 @@ DB = typer.Option(
 CANCELLED = 130
 
 
-def store_url(flag: str | None) -> str:
-    """The store URL workers can open too: a relative SQLite path made absolute."""
-    url = database_url(flag, os.environ)
-    path = sqlite_file(url)
+def shared_store(flag: str | None) -> StoreLocation:
+    """The store ``--db`` or ``$SLOPMARK_DB`` names, at a URL workers can open too (a
+    relative SQLite path made absolute); errors about it name where it came from."""
+    store = locate(flag, os.environ)
+    path = sqlite_file(store.url)
     if path is not None and not path.is_absolute():
-        return f"sqlite:///{path.resolve()}"
-    return url
+        return StoreLocation(f"sqlite:///{path.resolve()}", store.origin)
+    return store
 
 
-def check_shared_store(url: str, executor: Executor) -> None:
+def check_shared_store(store: StoreLocation, executor: Executor) -> None:
     """Refuse a SQLite file when units may run on several machines."""
     nodes = executor.node_count()
-    if url.startswith("sqlite") and nodes > 1:
+    if store.url.startswith("sqlite") and nodes > 1:
         raise BadInput(
-            f"--db {url!r}: a SQLite file cannot be shared by the {nodes} nodes of the Ray "
-            "cluster; pass --db postgresql+psycopg://user@host/db (README: Running on a cluster)"
+            f"{store.origin} {store.url!r}: a SQLite file cannot be shared by the {nodes} nodes "
+            "of the Ray cluster; pass --db postgresql+psycopg://user@host/db "
+            "(README: Running on a cluster)"
         )
 
 
@@ -69,17 +71,19 @@ def check_where(executor: str, address: str | None) -> None:
         )
 
 
-def open_sweep(name: str, address: str | None, jobs: int, url: str | None) -> Executor:
-    """The executor, connected; with a store ``url``, checked to be shareable by the
+def open_sweep(
+    name: str, address: str | None, jobs: int, store: StoreLocation | None
+) -> Executor:
+    """The executor, connected; with a ``store``, checked to be shareable by the
     executor's nodes and brought up to date here (before its workers open it at once)."""
     from slopmark.executor import open_executor
     from slopmark.store.db import open_store
 
     executor = open_executor(name, address=address, jobs=jobs)
     try:
-        if url is not None:
-            check_shared_store(url, executor)
-            open_store(url).dispose()
+        if store is not None:
+            check_shared_store(store, executor)
+            open_store(store.url, store.origin).dispose()
     except BaseException:
         executor.close()
         raise
