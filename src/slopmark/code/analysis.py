@@ -4,7 +4,7 @@ The core parses each file once with tree-sitter and returns a plain record per f
 the SLOC line map, the callables with CC and SLOC, the clone candidates' normal-form
 digests, the rule hits and the suppression comments (definitions: the language modules
 of `native/src/lang/`, Python's in `native/src/lang/python.rs`). This module turns
-those records into frozen dataclasses; it does no I/O.
+those records into named tuples and frozen dataclasses; it does no I/O.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import io
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from slopmark.code.hits import RuleHit
 from slopmark.code.rules import Rule
@@ -22,12 +22,12 @@ from slopmark.code.rules import Rule
 MIN_CLONE_SLOC = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Callable:
+class Callable(NamedTuple):
     """A function or method with its complexity.
 
     ``start`` is the ``def`` line (decorators excluded), ``end`` its last line, ``sloc``
-    the SLOC lines between them.
+    the SLOC lines between them. A named tuple: a big tree has tens of thousands, made
+    straight from the core's tuples.
     """
 
     qualname: str
@@ -37,8 +37,7 @@ class Callable:
     sloc: int
 
 
-@dataclass(frozen=True, slots=True)
-class Fingerprint:
+class Fingerprint(NamedTuple):
     """A clone candidate reduced to its span and normalised-form digest."""
 
     kind: str
@@ -127,8 +126,8 @@ def from_record(
     return FileAnalysis(
         path=path,
         sloc=sloc,
-        callables=tuple(Callable(*c) for c in callables),
-        fingerprints=tuple(Fingerprint(*c) for c in clones),
+        callables=tuple(map(Callable._make, callables)),
+        fingerprints=tuple(map(Fingerprint._make, clones)),
         hits=tuple(_hit(path, rules[rule], *found) for rule, *found in hits),
         ignores=tuple((line, tuple(ids)) for line, ids in ignores),
         notes=notes,

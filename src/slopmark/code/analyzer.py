@@ -14,14 +14,13 @@ from __future__ import annotations
 import marshal
 import os
 import posixpath
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable as Callable_
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from itertools import starmap
 from typing import Any, Protocol
 
 from slopmark import __version__, _core
-from slopmark.code import analysis as analysis_module
-from slopmark.code.analysis import MIN_CLONE_SLOC, FileAnalysis, Skipped
+from slopmark.code.analysis import MIN_CLONE_SLOC, Callable, FileAnalysis, Fingerprint, Skipped
 from slopmark.code.cache import (
     ResultCache,
     StatKey,
@@ -250,17 +249,17 @@ def _core_build() -> str:
 
 
 def _shape() -> str:
-    classes = (FileAnalysis, analysis_module.Callable, analysis_module.Fingerprint, RuleHit)
-    return ";".join(f"{c.__name__}:{','.join(f.name for f in fields(c))}" for c in classes)
+    names = [(FileAnalysis.__name__, [f.name for f in fields(FileAnalysis)])]
+    names.extend((c.__name__, list(c._fields)) for c in (Callable, Fingerprint, RuleHit))
+    return ";".join(f"{name}:{','.join(fields_)}" for name, fields_ in names)
 
 
 # entries ------------------------------------------------------------------------------
 
-_CALLABLE = tuple(f.name for f in fields(analysis_module.Callable))
-_FINGERPRINT = tuple(f.name for f in fields(analysis_module.Fingerprint))
-_NESTED: dict[str, tuple[Callable[..., Any], tuple[str, ...]]] = {
-    "callables": (analysis_module.Callable, _CALLABLE),
-    "fingerprints": (analysis_module.Fingerprint, _FINGERPRINT),
+#: The named tuples an analysis holds, by field (stored as plain tuples).
+_NESTED: dict[str, Callable_[[Any], Any]] = {
+    "callables": Callable._make,
+    "fingerprints": Fingerprint._make,
 }
 _FIELDS = tuple(f.name for f in fields(FileAnalysis) if f.name != "path")
 
@@ -277,8 +276,7 @@ def encode(analysis: Outcome) -> bytes | None:
     for name in _FIELDS:
         value = getattr(analysis, name)
         if name in _NESTED:
-            names = _NESTED[name][1]
-            value = tuple(tuple(getattr(item, n) for n in names) for item in value)
+            value = tuple(map(tuple, value))
         elif name == "hits":
             value = tuple((h.rule, h.start, h.end, h.message, h.severity) for h in value)
         values.append(value)
@@ -308,7 +306,7 @@ def _build(path: str, values: tuple[Any, ...]) -> FileAnalysis:
     given: dict[str, Any] = {"path": path}
     for name, value in zip(_FIELDS, values, strict=True):
         if name in _NESTED:
-            value = tuple(starmap(_NESTED[name][0], value))
+            value = tuple(map(_NESTED[name], value))
         elif name == "hits":
             value = tuple(RuleHit(r, path, s, e, m, sev) for r, s, e, m, sev in value)
         given[name] = value

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from slopmark.code.analysis import FileAnalysis
 
 
-@dataclass(frozen=True, slots=True)
-class CloneMember:
+class CloneMember(NamedTuple):
     path: str
     start: int
     end: int

@@ -238,5 +238,5 @@ def _as(outcome: Outcome, path: str) -> Outcome:
         return outcome
     if isinstance(outcome, Skipped):
         return Skipped(path, outcome.reason)
-    hits = tuple(replace(h, path=path) for h in outcome.hits)
+    hits = tuple(h._replace(path=path) for h in outcome.hits)
     return replace(outcome, path=path, hits=hits)

@@ -96,7 +96,7 @@ class _Versions:
                 continue
             labelled = self.labelled.get((entry.blob, entry.path))
             if labelled is None:
-                hits = tuple(replace(h, path=entry.path) for h in analysis.hits)
+                hits = tuple(h._replace(path=entry.path) for h in analysis.hits)
                 labelled = replace(analysis, path=entry.path, hits=hits)
                 self.labelled[entry.blob, entry.path] = labelled
             analyses.append(labelled)

@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from slopmark.code.analysis import FileAnalysis
 
 
-@dataclass(frozen=True, slots=True)
-class RuleHit:
+class RuleHit(NamedTuple):
     """One match of a rule; ``start``/``end`` are 1-based lines."""
 
     rule: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.clones import CloneGroup, clone_groups
@@ -13,8 +14,10 @@ from slopmark.code.languages import LANGUAGES
 from slopmark.code.metrics import Settings, erosion, mass, ratio
 
 
-@dataclass(frozen=True, slots=True)
-class CallableMetrics:
+class CallableMetrics(NamedTuple):
+    """A callable of a measured file with its mass (a named tuple: a big tree has tens of
+    thousands)."""
+
     path: str
     qualname: str
     start: int
@@ -180,17 +183,9 @@ def _mark(sloc: bytes, spans: Iterable[tuple[int, int]]) -> bytearray:
 
 
 def _callables(analysis: FileAnalysis, settings: Settings) -> tuple[CallableMetrics, ...]:
+    path, term, make = analysis.path, settings.size_term, CallableMetrics._make
     return tuple(
-        CallableMetrics(
-            analysis.path,
-            c.qualname,
-            c.start,
-            c.end,
-            c.cc,
-            c.sloc,
-            mass(c.cc, c.sloc, settings.size_term),
-        )
-        for c in analysis.callables
+        make((path, *c, mass(c.cc, c.sloc, term))) for c in analysis.callables
     )
 
 
