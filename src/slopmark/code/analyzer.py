@@ -148,6 +148,12 @@ class Analyzer:
         self._known_digests(versions)
         self.read([v for v in versions if v.digest is None])
 
+    def keys(self, versions: Sequence[Version]) -> list[bytes | None]:
+        """Each version's result key (None without a cache, or when its content could not
+        be read)."""
+        self.digests(versions)
+        return [self._key(v) for v in versions]
+
     def _key(self, version: Version) -> bytes | None:
         if self.cache is None or version.digest is None:
             return None

@@ -13,9 +13,10 @@ from slopmark.code.engine import Outcome, Progress
 from slopmark.code.languages import LANGUAGES, rule_targets
 from slopmark.code.metrics import Settings
 from slopmark.code.report import TreeReport, build_report
+from slopmark.code.reportcache import cached_report, keep_report, report_key
 from slopmark.code.rulecache import cached_catalog
 from slopmark.code.rules import Rule, choose
-from slopmark.code.tree import MAX_FILE_BYTES, SourceFile, discover
+from slopmark.code.tree import MAX_FILE_BYTES, SourceFile, SourceSet, discover
 from slopmark.gcpause import gc_paused
 
 __all__ = [
@@ -70,18 +71,47 @@ def measure_tree(
     catalog = catalog_of(options)
     rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
     analyzer = Analyzer(rules, options.jobs, options.cache)
+    known = frozenset(rule.id for rule in catalog)
     with gc_paused():
         files = [Version(f.path, location=f.location) for f in sources.files]
+        key = _report_key(analyzer, files, sources, known, options.settings)
+        found = cached_report(analyzer.cache, key, options.settings)
+        if found is not None:
+            if progress is not None:
+                progress(len(files), len(files))
+            return found
         measured, skipped = split(analyzer.analyze(files, progress))
-        return build_report(
+        report = build_report(
             root=sources.root,
             analyses=measured,
             skipped=[*sources.skipped, *skipped],
             min_hits=min_hits_of(rules),
-            known_rules=frozenset(rule.id for rule in catalog),
+            known_rules=known,
             settings=options.settings,
             rules_run=len(rules),
         )
+        keep_report(analyzer.cache, key, report)
+        return report
+
+
+def _report_key(
+    analyzer: Analyzer,
+    files: Sequence[Version],
+    sources: SourceSet,
+    known: frozenset[str],
+    settings: Settings,
+) -> bytes | None:
+    """The key of the tree's whole report in the cache (None: no cache, or a file whose
+    content could not be read)."""
+    if analyzer.cache is None:
+        return None
+    rules = analyzer.rules
+    context = (
+        sources.root, settings, len(rules), sorted(min_hits_of(rules).items()), sorted(known),
+        [(s.path, s.reason) for s in sources.skipped],
+    )  # fmt: skip
+    keys = zip((v.path for v in files), analyzer.keys(files), strict=True)
+    return report_key(analyzer.profile, context, list(keys))
 
 
 def applicable(rules: Sequence[Rule], files: Sequence[SourceFile]) -> tuple[Rule, ...]:

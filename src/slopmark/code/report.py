@@ -184,9 +184,7 @@ def _mark(sloc: bytes, spans: Iterable[tuple[int, int]]) -> bytearray:
 
 def _callables(analysis: FileAnalysis, settings: Settings) -> tuple[CallableMetrics, ...]:
     path, term, make = analysis.path, settings.size_term, CallableMetrics._make
-    return tuple(
-        make((path, *c, mass(c.cc, c.sloc, term))) for c in analysis.callables
-    )
+    return tuple(make((path, *c, mass(c.cc, c.sloc, term))) for c in analysis.callables)
 
 
 def _file_metrics(

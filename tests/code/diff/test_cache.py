@@ -76,10 +76,31 @@ def test_corrupt_entries_are_ignored_and_rewritten(tree: Path, tmp_path: Path) -
     with sqlite3.connect(cache / FILE_NAME) as db:
         db.execute("UPDATE results SET value = substr(value, 1, length(value) - 3)")
         db.execute("UPDATE results SET value = X'00' WHERE substr(key, 1, 1) < X'80'")
+        db.execute("UPDATE trees SET value = substr(value, 1, length(value) - 3)")
     again = cli(cache, "code", "measure", str(tree), "--json")
     assert again.returncode == 0 and again.stdout == expected and again.stderr == ""
     with sqlite3.connect(cache / FILE_NAME) as db:
-        assert all(unseal(v) is not None for (v,) in db.execute("SELECT value FROM results"))
+        for table in ("results", "trees"):
+            values = [v for (v,) in db.execute(f"SELECT value FROM {table}")]
+            assert values and all(unseal(v) is not None for v in values)
+
+
+def test_the_whole_report_is_reused_only_for_the_same_contents(tree: Path, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cli(cache, "code", "measure", str(tree), "--json")
+    with sqlite3.connect(cache / FILE_NAME) as db:
+        db.execute("UPDATE results SET value = X'00'")  # only the tree report is left
+    warm = cli(cache, "code", "measure", str(tree), "--json")
+    with sqlite3.connect(cache / FILE_NAME) as db:
+        assert {v for (v,) in db.execute("SELECT value FROM results")} == {b"\0"}
+    edited = tree / "pkg/m0.py"
+    edited.write_text(edited.read_text() + "\nx = 1\n")
+    changed = cli(cache, "code", "measure", str(tree), "--json")
+    bare = cli(cache, "code", "measure", str(tree), "--json", "--no-cache")
+    assert warm.returncode == changed.returncode == 0, changed.stderr
+    assert changed.stdout == bare.stdout != warm.stdout
+    with sqlite3.connect(cache / FILE_NAME) as db:
+        assert db.execute("SELECT count(*) FROM trees").fetchone()[0] == 2
 
 
 def test_a_file_that_is_no_database_is_replaced(tree: Path, tmp_path: Path) -> None:
