@@ -272,3 +272,23 @@ def test_version_constant_matches_the_installed_metadata() -> None:
     from importlib.metadata import version
 
     assert version("slopmark") == __version__
+
+
+def test_compact_json_text_is_json_dumps_of_the_report(make_tree) -> None:
+    """The templated `--json` text equals `json.dumps` of `to_json` (escapes, floats)."""
+    import json
+
+    from slopmark.cli.code_report import json_text, to_json
+    from slopmark.code.measure import measure_tree
+
+    tree = make_tree({
+        "é/ünï.py": 'def naïve_\u00e9(x):\n    """q"""\n    if x == None:\n'
+                    '        return "\\"é\\""\n    return x\n\n\n'
+                    "class K:\n    def m(self):\n        return dict()\n",
+        "cl.py": CLONED, "v.py": VERBOSE, "empty.py": "",
+    })  # fmt: skip
+    report = measure_tree(tree)
+    assert report.files and any(f.hits for f in report.files) and report.clone_groups
+    extra = {"baseline_new": [{"message": "‘x’\n"}]}
+    expected = json.dumps(to_json(report) | extra, separators=(",", ":"))
+    assert json_text(report, extra) == expected

@@ -110,7 +110,7 @@ def measure(
 
     from slopmark.cli.code_baseline import BaselineRun
     from slopmark.cli.code_cache import close_cache, open_cache
-    from slopmark.cli.code_report import render, to_json
+    from slopmark.cli.code_report import json_text, render
     from slopmark.code.measure import MeasureOptions, measure_tree
     from slopmark.code.rulecache import cached_catalog
     from slopmark.code.rules import choose
@@ -138,7 +138,7 @@ def measure(
         close_cache(cache)
     new = known.findings(report, choose(catalog, select, ignore))
     if as_json:
-        print_json(to_json(report) | known.json(new))
+        print(json_text(report, known.json(new)))
     else:
         rows = 20 if top is None else top
         render(report, Console(), rows)

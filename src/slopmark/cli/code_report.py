@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+import json
+import sys
 from collections import Counter
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from slopmark import __version__
+from slopmark.cli.output import dumps
 from slopmark.cli.tables import print_table
 from slopmark.code.report import FileMetrics, LanguageRow, TreeReport
 
@@ -59,8 +64,9 @@ def language_json(row: LanguageRow) -> dict[str, Any]:
     }
 
 
-def _file_json(f: FileMetrics) -> dict[str, Any]:
-    return {
+def _file_json(f: FileMetrics, detail: bool = True) -> dict[str, Any]:
+    """One file's JSON (without its callables and hits when not ``detail``)."""
+    found = {
         "path": f.path,
         "language": f.language,
         "sloc": f.sloc,
@@ -70,6 +76,10 @@ def _file_json(f: FileMetrics) -> dict[str, Any]:
         "clone_lines": f.clone_lines,
         "flagged_lines": f.flagged_lines,
         "notes": list(f.notes),
+    }
+    if not detail:
+        return found
+    return found | {
         "callables": [
             {
                 "qualname": c.qualname,
@@ -94,7 +104,41 @@ def _file_json(f: FileMetrics) -> dict[str, Any]:
     }
 
 
-def to_json(report: TreeReport) -> dict[str, Any]:
+#: A callable and a rule hit as `_file_json` has them, as compact JSON templates.
+_CALLABLE = '{"qualname":%s,"start":%d,"end":%d,"cc":%d,"sloc":%d,"mass":%s}'
+_HIT = '{"rule":%s,"start":%d,"end":%d,"severity":%s,"message":%s}'
+#: Where the files go in the compact text (a string no report holds: paths have no NUL).
+_FILES = "\0files\0"
+_compact = functools.partial(json.dumps, separators=(",", ":"))
+
+
+def json_text(report: TreeReport, extra: dict[str, Any]) -> str:
+    """``dumps(to_json(report) | extra)``, the same text; compact JSON (stdout not a
+    terminal) writes the files' callables and hits through templates, ~3x faster than
+    building and encoding a dict for each of a big tree's tens of thousands."""
+    if sys.stdout.isatty():
+        return dumps(to_json(report) | extra)
+    text = _compact(to_json(report, files=False) | extra)
+    files = ",".join(map(_file_text, report.files))
+    return text.replace(_compact(_FILES), f"[{files}]", 1)
+
+
+def _file_text(f: FileMetrics) -> str:
+    """`_file_json` as compact JSON text (strings escaped as `json.dumps` does)."""
+    head = _compact(_file_json(f, detail=False))
+    quote = encode_basestring_ascii
+    callables = ",".join(
+        [_CALLABLE % (quote(c.qualname), c.start, c.end, c.cc, c.sloc, float.__repr__(c.mass))
+         for c in f.callables]
+    )  # fmt: skip
+    hits = ",".join(
+        [_HIT % (quote(h.rule), h.start, h.end, quote(h.severity), quote(h.message))
+         for h in f.hits]
+    )  # fmt: skip
+    return f'{head[:-1]},"callables":[{callables}],"hits":[{hits}]}}'
+
+
+def to_json(report: TreeReport, files: bool = True) -> dict[str, Any]:
     """The whole report: summary at the top, then per file, clone groups, skips, problems."""
     return {
         "slopmark": __version__,
@@ -105,7 +149,7 @@ def to_json(report: TreeReport) -> dict[str, Any]:
         },
         **summary(report),
         "languages": [language_json(row) for row in report.languages()],
-        "files": [_file_json(f) for f in report.files],
+        "files": [_file_json(f) for f in report.files] if files else _FILES,
         "clone_groups": [
             {
                 "digest": g.digest,
