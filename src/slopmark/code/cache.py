@@ -48,11 +48,17 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS trees (key BLOB PRIMARY KEY, value BLOB NOT NULL,"
     " used INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS catalogs (key BLOB PRIMARY KEY, value BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS reports (key BLOB PRIMARY KEY, value BLOB NOT NULL)",
+    # apart from the reports: marking one used does not rewrite its megabytes
+    "CREATE TABLE IF NOT EXISTS report_uses (key BLOB PRIMARY KEY, used INTEGER NOT NULL)"
+    " WITHOUT ROWID",
 )
 #: Tree summaries kept (the most recently used; each is a few MiB for a big tree).
 MAX_TREES = 8
 #: Parsed rule catalogs kept (the most recently written; see `slopmark.code.rulecache`).
 MAX_CATALOGS = 8
+#: Whole tree reports kept (the most recently used; see `slopmark.code.reportcache`).
+MAX_REPORTS = 8
 
 
 def default_location(environ: Mapping[str, str] = os.environ) -> Path:
@@ -94,9 +100,12 @@ class _Pending:
     trees: dict[bytes, bytes] = field(default_factory=dict)
     used: set[bytes] = field(default_factory=set)
     catalogs: dict[bytes, bytes] = field(default_factory=dict)
+    reports: dict[bytes, bytes] = field(default_factory=dict)
+    reports_used: set[bytes] = field(default_factory=set)
 
     def __bool__(self) -> bool:
-        return any((self.results, self.stats, self.blobs, self.trees, self.used, self.catalogs))
+        tables = (self.results, self.stats, self.blobs, self.trees, self.used, self.catalogs)
+        return any((*tables, self.reports, self.reports_used))
 
 
 class ResultCache:
@@ -165,6 +174,14 @@ class ResultCache:
         self._pending.used.add(key)
         return rows[0][1]
 
+    def report(self, key: bytes) -> bytes | None:
+        """A stored tree report (`slopmark.code.reportcache`), marked as used."""
+        rows = self._select("SELECT key, value FROM reports WHERE key IN ({})", [key])
+        if not rows or not isinstance(rows[0][1], bytes):
+            return None
+        self._pending.reports_used.add(key)
+        return rows[0][1]
+
     def catalog(self, key: bytes) -> bytes | None:
         """A stored rule catalog (`slopmark.code.rulecache`)."""
         rows = self._select("SELECT key, value FROM catalogs WHERE key IN ({})", [key])
@@ -216,6 +233,7 @@ class ResultCache:
                 )
                 self._write_trees(pending)
                 self._write_catalogs(pending)
+                self._write_reports(pending)
         except sqlite3.Error as error:
             self._turn_off(error)
 
@@ -236,6 +254,26 @@ class ResultCache:
             "DELETE FROM trees WHERE key NOT IN (SELECT key FROM trees ORDER BY used DESC LIMIT ?)",
             (MAX_TREES,),
         )
+
+    def put_report(self, key: bytes, value: bytes) -> None:
+        if self._db is not None:
+            self._pending.reports[key] = value
+            self._pending.reports_used.add(key)
+
+    def _write_reports(self, pending: _Pending) -> None:
+        """New tree reports and the use of old ones; only `MAX_REPORTS` are kept."""
+        if self._db is None or not pending.reports_used:
+            return
+        used = now_ns()
+        self._db.executemany("INSERT OR REPLACE INTO reports VALUES (?, ?)",
+                             pending.reports.items())  # fmt: skip
+        self._db.executemany("INSERT OR REPLACE INTO report_uses VALUES (?, ?)",
+                             [(key, used) for key in pending.reports_used])  # fmt: skip
+        if not pending.reports:
+            return
+        kept = "SELECT key FROM report_uses ORDER BY used DESC LIMIT ?"
+        self._db.execute(f"DELETE FROM report_uses WHERE key NOT IN ({kept})", (MAX_REPORTS,))
+        self._db.execute("DELETE FROM reports WHERE key NOT IN (SELECT key FROM report_uses)")
 
     def put_catalog(self, key: bytes, value: bytes) -> None:
         if self._db is not None:

@@ -6,8 +6,8 @@ key is a digest of all of that, each file named by its path and its per-file res
 (content digest + slopmark version + core build + rule pack + settings + suffix,
 `slopmark.code.analyzer`), so a report is reused exactly when every input is the same;
 one changed byte in one file makes a new key, and the report is pooled again from the
-per-file results. Reports live in the cache's ``trees`` table (the most recently used
-are kept) beside `code diff`'s tree summaries, under keys of their own.
+per-file results. Reports live in the cache's ``reports`` table (the most recently used
+are kept; `code diff`'s tree summaries are apart, in ``trees``).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def cached_report(
     entry)."""
     if cache is None or key is None:
         return None
-    payload = unseal(cache.tree(key))
+    payload = unseal(cache.report(key))
     if payload is None:
         return None
     try:
@@ -75,7 +75,7 @@ def keep_report(cache: ResultCache | None, key: bytes | None, report: TreeReport
         payload = marshal.dumps(encode(report))
     except ValueError:  # a value marshal cannot hold: the report is not kept
         return
-    cache.put_tree(key, seal(payload))
+    cache.put_report(key, seal(payload))
     cache.flush()
 
 

@@ -76,11 +76,11 @@ def test_corrupt_entries_are_ignored_and_rewritten(tree: Path, tmp_path: Path) -
     with sqlite3.connect(cache / FILE_NAME) as db:
         db.execute("UPDATE results SET value = substr(value, 1, length(value) - 3)")
         db.execute("UPDATE results SET value = X'00' WHERE substr(key, 1, 1) < X'80'")
-        db.execute("UPDATE trees SET value = substr(value, 1, length(value) - 3)")
+        db.execute("UPDATE reports SET value = substr(value, 1, length(value) - 3)")
     again = cli(cache, "code", "measure", str(tree), "--json")
     assert again.returncode == 0 and again.stdout == expected and again.stderr == ""
     with sqlite3.connect(cache / FILE_NAME) as db:
-        for table in ("results", "trees"):
+        for table in ("results", "reports"):
             values = [v for (v,) in db.execute(f"SELECT value FROM {table}")]
             assert values and all(unseal(v) is not None for v in values)
 
@@ -100,7 +100,7 @@ def test_the_whole_report_is_reused_only_for_the_same_contents(tree: Path, tmp_p
     assert warm.returncode == changed.returncode == 0, changed.stderr
     assert changed.stdout == bare.stdout != warm.stdout
     with sqlite3.connect(cache / FILE_NAME) as db:
-        assert db.execute("SELECT count(*) FROM trees").fetchone()[0] == 2
+        assert db.execute("SELECT count(*) FROM reports").fetchone()[0] == 2
 
 
 def test_a_file_that_is_no_database_is_replaced(tree: Path, tmp_path: Path) -> None:
