@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -134,6 +135,9 @@ def measure(
         )
         with progress_bar("measuring") as advance:
             report = measure_tree(path, options, advance)
+        # the report (a million objects for a big tree) lives until the command ends:
+        # kept out of the collector, which would otherwise walk it while the output is made
+        gc.freeze()
     finally:
         close_cache(cache)
     new = known.findings(report, choose(catalog, select, ignore))
