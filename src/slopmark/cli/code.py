@@ -107,8 +107,6 @@ def measure(
 ) -> None:
     """Structural erosion and verbosity of the source files under PATH (Python,
     JavaScript, TypeScript, Go, Java, Rust), per language and pooled."""
-    from rich.console import Console
-
     from slopmark.cli.code_baseline import BaselineRun
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.code_report import json_text, render
@@ -144,6 +142,8 @@ def measure(
     if as_json:
         print(json_text(report, known.json(new)))
     else:
+        from rich.console import Console
+
         rows = 20 if top is None else top
         render(report, Console(), rows)
         known.render(new, Console(), rows)

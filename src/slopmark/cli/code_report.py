@@ -7,15 +7,14 @@ import json
 import sys
 from collections import Counter
 from json.encoder import encode_basestring_ascii
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from slopmark import __version__
 from slopmark.cli.output import dumps
-from slopmark.cli.tables import print_table
 from slopmark.code.report import FileMetrics, LanguageRow, TreeReport
+
+if TYPE_CHECKING:  # rich is imported where tables are drawn: `--json` never needs it
+    from rich.console import Console
 
 #: How mass is computed under each --size-term (see `slopmark.code.metrics.mass`).
 MASS_FORMULAS = {"sqrt": "CC × √SLOC", "linear": "CC × SLOC", "none": "CC"}
@@ -171,6 +170,8 @@ def to_json(report: TreeReport, files: bool = True) -> dict[str, Any]:
 
 def render(report: TreeReport, console: Console, top: int) -> None:
     """Print the human report: summary, then the worst offenders of each kind."""
+    from rich.table import Table
+
     s = summary(report)
     console.print(f"[bold]slopmark code measure[/bold] {report.root}")
     table = Table(show_header=False, box=None, pad_edge=False)
@@ -199,6 +200,8 @@ def render(report: TreeReport, console: Console, top: int) -> None:
 
 def _languages(report: TreeReport, console: Console) -> None:
     """A row per language when the tree mixes several (the summary above pools them)."""
+    from rich.table import Table
+
     rows = report.languages()
     if len(rows) < 2:
         return
@@ -218,6 +221,10 @@ def _languages(report: TreeReport, console: Console) -> None:
 
 
 def _top_callables(report: TreeReport, console: Console, top: int) -> None:
+    from rich.table import Table
+
+    from slopmark.cli.tables import print_table
+
     ranked = sorted(report.callables, key=lambda c: -c.mass)[:top]
     if not ranked:
         return
@@ -234,6 +241,10 @@ def _top_callables(report: TreeReport, console: Console, top: int) -> None:
 
 
 def _top_rules(report: TreeReport, console: Console, top: int) -> None:
+    from rich.table import Table
+
+    from slopmark.cli.tables import print_table
+
     lines: Counter[str] = Counter()
     counts: Counter[str] = Counter()
     for h in report.hits:
@@ -251,6 +262,10 @@ def _top_rules(report: TreeReport, console: Console, top: int) -> None:
 
 
 def _top_clones(report: TreeReport, console: Console, top: int) -> None:
+    from rich.table import Table
+
+    from slopmark.cli.tables import print_table
+
     if not report.clone_groups:
         return
     table = Table(title="biggest clone groups", title_justify="left")
