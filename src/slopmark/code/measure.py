@@ -90,7 +90,8 @@ def measure_tree(
             settings=options.settings,
             rules_run=len(rules),
         )
-        keep_report(analyzer.cache, key, report)
+        if analyzer.analysed in (0, len(files)):  # not after an edit: see `_report_key`
+            keep_report(analyzer.cache, key, report)
         return report
 
 
@@ -102,7 +103,12 @@ def _report_key(
     settings: Settings,
 ) -> bytes | None:
     """The key of the tree's whole report in the cache (None: no cache, or a file whose
-    content could not be read)."""
+    content could not be read).
+
+    A report is kept after a run that analysed every file (cold) or none (warm): storing
+    a big tree's report costs a tenth of a second, and after an edit the tree is usually
+    edited again before it is measured again; an edited tree measured twice unchanged
+    keeps its report on the second run."""
     if analyzer.cache is None:
         return None
     rules = analyzer.rules

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -72,6 +73,8 @@ def project_excludes(root: Path) -> list[str]:
 
 def excluded(path: str, globs: Sequence[str]) -> bool:
     """True when the relative posix ``path`` or its name matches one of ``globs``."""
+    if not globs:
+        return False
     name = PurePosixPath(path).name
     return any(fnmatch(path, g) or fnmatch(name, g) for g in globs)
 
@@ -118,15 +121,16 @@ def _keep_dir(
 def _add_file(
     source: SourceFile, max_bytes: int, files: list[SourceFile], skipped: list[Skipped]
 ) -> None:
-    location, rel = Path(source.location), source.path
-    if location.is_symlink():
-        skipped.append(Skipped(rel, "symlink (not followed)"))
-        return
+    rel = source.path
     try:
-        size = location.stat().st_size
+        found = os.lstat(source.location)
+        if stat.S_ISLNK(found.st_mode):
+            skipped.append(Skipped(rel, "symlink (not followed)"))
+            return
     except OSError as error:
         skipped.append(Skipped(rel, f"unreadable: {error.strerror}"))
         return
+    size = found.st_size
     if size > max_bytes:
         mib = size / 2**20
         skipped.append(
