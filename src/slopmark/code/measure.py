@@ -75,24 +75,35 @@ def measure_tree(
     with gc_paused():
         files = [Version(f.path, location=f.location) for f in sources.files]
         key = _report_key(analyzer, files, sources, known, options.settings)
-        found = cached_report(analyzer.cache, key, options.settings)
-        if found is not None:
-            if progress is not None:
-                progress(len(files), len(files))
-            return found
-        measured, skipped = split(analyzer.analyze(files, progress))
-        report = build_report(
-            root=sources.root,
-            analyses=measured,
-            skipped=[*sources.skipped, *skipped],
-            min_hits=min_hits_of(rules),
-            known_rules=known,
-            settings=options.settings,
-            rules_run=len(rules),
-        )
-        if analyzer.analysed in (0, len(files)):  # not after an edit: see `_report_key`
-            keep_report(analyzer.cache, key, report)
+        report = cached_report(analyzer.cache, key, options.settings)
+        if report is None:
+            report = _pooled(analyzer, files, sources, known, options.settings, progress)
+            if analyzer.analysed in (0, len(files)):  # not after an edit: see `_report_key`
+                keep_report(analyzer.cache, key, report)
+        elif progress is not None:
+            progress(len(files), len(files))
         return report
+
+
+def _pooled(
+    analyzer: Analyzer,
+    files: Sequence[Version],
+    sources: SourceSet,
+    known: frozenset[str],
+    settings: Settings,
+    progress: Progress | None,
+) -> TreeReport:
+    """The files analysed (or read from the cache) and pooled into the tree's report."""
+    measured, skipped = split(analyzer.analyze(files, progress))
+    return build_report(
+        root=sources.root,
+        analyses=measured,
+        skipped=[*sources.skipped, *skipped],
+        min_hits=min_hits_of(analyzer.rules),
+        known_rules=known,
+        settings=settings,
+        rules_run=len(analyzer.rules),
+    )
 
 
 def _report_key(
