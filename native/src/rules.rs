@@ -115,6 +115,11 @@ impl RulePack {
             rules.dedup();
         }
         let (needs, bits) = Needs::of_pack(self.lang, &self.rules);
+        let words = self
+            .rules
+            .iter()
+            .map(|rule| Words::of_rule(self.lang.ast_grep(), rule))
+            .collect();
         Scanner {
             pack: self,
             scan: CombinedScan::new(active),
@@ -123,6 +128,7 @@ impl RulePack {
             calls: calls.map(|c| (c, by_callee)),
             needs,
             bits,
+            words,
         }
     }
 }
@@ -442,6 +448,91 @@ impl Needs {
     }
 }
 
+/// The words a node's text must contain for a rule to match it: the text of every named
+/// leaf of its (plain string) patterns that is not a metavariable. With ast-grep's default
+/// `smart` strictness each such leaf of the pattern matches a leaf of the node with exactly
+/// that text, so a node whose text lacks one cannot match. Read from the rule's `pattern`,
+/// its `all` and `has` rules (a descendant's text is inside the node's) and its `any`
+/// alternatives (one of them must be found); `not`, `inside`, `follows`, `precedes` and
+/// `matches` require nothing of the node's own text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Words {
+    All(Vec<Words>),
+    Any(Vec<Words>),
+    Word(Vec<u8>),
+}
+
+impl Words {
+    fn of_rule(lang: SupportLang, rule: &RuleConfig<SupportLang>) -> Option<Self> {
+        let json = serde_json::to_value(&rule.rule).ok()?;
+        Self::of_json(lang, &json)
+    }
+
+    fn of_json(lang: SupportLang, rule: &serde_json::Value) -> Option<Self> {
+        let mut all = Vec::new();
+        if let Some(pattern) = rule.get("pattern").and_then(|p| p.as_str()) {
+            if let Ok(pattern) = ast_grep_core::Pattern::try_new(pattern, lang) {
+                let mut words = Vec::new();
+                named_leaves(&pattern.node, &mut words);
+                all.extend(words.into_iter().map(Self::Word));
+            }
+        }
+        for item in rule
+            .get("all")
+            .and_then(|a| a.as_array())
+            .into_iter()
+            .flatten()
+        {
+            all.extend(Self::of_json(lang, item));
+        }
+        if let Some(has) = rule.get("has") {
+            all.extend(Self::of_json(lang, has));
+        }
+        if let Some(alternatives) = rule.get("any").and_then(|a| a.as_array()) {
+            let each: Option<Vec<Self>> = alternatives
+                .iter()
+                .map(|r| Self::of_json(lang, r))
+                .collect();
+            all.extend(each.filter(|e| !e.is_empty()).map(Self::Any));
+        }
+        match all.len() {
+            0 => None,
+            1 => all.pop(),
+            _ => Some(Self::All(all)),
+        }
+    }
+
+    fn found_in(&self, text: &[u8]) -> bool {
+        match self {
+            Self::All(words) => words.iter().all(|w| w.found_in(text)),
+            Self::Any(words) => words.iter().any(|w| w.found_in(text)),
+            Self::Word(word) => memchr::memmem::find(text, word).is_some(),
+        }
+    }
+}
+
+/// The texts of the named leaves of a pattern that are not metavariables.
+fn named_leaves(node: &ast_grep_core::matcher::PatternNode, found: &mut Vec<Vec<u8>>) {
+    use ast_grep_core::matcher::PatternNode;
+    match node {
+        PatternNode::Terminal {
+            text,
+            is_named: true,
+            ..
+        } if !text.is_empty() => {
+            if !found.iter().any(|w| w == text.as_bytes()) {
+                found.push(text.as_bytes().to_vec());
+            }
+        }
+        PatternNode::Internal { children, .. } => {
+            for child in children {
+                named_leaves(child, found);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The bit of kind `name` (given to kinds in order of first use; None past 64 kinds).
 fn bit_of(name: &str, named: &mut Vec<String>) -> Option<u64> {
     let at = match named.iter().position(|n| n == name) {
@@ -577,6 +668,8 @@ pub struct Scanner<'p> {
     needs: Vec<Needs>,
     /// kind id → its bit in an [`Around`] mask (0: no rule's needs name it)
     bits: Vec<u64>,
+    /// by rule: the words a node's text must contain for the rule to match it
+    words: Vec<Option<Words>>,
 }
 
 /// Called name → indexes of the rules tried on calls of that name: plain names, then
@@ -633,8 +726,18 @@ impl Scanner<'_> {
         around: Around,
         hits: &mut Vec<HitRecord>,
     ) {
+        let source = node.get_doc().src.as_bytes();
+        let text = source
+            .get(node.get_inner_node().byte_range())
+            .unwrap_or_default();
         for &index in rules {
             if !self.needs[index].met(around) {
+                continue;
+            }
+            if self.words[index]
+                .as_ref()
+                .is_some_and(|w| !w.found_in(text))
+            {
                 continue;
             }
             let rule = &self.pack.rules[index];
@@ -697,7 +800,7 @@ impl Scanner<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{spelled_out, RulePack};
+    use super::{spelled_out, RulePack, Words};
     use crate::lang::by_name;
 
     fn rule(id: &str, body: &str) -> String {
@@ -778,6 +881,40 @@ mod tests {
                 ("either", 10)
             ]
         );
+    }
+
+    #[test]
+    fn words_are_the_named_leaves_every_match_contains() {
+        let lang = by_name("python").expect("python").ast_grep();
+        let words = |yaml: &str| {
+            let json = serde_json::to_value(
+                serde_json::from_str::<serde_json::Value>(yaml).expect("json"),
+            )
+            .expect("value");
+            Words::of_json(lang, &json)
+        };
+        let word = |w: &str| Words::Word(w.as_bytes().to_vec());
+        assert_eq!(
+            words(r#"{"pattern": "len($X) == 0"}"#),
+            Some(Words::All(vec![word("len"), word("0")]))
+        );
+        assert_eq!(
+            words(
+                r#"{"any": [{"pattern": "$A is None"}, {"has": {"pattern": "print($$$)"}}], "not": {"pattern": "x"}}"#
+            ),
+            Some(Words::Any(vec![word("None"), word("print")]))
+        );
+        assert_eq!(
+            words(r#"{"any": [{"pattern": "$A is None"}, {"kind": "call"}]}"#),
+            None
+        );
+        assert_eq!(
+            words(r#"{"inside": {"pattern": "foo()"}, "kind": "call"}"#),
+            None
+        );
+        let found = Words::All(vec![word("len"), word("0")]);
+        assert!(found.found_in(b"len(items) == 0"));
+        assert!(!found.found_in(b"len(items) == 1"));
     }
 
     fn texts_id(index: u32) -> &'static str {
