@@ -15,7 +15,7 @@ use crate::record::CloneRecord;
 use crate::walk::Candidate;
 use std::collections::HashMap;
 use tree_sitter::Node;
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh3::{xxh3_128, Xxh3};
 
 /// One element of the normal-form stream: a node opening (its kind), a literal (its
 /// kind), an identifier (its interned name) or a closing.
@@ -86,6 +86,8 @@ fn label<'k>(lang: &dyn Language, kind: &'k str) -> &'k str {
 /// Writes a candidate's normal form from its token slice.
 pub struct TokenForm<'l> {
     kinds: &'l Kinds,
+    /// the form being written (hashed at once: one call instead of one per token)
+    text: Vec<u8>,
     /// interned name → (generation it was last numbered in, its number)
     numbers: Vec<(u32, usize)>,
     generation: u32,
@@ -95,24 +97,31 @@ impl<'l> TokenForm<'l> {
     pub fn new(kinds: &'l Kinds) -> Self {
         Self {
             kinds,
+            text: Vec::new(),
             numbers: Vec::new(),
             generation: 0,
         }
     }
 
+    /// The digest of the form (xxh3-128 of its text, as [`NormalForm::digest`] streams it).
     pub fn digest(&mut self, tokens: &[Token]) -> [u8; 16] {
-        let mut hasher = Xxh3::new();
-        self.write(tokens, &mut |bytes| hasher.update(bytes));
-        hasher.digest128().to_le_bytes()
+        self.write(tokens);
+        xxh3_128(&self.text).to_le_bytes()
     }
 
     pub fn text(&mut self, tokens: &[Token]) -> String {
-        let mut out = Vec::new();
-        self.write(tokens, &mut |bytes| out.extend_from_slice(bytes));
-        String::from_utf8_lossy(&out).into_owned()
+        self.write(tokens);
+        String::from_utf8_lossy(&self.text).into_owned()
     }
 
-    fn write(&mut self, tokens: &[Token], emit: &mut dyn FnMut(&[u8])) {
+    fn write(&mut self, tokens: &[Token]) {
+        let mut text = std::mem::take(&mut self.text);
+        text.clear();
+        self.write_into(tokens, &mut text);
+        self.text = text;
+    }
+
+    fn write_into(&mut self, tokens: &[Token], out: &mut Vec<u8>) {
         self.generation = self.generation.wrapping_add(1);
         let mut seen = 0;
         // children written so far by each open node
@@ -120,25 +129,25 @@ impl<'l> TokenForm<'l> {
         for token in tokens {
             if *token == CLOSE {
                 if open.pop().is_some_and(|written| written > 0) {
-                    emit(b")");
+                    out.extend_from_slice(b")");
                 }
                 continue;
             }
             if let Some(written) = open.last_mut() {
-                emit(if *written == 0 { b"(" } else { b"," });
+                out.extend_from_slice(if *written == 0 { b"(" } else { b"," });
                 *written += 1;
             }
             let value = token.0;
             if value & IDENTIFIER != 0 {
                 let number = self.number((value & !IDENTIFIER) as usize, &mut seen);
-                emit(b"$VAR");
-                emit(number.to_string().as_bytes());
+                out.extend_from_slice(b"$VAR");
+                push_decimal(out, number);
             } else if value & LITERAL != 0 {
                 let kind = (value & !LITERAL) as usize;
                 let text = self.kinds.literal.get(kind).copied().flatten();
-                emit(text.unwrap_or("$LIT").as_bytes());
+                out.extend_from_slice(text.unwrap_or("$LIT").as_bytes());
             } else {
-                emit(self.kinds.name(value as usize).as_bytes());
+                out.extend_from_slice(self.kinds.name(value as usize).as_bytes());
                 open.push(0);
             }
         }
@@ -156,6 +165,22 @@ impl<'l> TokenForm<'l> {
         }
         slot.1
     }
+}
+
+/// Append `n` in decimal.
+fn push_decimal(out: &mut Vec<u8>, n: usize) {
+    let mut digits = [0_u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// Writes a node's normal form by walking its subtree (for a candidate outside the

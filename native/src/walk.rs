@@ -9,7 +9,6 @@
 use crate::clones::{Token, CLOSE};
 use crate::lang::{has, Kinds, Language, LineSet, SlocStep};
 use crate::record::{CallableRecord, IgnoreRecord};
-use std::collections::HashMap;
 use tree_sitter::Node;
 
 /// A clone candidate and its slice of the token stream (None when it sits where no
@@ -72,7 +71,7 @@ struct Walker<'l, 't> {
     source: &'t [u8],
     decisions: u32,
     scopes: Vec<String>,
-    interned: HashMap<&'t [u8], u32>,
+    interned: foldhash::HashMap<&'t [u8], u32>,
     found: Walked<'t>,
 }
 
@@ -100,7 +99,7 @@ pub fn walk<'t>(
         source,
         decisions: 0,
         scopes: Vec::new(),
-        interned: HashMap::new(),
+        interned: foldhash::HashMap::default(),
         found: Walked {
             lines: LineSet::with_lines(rows),
             callables: Vec::new(),

@@ -205,8 +205,19 @@ impl Language for Python {
         Some(("attribute", "attribute"))
     }
     fn skipped_in_normal_form(&self, node: Node<'_>, source: &[u8]) -> bool {
-        node.kind() == "expression_statement" && plain_string_statement(node, source).is_some()
+        node.kind_id() == expression_statement() && plain_string_statement(node, source).is_some()
     }
+}
+
+/// The kind id of `expression_statement` (compared by id: `Node::kind` reads the kind's
+/// name and checks it is UTF-8, on every node the walk emits).
+fn expression_statement() -> u16 {
+    static ID: std::sync::OnceLock<u16> = std::sync::OnceLock::new();
+    *ID.get_or_init(|| {
+        Python
+            .grammar()
+            .id_for_node_kind("expression_statement", true)
+    })
 }
 
 /// The prefix letters of a string literal's text (before its first quote), lowercased.
