@@ -310,14 +310,18 @@ fn spelled_out(regex: &str) -> Option<Vec<String>> {
         .collect()
 }
 
+/// A set of kinds, one bit each (see [`Scanner::bit`]): 128 bits, as rules' relations and
+/// plain patterns' children name over 64 kinds in Python's pack.
+pub type Mask = u128;
+
 /// The kinds among a node's siblings (its parent's children, itself included), among its
 /// children, of its parent and among its ancestors, as masks of [`Scanner::bit`]s.
 #[derive(Clone, Copy, Debug)]
 pub struct Around {
-    pub siblings: u64,
-    pub children: u64,
-    pub parent: u64,
-    pub ancestors: u64,
+    pub siblings: Mask,
+    pub children: Mask,
+    pub parent: Mask,
+    pub ancestors: Mask,
 }
 
 /// What is around each node of a walk, recorded as the walk enters the nodes in pre-order.
@@ -325,21 +329,21 @@ pub struct Around {
 pub struct Surroundings {
     /// by slot: the kinds of a node's children (slot 0: the root's parent, where anything
     /// may be)
-    children: Vec<u64>,
+    children: Vec<Mask>,
     /// the nodes from the root to the last one entered: (slot, kind bit, the kinds on the
     /// path from the root to it, itself included)
-    path: Vec<(usize, u64, u64)>,
+    path: Vec<(usize, Mask, Mask)>,
 }
 
 /// Where a node entered sits: (its parent's slot, its own, its parent's kind bit, its
 /// ancestors' kinds).
 #[derive(Clone, Copy, Debug)]
-pub struct Place(usize, usize, u64, u64);
+pub struct Place(usize, usize, Mask, Mask);
 
 impl Default for Surroundings {
     fn default() -> Self {
         Self {
-            children: vec![u64::MAX],
+            children: vec![Mask::MAX],
             path: Vec::new(),
         }
     }
@@ -347,12 +351,12 @@ impl Default for Surroundings {
 
 impl Surroundings {
     /// Enter a node of kind bit `bit` (see [`Scanner::bit`]) at `depth` (the root's is 0).
-    pub fn enter(&mut self, bit: u64, depth: usize) -> Place {
+    pub fn enter(&mut self, bit: Mask, depth: usize) -> Place {
         self.path.truncate(depth);
         let (parent, parent_bit, ancestors) = self
             .path
             .last()
-            .map_or((0, u64::MAX, u64::MAX), |&(slot, bit, path)| {
+            .map_or((0, Mask::MAX, Mask::MAX), |&(slot, bit, path)| {
                 (slot, bit, path)
             });
         self.children[parent] |= bit;
@@ -383,7 +387,7 @@ impl Surroundings {
 #[derive(Clone, Debug, Default)]
 struct Needs {
     /// (where, mask): the kinds there must meet every mask
-    masks: Vec<(Among, u64)>,
+    masks: Vec<(Among, Mask)>,
 }
 
 /// Where a relation looks.
@@ -408,25 +412,25 @@ impl Needs {
         })
     }
 
-    /// Each rule's needs, and the kind id → bit table they are written in (the first 64
+    /// Each rule's needs, and the kind id → bit table they are written in (the first 128
     /// kinds named; a relation naming a kind beyond them needs nothing).
     fn of_pack(
         lang: &'static dyn Language,
         rules: &[RuleConfig<SupportLang>],
-    ) -> (Vec<Self>, Vec<u64>) {
+    ) -> (Vec<Self>, Vec<Mask>) {
         let kinds = Kinds::new(lang);
-        let mut bits = vec![0_u64; kinds.names.len()];
+        let mut bits = vec![0; kinds.names.len()];
         let mut named: Vec<String> = Vec::new();
         let needs = rules
             .iter()
             .map(|rule| {
                 let mut clauses = Vec::new();
                 if let Ok(json) = serde_json::to_value(&rule.rule) {
-                    relations(&json, &mut clauses);
+                    relations(lang, &json, &mut clauses);
                 }
                 let mut needs = Self::default();
                 for (among, names) in clauses {
-                    let mut mask = 0_u64;
+                    let mut mask = 0;
                     for name in names {
                         let Some(bit) = bit_of(&name, &mut named) else {
                             mask = 0;
@@ -533,8 +537,8 @@ fn named_leaves(node: &ast_grep_core::matcher::PatternNode, found: &mut Vec<Vec<
     }
 }
 
-/// The bit of kind `name` (given to kinds in order of first use; None past 64 kinds).
-fn bit_of(name: &str, named: &mut Vec<String>) -> Option<u64> {
+/// The bit of kind `name` (given to kinds in order of first use; None past 128 kinds).
+fn bit_of(name: &str, named: &mut Vec<String>) -> Option<Mask> {
     let at = match named.iter().position(|n| n == name) {
         Some(at) => at,
         None => {
@@ -542,13 +546,23 @@ fn bit_of(name: &str, named: &mut Vec<String>) -> Option<u64> {
             named.len() - 1
         }
     };
-    (at < 64).then(|| 1_u64 << at)
+    (at < Mask::BITS as usize).then(|| 1 << at)
 }
 
 /// The relations of a rule (as JSON) that every match must satisfy, with the kinds one
 /// of which the related node must have: its own, those of the rules in its `all`, and
-/// those every alternative of its `any` has (their kinds pooled).
-fn relations(rule: &serde_json::Value, found: &mut Vec<(Among, Vec<String>)>) {
+/// those every alternative of its `any` has (their kinds pooled). A plain pattern's
+/// children count as `has` relations (see [`pattern_children`]).
+fn relations(
+    lang: &'static dyn Language,
+    rule: &serde_json::Value,
+    found: &mut Vec<(Among, Vec<String>)>,
+) {
+    if let Some(pattern) = rule.get("pattern").and_then(|p| p.as_str()) {
+        for kind in pattern_children(lang, pattern) {
+            found.push((Among::Children, vec![kind]));
+        }
+    }
     for key in ["precedes", "follows", "has", "inside"] {
         let Some(relation) = rule.get(key) else {
             continue;
@@ -573,7 +587,7 @@ fn relations(rule: &serde_json::Value, found: &mut Vec<(Among, Vec<String>)>) {
         .into_iter()
         .flatten()
     {
-        relations(item, found);
+        relations(lang, item, found);
     }
     let Some(alternatives) = rule.get("any").and_then(|a| a.as_array()) else {
         return;
@@ -582,7 +596,7 @@ fn relations(rule: &serde_json::Value, found: &mut Vec<(Among, Vec<String>)>) {
         .iter()
         .map(|alternative| {
             let mut own = Vec::new();
-            relations(alternative, &mut own);
+            relations(lang, alternative, &mut own);
             own
         })
         .collect();
@@ -605,6 +619,48 @@ fn relations(rule: &serde_json::Value, found: &mut Vec<(Among, Vec<String>)>) {
             found.push((among, kinds));
         }
     }
+}
+
+/// The kinds a node matched by `pattern` (a plain string: ast-grep's default `smart`
+/// strictness) has among its children: those of the pattern root's children that are not
+/// metavariables, as ast-grep matches each of them to a child of the same kind. Left out:
+/// unnamed leaves when the children hold an ellipsis (`$$$`: ast-grep skips the unnamed
+/// leaves after one) and error nodes (they match any kind).
+fn pattern_children(lang: &'static dyn Language, pattern: &str) -> Vec<String> {
+    use ast_grep_core::matcher::PatternNode;
+    use ast_grep_core::meta_var::MetaVariable;
+    let Ok(pattern) = ast_grep_core::Pattern::try_new(pattern, lang.ast_grep()) else {
+        return Vec::new();
+    };
+    let PatternNode::Internal { children, .. } = &pattern.node else {
+        return Vec::new();
+    };
+    let ellipsis = children.iter().any(|child| {
+        matches!(
+            child,
+            PatternNode::MetaVar {
+                meta_var: MetaVariable::Multiple | MetaVariable::MultiCapture(_)
+            }
+        )
+    });
+    let grammar = lang.grammar();
+    let mut kinds: Vec<String> = Vec::new();
+    for child in children {
+        let kind = match child {
+            PatternNode::Internal { kind_id, .. } => *kind_id,
+            PatternNode::Terminal {
+                kind_id, is_named, ..
+            } if *is_named || !ellipsis => *kind_id,
+            _ => continue,
+        };
+        let Some(name) = grammar.node_kind_for_id(kind) else {
+            continue;
+        };
+        if kind != u16::MAX && name != "ERROR" && !kinds.iter().any(|k| k == name) {
+            kinds.push(name.to_owned());
+        }
+    }
+    kinds
 }
 
 /// The kinds one of which every node a rule (as JSON) matches has: its `kind`, else those
@@ -667,7 +723,7 @@ pub struct Scanner<'p> {
     /// by rule: what must be around a node for the rule to match it
     needs: Vec<Needs>,
     /// kind id → its bit in an [`Around`] mask (0: no rule's needs name it)
-    bits: Vec<u64>,
+    bits: Vec<Mask>,
     /// by rule: the words a node's text must contain for the rule to match it
     words: Vec<Option<Words>>,
 }
@@ -691,7 +747,7 @@ impl Scanner<'_> {
     }
 
     /// The bit of a node of this kind in an [`Around`] mask.
-    pub fn bit(&self, kind: u16) -> u64 {
+    pub fn bit(&self, kind: u16) -> Mask {
         self.bits.get(usize::from(kind)).copied().unwrap_or(0)
     }
 
@@ -800,7 +856,7 @@ impl Scanner<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{spelled_out, RulePack, Words};
+    use super::{pattern_children, spelled_out, RulePack, Words};
     use crate::lang::by_name;
 
     fn rule(id: &str, body: &str) -> String {
@@ -915,6 +971,27 @@ mod tests {
         let found = Words::All(vec![word("len"), word("0")]);
         assert!(found.found_in(b"len(items) == 0"));
         assert!(!found.found_in(b"len(items) == 1"));
+    }
+
+    #[test]
+    fn a_plain_pattern_needs_the_kinds_of_its_root_children() {
+        let lang = by_name("python").expect("python");
+        assert_eq!(
+            pattern_children(lang, "$X = $X + $Y"),
+            ["=", "binary_operator"]
+        );
+        assert_eq!(pattern_children(lang, "$V = $D[$K]"), ["=", "subscript"]);
+        // after an ellipsis ast-grep skips unnamed leaves: only named children count
+        assert_eq!(pattern_children(lang, "[$$$A, 1]"), ["integer"]);
+        assert_eq!(
+            pattern_children(lang, "[$A, 1]"),
+            ["[", ",", "integer", "]"]
+        );
+        assert_eq!(
+            pattern_children(lang, "f($$$)"),
+            ["identifier", "argument_list"]
+        );
+        assert!(pattern_children(lang, "$X").is_empty());
     }
 
     fn texts_id(index: u32) -> &'static str {

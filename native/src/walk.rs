@@ -110,32 +110,40 @@ pub fn walk<'t>(
             deep_weight: 0,
         },
     };
-    let mut stack: Vec<Frame> = Vec::new();
+    // each entered node's frame and how many siblings follow it: a cursor's failing
+    // `goto_next_sibling` (on every last child) climbs and rescans hidden parents, so it is
+    // not called when the count says there is no sibling left
+    let mut stack: Vec<(Frame, usize)> = Vec::new();
     let mut cursor = root.walk();
+    let mut following = 0;
     loop {
         if stack.len() >= max_depth {
             return Err(TooDeep(stack.len() + 1));
         }
         let node = cursor.node();
         visit(node, stack.len());
-        let frame = walker.enter(node, stack.last().copied(), stack.is_empty());
-        stack.push(frame);
+        let children = node.child_count() as usize;
+        let frame = walker.enter(node, stack.last().map(|(f, _)| *f), stack.is_empty());
+        stack.push((frame, following));
         if stack.len() > DEEP {
             let depth = stack.len() as u64;
             walker.found.deep_weight += depth * depth;
         }
-        if cursor.goto_first_child() {
+        if children > 0 && cursor.goto_first_child() {
+            following = children - 1;
             continue;
         }
         // leave finished nodes until one has a next sibling
         loop {
-            if let Some(frame) = stack.pop() {
-                walker.exit(frame);
-            }
+            let Some((frame, left)) = stack.pop() else {
+                return Ok(walker.found);
+            };
+            walker.exit(frame);
             if stack.is_empty() {
                 return Ok(walker.found);
             }
-            if cursor.goto_next_sibling() {
+            if left > 0 && cursor.goto_next_sibling() {
+                following = left - 1;
                 break;
             }
             if !cursor.goto_parent() {
