@@ -219,6 +219,7 @@ impl<'p> Analyzer<'p> {
         let hits = match &self.scanner {
             Some(scanner) if text.contains(AST_GREP_IGNORE) => scanner.hits(&root),
             Some(scanner) => {
+                surroundings.finish();
                 let mut hits = Vec::new();
                 for (node, place) in matchable {
                     let around = surroundings.around(place);

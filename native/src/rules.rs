@@ -322,6 +322,7 @@ pub struct Around {
     pub children: Mask,
     pub parent: Mask,
     pub ancestors: Mask,
+    pub descendants: Mask,
 }
 
 /// What is around each node of a walk, recorded as the walk enters the nodes in pre-order.
@@ -330,6 +331,8 @@ pub struct Surroundings {
     /// by slot: the kinds of a node's children (slot 0: the root's parent, where anything
     /// may be)
     children: Vec<Mask>,
+    /// by slot: the kinds below a node's children (folded in as the walk leaves nodes)
+    below: Vec<Mask>,
     /// the nodes from the root to the last one entered: (slot, kind bit, the kinds on the
     /// path from the root to it, itself included)
     path: Vec<(usize, Mask, Mask)>,
@@ -344,6 +347,7 @@ impl Default for Surroundings {
     fn default() -> Self {
         Self {
             children: vec![Mask::MAX],
+            below: vec![Mask::MAX],
             path: Vec::new(),
         }
     }
@@ -352,7 +356,7 @@ impl Default for Surroundings {
 impl Surroundings {
     /// Enter a node of kind bit `bit` (see [`Scanner::bit`]) at `depth` (the root's is 0).
     pub fn enter(&mut self, bit: Mask, depth: usize) -> Place {
-        self.path.truncate(depth);
+        self.leave_to(depth);
         let (parent, parent_bit, ancestors) = self
             .path
             .last()
@@ -362,12 +366,32 @@ impl Surroundings {
         self.children[parent] |= bit;
         let own = self.children.len();
         self.children.push(0);
+        self.below.push(0);
         let path = if depth == 0 { bit } else { ancestors | bit };
         self.path.push((own, bit, path));
         Place(parent, own, parent_bit, ancestors)
     }
 
-    /// What is around a node entered (complete once the walk is over).
+    /// Leave the nodes entered deeper than `depth`, folding what is below each into its
+    /// parent's.
+    fn leave_to(&mut self, depth: usize) {
+        while self.path.len() > depth {
+            let Some((slot, _, _)) = self.path.pop() else {
+                return;
+            };
+            let below = self.children[slot] | self.below[slot];
+            if let Some(&(parent, _, _)) = self.path.last() {
+                self.below[parent] |= below;
+            }
+        }
+    }
+
+    /// The walk is over: leave every node still entered.
+    pub fn finish(&mut self) {
+        self.leave_to(0);
+    }
+
+    /// What is around a node entered (complete once [`Surroundings::finish`] is called).
     pub fn around(&self, place: Place) -> Around {
         let Place(parent, own, parent_bit, ancestors) = place;
         Around {
@@ -375,13 +399,14 @@ impl Surroundings {
             children: self.children[own],
             parent: parent_bit,
             ancestors,
+            descendants: self.children[own] | self.below[own],
         }
     }
 }
 
 /// A necessary condition of a rule on the kinds around a node, read from its `precedes`,
-/// `follows`, `has` (direct children) and `inside` relations whose rule requires a kind: a
-/// rule that `follows: {kind: raise_statement}` can only match a node whose parent has a
+/// `follows`, `has` (a child; with `stopBy`, a descendant) and `inside` relations whose
+/// rule requires a kind, and from its plain patterns' nodes: a rule that `follows: {kind: raise_statement}` can only match a node whose parent has a
 /// `raise_statement` child, whatever its `stopBy`. Tested before ast-grep matches the rule;
 /// a rule without such relations needs nothing.
 #[derive(Clone, Debug, Default)]
@@ -397,6 +422,7 @@ enum Among {
     Children,
     Parent,
     Ancestors,
+    Descendants,
 }
 
 impl Needs {
@@ -407,6 +433,7 @@ impl Needs {
                 Among::Children => around.children,
                 Among::Parent => around.parent,
                 Among::Ancestors => around.ancestors,
+                Among::Descendants => around.descendants,
             };
             mask & there != 0
         })
@@ -552,15 +579,19 @@ fn bit_of(name: &str, named: &mut Vec<String>) -> Option<Mask> {
 /// The relations of a rule (as JSON) that every match must satisfy, with the kinds one
 /// of which the related node must have: its own, those of the rules in its `all`, and
 /// those every alternative of its `any` has (their kinds pooled). A plain pattern's
-/// children count as `has` relations (see [`pattern_children`]).
+/// nodes count as `has` relations (see [`pattern_kinds`]).
 fn relations(
     lang: &'static dyn Language,
     rule: &serde_json::Value,
     found: &mut Vec<(Among, Vec<String>)>,
 ) {
     if let Some(pattern) = rule.get("pattern").and_then(|p| p.as_str()) {
-        for kind in pattern_children(lang, pattern) {
+        let (children, below) = pattern_kinds(lang, pattern);
+        for kind in children {
             found.push((Among::Children, vec![kind]));
+        }
+        for kind in below {
+            found.push((Among::Descendants, vec![kind]));
         }
     }
     for key in ["precedes", "follows", "has", "inside"] {
@@ -571,7 +602,7 @@ fn relations(
             .get("stopBy")
             .is_none_or(|stop| stop.as_str() == Some("neighbor"));
         let among = match (key, direct) {
-            ("has", false) => continue, // a descendant, not a child
+            ("has", false) => Among::Descendants,
             ("has", true) => Among::Children,
             ("inside", true) => Among::Parent,
             ("inside", false) => Among::Ancestors,
@@ -605,6 +636,7 @@ fn relations(
         Among::Children,
         Among::Parent,
         Among::Ancestors,
+        Among::Descendants,
     ] {
         let pooled: Option<Vec<String>> = each
             .iter()
@@ -622,18 +654,19 @@ fn relations(
 }
 
 /// The kinds a node matched by `pattern` (a plain string: ast-grep's default `smart`
-/// strictness) has among its children: those of the pattern root's children that are not
-/// metavariables, as ast-grep matches each of them to a child of the same kind. Left out:
-/// unnamed leaves when the children hold an ellipsis (`$$$`: ast-grep skips the unnamed
-/// leaves after one) and error nodes (they match any kind).
-fn pattern_children(lang: &'static dyn Language, pattern: &str) -> Vec<String> {
+/// strictness) has among its children, and deeper below: those of the pattern's nodes that
+/// are not metavariables, as ast-grep matches each of them to a node of the same kind at
+/// the same place. Left out: unnamed leaves (ast-grep skips those after an ellipsis `$$$`;
+/// among the root's children they count when no ellipsis is there) and error nodes (they
+/// match any kind).
+fn pattern_kinds(lang: &'static dyn Language, pattern: &str) -> (Vec<String>, Vec<String>) {
     use ast_grep_core::matcher::PatternNode;
     use ast_grep_core::meta_var::MetaVariable;
     let Ok(pattern) = ast_grep_core::Pattern::try_new(pattern, lang.ast_grep()) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let PatternNode::Internal { children, .. } = &pattern.node else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let ellipsis = children.iter().any(|child| {
         matches!(
@@ -644,23 +677,47 @@ fn pattern_children(lang: &'static dyn Language, pattern: &str) -> Vec<String> {
         )
     });
     let grammar = lang.grammar();
-    let mut kinds: Vec<String> = Vec::new();
-    for child in children {
-        let kind = match child {
-            PatternNode::Internal { kind_id, .. } => *kind_id,
-            PatternNode::Terminal {
-                kind_id, is_named, ..
-            } if *is_named || !ellipsis => *kind_id,
-            _ => continue,
-        };
+    let add = |kind: u16, kinds: &mut Vec<String>| {
         let Some(name) = grammar.node_kind_for_id(kind) else {
-            continue;
+            return;
         };
         if kind != u16::MAX && name != "ERROR" && !kinds.iter().any(|k| k == name) {
             kinds.push(name.to_owned());
         }
+    };
+    let (mut own, mut below) = (Vec::new(), Vec::new());
+    let mut deeper: Vec<&PatternNode> = Vec::new();
+    for child in children {
+        match child {
+            PatternNode::Internal {
+                kind_id,
+                children: grandchildren,
+            } => {
+                add(*kind_id, &mut own);
+                deeper.extend(grandchildren);
+            }
+            PatternNode::Terminal {
+                kind_id, is_named, ..
+            } if *is_named || !ellipsis => add(*kind_id, &mut own),
+            _ => {}
+        }
     }
-    kinds
+    while let Some(node) = deeper.pop() {
+        match node {
+            PatternNode::Internal { kind_id, children } => {
+                add(*kind_id, &mut below);
+                deeper.extend(children);
+            }
+            PatternNode::Terminal {
+                kind_id,
+                is_named: true,
+                ..
+            } => add(*kind_id, &mut below),
+            _ => {}
+        }
+    }
+    below.retain(|k| !own.contains(k));
+    (own, below)
 }
 
 /// The kinds one of which every node a rule (as JSON) matches has: its `kind`, else those
@@ -856,7 +913,7 @@ impl Scanner<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{pattern_children, spelled_out, RulePack, Words};
+    use super::{pattern_kinds, spelled_out, RulePack, Words};
     use crate::lang::by_name;
 
     fn rule(id: &str, body: &str) -> String {
@@ -974,24 +1031,22 @@ mod tests {
     }
 
     #[test]
-    fn a_plain_pattern_needs_the_kinds_of_its_root_children() {
+    fn a_plain_pattern_needs_the_kinds_of_its_nodes() {
         let lang = by_name("python").expect("python");
-        assert_eq!(
-            pattern_children(lang, "$X = $X + $Y"),
-            ["=", "binary_operator"]
-        );
-        assert_eq!(pattern_children(lang, "$V = $D[$K]"), ["=", "subscript"]);
+        let children = |pattern: &str| pattern_kinds(lang, pattern).0;
+        assert_eq!(children("$X = $X + $Y"), ["=", "binary_operator"]);
+        assert_eq!(children("$V = $D[$K]"), ["=", "subscript"]);
         // after an ellipsis ast-grep skips unnamed leaves: only named children count
-        assert_eq!(pattern_children(lang, "[$$$A, 1]"), ["integer"]);
-        assert_eq!(
-            pattern_children(lang, "[$A, 1]"),
-            ["[", ",", "integer", "]"]
-        );
-        assert_eq!(
-            pattern_children(lang, "f($$$)"),
-            ["identifier", "argument_list"]
-        );
-        assert!(pattern_children(lang, "$X").is_empty());
+        assert_eq!(children("[$$$A, 1]"), ["integer"]);
+        assert_eq!(children("[$A, 1]"), ["[", ",", "integer", "]"]);
+        assert_eq!(children("f($$$)"), ["identifier", "argument_list"]);
+        assert!(children("$X").is_empty());
+        let (own, below) =
+            pattern_kinds(lang, "if $C:\n    return True\nelse:\n    return False\n");
+        assert_eq!(own, ["if", ":", "block", "else_clause"]);
+        let mut below = below;
+        below.sort();
+        assert_eq!(below, ["false", "return_statement", "true"]);
     }
 
     fn texts_id(index: u32) -> &'static str {
