@@ -501,12 +501,10 @@ impl Words {
 
     fn of_json(lang: SupportLang, rule: &serde_json::Value) -> Option<Self> {
         let mut all = Vec::new();
-        if let Some(pattern) = rule.get("pattern").and_then(|p| p.as_str()) {
-            if let Ok(pattern) = ast_grep_core::Pattern::try_new(pattern, lang) {
-                let mut words = Vec::new();
-                named_leaves(&pattern.node, &mut words);
-                all.extend(words.into_iter().map(Self::Word));
-            }
+        if let Some((pattern, _)) = rule.get("pattern").and_then(|p| whole_pattern(lang, p)) {
+            let mut words = Vec::new();
+            named_leaves(&pattern.node, &mut words);
+            all.extend(words.into_iter().map(Self::Word));
         }
         for item in rule
             .get("all")
@@ -540,6 +538,32 @@ impl Words {
             Self::Word(word) => memchr::memmem::find(text, word).is_some(),
         }
     }
+}
+
+/// A rule's `pattern` (as JSON) as ast-grep compiles it, when it matches the whole node:
+/// a plain string, or a `context` without `selector`; with whether its strictness is `ast`
+/// (unnamed leaves of the pattern may be skipped). None for the strictnesses that may
+/// match a named leaf by kind alone or ignore kinds (`relaxed`, `signature`, `template`).
+fn whole_pattern(
+    lang: SupportLang,
+    pattern: &serde_json::Value,
+) -> Option<(ast_grep_core::Pattern, bool)> {
+    if let Some(text) = pattern.as_str() {
+        return Some((ast_grep_core::Pattern::try_new(text, lang).ok()?, false));
+    }
+    if pattern.get("selector").is_some_and(|s| !s.is_null()) {
+        return None;
+    }
+    let context = pattern.get("context")?.as_str()?;
+    let ast = match pattern.get("strictness").filter(|s| !s.is_null()) {
+        None => false,
+        Some(strictness) => match strictness.as_str()? {
+            "smart" | "cst" => false,
+            "ast" => true,
+            _ => return None,
+        },
+    };
+    Some((ast_grep_core::Pattern::try_new(context, lang).ok()?, ast))
 }
 
 /// The texts of the named leaves of a pattern that are not metavariables.
@@ -585,7 +609,7 @@ fn relations(
     rule: &serde_json::Value,
     found: &mut Vec<(Among, Vec<String>)>,
 ) {
-    if let Some(pattern) = rule.get("pattern").and_then(|p| p.as_str()) {
+    if let Some(pattern) = rule.get("pattern") {
         let (children, below) = pattern_kinds(lang, pattern);
         for kind in children {
             found.push((Among::Children, vec![kind]));
@@ -659,23 +683,27 @@ fn relations(
 /// the same place. Left out: unnamed leaves (ast-grep skips those after an ellipsis `$$$`;
 /// among the root's children they count when no ellipsis is there) and error nodes (they
 /// match any kind).
-fn pattern_kinds(lang: &'static dyn Language, pattern: &str) -> (Vec<String>, Vec<String>) {
+fn pattern_kinds(
+    lang: &'static dyn Language,
+    pattern: &serde_json::Value,
+) -> (Vec<String>, Vec<String>) {
     use ast_grep_core::matcher::PatternNode;
     use ast_grep_core::meta_var::MetaVariable;
-    let Ok(pattern) = ast_grep_core::Pattern::try_new(pattern, lang.ast_grep()) else {
+    let Some((pattern, ast)) = whole_pattern(lang.ast_grep(), pattern) else {
         return (Vec::new(), Vec::new());
     };
     let PatternNode::Internal { children, .. } = &pattern.node else {
         return (Vec::new(), Vec::new());
     };
-    let ellipsis = children.iter().any(|child| {
-        matches!(
-            child,
-            PatternNode::MetaVar {
-                meta_var: MetaVariable::Multiple | MetaVariable::MultiCapture(_)
-            }
-        )
-    });
+    let ellipsis = ast
+        || children.iter().any(|child| {
+            matches!(
+                child,
+                PatternNode::MetaVar {
+                    meta_var: MetaVariable::Multiple | MetaVariable::MultiCapture(_)
+                }
+            )
+        });
     let grammar = lang.grammar();
     let add = |kind: u16, kinds: &mut Vec<String>| {
         let Some(name) = grammar.node_kind_for_id(kind) else {
@@ -1033,7 +1061,7 @@ mod tests {
     #[test]
     fn a_plain_pattern_needs_the_kinds_of_its_nodes() {
         let lang = by_name("python").expect("python");
-        let children = |pattern: &str| pattern_kinds(lang, pattern).0;
+        let children = |pattern: &str| pattern_kinds(lang, &serde_json::json!(pattern)).0;
         assert_eq!(children("$X = $X + $Y"), ["=", "binary_operator"]);
         assert_eq!(children("$V = $D[$K]"), ["=", "subscript"]);
         // after an ellipsis ast-grep skips unnamed leaves: only named children count
@@ -1041,12 +1069,27 @@ mod tests {
         assert_eq!(children("[$A, 1]"), ["[", ",", "integer", "]"]);
         assert_eq!(children("f($$$)"), ["identifier", "argument_list"]);
         assert!(children("$X").is_empty());
-        let (own, below) =
-            pattern_kinds(lang, "if $C:\n    return True\nelse:\n    return False\n");
+        let (own, below) = pattern_kinds(
+            lang,
+            &serde_json::json!("if $C:\n    return True\nelse:\n    return False\n"),
+        );
         assert_eq!(own, ["if", ":", "block", "else_clause"]);
         let mut below = below;
         below.sort();
         assert_eq!(below, ["false", "return_statement", "true"]);
+        // a context pattern as the compiled rule gives it back: with `ast` strictness
+        // unnamed leaves may be skipped
+        let texts = [rule(
+            "ctx",
+            "  pattern:\n    context: \"if $C:\\n    $V = True\\n\"\n    strictness: ast\n",
+        )];
+        let pack = RulePack::compile(lang, &texts).expect("compiles");
+        let json = serde_json::to_value(&pack.configs()[0].rule).expect("json");
+        let (own, below) = pattern_kinds(lang, &json["pattern"]);
+        assert_eq!(own, ["block"]);
+        assert_eq!(below, ["expression_statement", "assignment", "true"]);
+        let words = Words::of_json(lang.ast_grep(), &json);
+        assert_eq!(words, Some(Words::Word(b"True".to_vec())));
     }
 
     fn texts_id(index: u32) -> &'static str {
