@@ -574,10 +574,8 @@ fn named_leaves(node: &ast_grep_core::matcher::PatternNode, found: &mut Vec<Vec<
             text,
             is_named: true,
             ..
-        } if !text.is_empty() => {
-            if !found.iter().any(|w| w == text.as_bytes()) {
-                found.push(text.as_bytes().to_vec());
-            }
+        } if !text.is_empty() && !found.iter().any(|w| w == text.as_bytes()) => {
+            found.push(text.as_bytes().to_vec());
         }
         PatternNode::Internal { children, .. } => {
             for child in children {
