@@ -3,11 +3,13 @@
 //!
 //! Rules are compiled once per pack and dispatched by node kind (each rule's potential
 //! kinds, as ast-grep's `CombinedScan` does) from the metrics walk itself, so a file is
-//! traversed once. Two cheap necessary conditions narrow the rules tried on a node further,
+//! traversed once. Cheap necessary conditions narrow the rules tried on a node further,
 //! ast-grep still deciding every match: a call rule whose pattern names the function or
-//! method called is tried on calls of that name only ([`Callees`]), and a rule whose
-//! `precedes`/`follows`/`has`/`inside` relation needs a node of some kind is tried only
-//! where a sibling, child, parent or ancestor of that kind is ([`Needs`]). A file with
+//! method called is tried on calls of that name only ([`Callees`]); a rule whose
+//! `precedes`/`follows`/`has`/`inside` relation or whose pattern's nodes need a node of
+//! some kind is tried only where a sibling, child, parent, ancestor or descendant of that
+//! kind is ([`Needs`]); and a rule whose pattern spells out names or literals is tried only
+//! on nodes whose text holds them ([`Words`]). A file with
 //! ast-grep's own `ast-grep-ignore` comments is scanned with `CombinedScan` instead, which
 //! honours them as the `ast-grep scan` command does.
 
