@@ -73,3 +73,23 @@ def test_a_rule_file_with_an_alias_is_refused(tmp_path: Path) -> None:
     done = run_capped("code", "measure", str(tmp_path / "src"), "--rules", str(rules))
     line = one_line_error(done)
     assert "bomb.yml" in line and "alias" in line
+
+
+def test_an_ampersand_without_an_alias_reads_as_the_safe_loader_reads_it() -> None:
+    import yaml
+
+    from slopmark.yamlconfig import load_yaml, load_yaml_all
+
+    text = "pattern: 'a && b'\nanchored: &x [1, 2]\nplain: ok & fine\n"
+    assert load_yaml(text) == yaml.load(text, Loader=yaml.SafeLoader)  # noqa: S506
+    assert load_yaml_all(text + "---\n- &y z\n") == [load_yaml(text), ["z"]]
+
+
+def test_an_alias_after_an_anchor_is_refused_with_its_line() -> None:
+    import pytest
+    import yaml
+
+    from slopmark.yamlconfig import load_yaml
+
+    with pytest.raises(yaml.YAMLError, match=r"(?s)alias \*x.*line 3"):
+        load_yaml("a: &x [1]\nb: 'c & d'\nc: *x\n")
