@@ -14,9 +14,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
+from operator import itemgetter
 from typing import NamedTuple
 
-from slopmark.code.analysis import FileAnalysis
+from slopmark.code.analysis import FileAnalysis, Fingerprint
+
+#: A fingerprint's digest (its last field).
+_DIGEST = itemgetter(Fingerprint._fields.index("digest"))
 
 
 class CloneMember(NamedTuple):
@@ -40,17 +45,18 @@ class CloneGroup:
 
 def clone_groups(files: Sequence[FileAnalysis]) -> tuple[CloneGroup, ...]:
     """Group equal fingerprints across ``files``; biggest groups first."""
-    seen = Counter(fp.digest for analysis in files for fp in analysis.fingerprints)
+    fingerprints = chain.from_iterable(analysis.fingerprints for analysis in files)
+    seen = Counter(map(_DIGEST, fingerprints))  # counted in C: a big tree has ~100k
+    repeated = {digest for digest, count in seen.items() if count > 1}
     pooled: dict[bytes, list[CloneMember]] = defaultdict(list)
     kinds: dict[bytes, str] = {}
     for analysis in files:
-        for fp in analysis.fingerprints:
-            if seen[fp.digest] > 1:  # most forms occur once: no member is made for them
-                member = CloneMember(
-                    analysis.path, fp.start, fp.end, analysis.sloc_between(fp.start, fp.end)
-                )
-                pooled[fp.digest].append(member)
-                kinds[fp.digest] = fp.kind
+        # most forms occur once: only files with a repeated one make members
+        for kind, start, end, digest in [f for f in analysis.fingerprints if f.digest in repeated]:
+            pooled[digest].append(
+                CloneMember(analysis.path, start, end, analysis.sloc_between(start, end))
+            )
+            kinds[digest] = kind
     groups = [
         CloneGroup(digest.hex(), kinds[digest], tuple(sorted(members, key=_member_key)))
         for digest, members in pooled.items()
