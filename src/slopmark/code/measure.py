@@ -9,11 +9,17 @@ from pathlib import Path
 from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.analyzer import Analyzer, Version
 from slopmark.code.cache import ResultCache
+from slopmark.code.delta import Pooling, base_key, cached_base, keep_base, updated
 from slopmark.code.engine import Outcome, Progress
 from slopmark.code.languages import LANGUAGES, rule_targets
 from slopmark.code.metrics import Settings
 from slopmark.code.report import TreeReport, build_report
-from slopmark.code.reportcache import cached_report, keep_report, report_key
+from slopmark.code.reportcache import (
+    cached_report,
+    keep_report,
+    keep_when_met_again,
+    report_key,
+)
 from slopmark.code.rulecache import cached_catalog
 from slopmark.code.rules import Rule, choose
 from slopmark.code.tree import MAX_FILE_BYTES, SourceFile, SourceSet, discover
@@ -74,61 +80,80 @@ def measure_tree(
     known = frozenset(rule.id for rule in catalog)
     with gc_paused():
         files = [Version(f.path, location=f.location) for f in sources.files]
-        key = _report_key(analyzer, files, sources, known, options.settings)
-        report = cached_report(analyzer.cache, key, options.settings)
+        keys = _keys(analyzer, files, sources, known, options.settings)
+        report = cached_report(analyzer.cache, keys.report, options.settings)
         if report is None:
-            report = _pooled(analyzer, files, sources, known, options.settings, progress)
-            if analyzer.analysed in (0, len(files)):  # not after an edit: see `_report_key`
-                keep_report(analyzer.cache, key, report)
+            report = _measured(analyzer, files, sources, keys, known, options.settings, progress)
         elif progress is not None:
             progress(len(files), len(files))
         return report
 
 
-def _pooled(
+@dataclass(frozen=True)
+class _Keys:
+    """A tree's keys in the cache (all None or empty without a cache)."""
+
+    #: the whole report's (None too when a file's content could not be read)
+    report: bytes | None
+    #: the base of the tree's context (`slopmark.code.delta`)
+    base: bytes | None
+    #: each file's (path, result key)
+    files: list[tuple[str, bytes | None]]
+
+
+def _measured(
     analyzer: Analyzer,
     files: Sequence[Version],
     sources: SourceSet,
+    keys: _Keys,
     known: frozenset[str],
     settings: Settings,
     progress: Progress | None,
 ) -> TreeReport:
-    """The files analysed (or read from the cache) and pooled into the tree's report."""
+    """The report made from the last full pooling when few files changed, else pooled from
+    every file (then kept, with its base, for the next run)."""
+    pooling = Pooling(min_hits_of(analyzer.rules), known, settings)
+    base = cached_base(analyzer.cache, keys.base, settings)
+    report = updated(base, analyzer, files, [k for _, k in keys.files], pooling) if base else None
+    if report is not None:
+        keep_when_met_again(analyzer.cache, keys.report, report)
+        if progress is not None:
+            progress(len(files), len(files))
+        return report
     measured, skipped = split(analyzer.analyze(files, progress))
-    return build_report(
+    report = build_report(
         root=sources.root,
         analyses=measured,
         skipped=[*sources.skipped, *skipped],
-        min_hits=min_hits_of(analyzer.rules),
+        min_hits=pooling.min_hits,
         known_rules=known,
         settings=settings,
         rules_run=len(analyzer.rules),
     )
+    keep_report(analyzer.cache, keys.report, report)
+    keep_base(analyzer.cache, keys.base, keys.report, keys.files, measured)
+    return report
 
 
-def _report_key(
+def _keys(
     analyzer: Analyzer,
     files: Sequence[Version],
     sources: SourceSet,
     known: frozenset[str],
     settings: Settings,
-) -> bytes | None:
-    """The key of the tree's whole report in the cache (None: no cache, or a file whose
-    content could not be read).
-
-    A report is kept after a run that analysed every file (cold) or none (warm): storing
-    a big tree's report costs a tenth of a second, and after an edit the tree is usually
-    edited again before it is measured again; an edited tree measured twice unchanged
-    keeps its report on the second run."""
+) -> _Keys:
+    """The keys of the tree's report and base: the engine profile, what pools the files
+    and, for the report, each file's result key."""
     if analyzer.cache is None:
-        return None
+        return _Keys(None, None, [])
     rules = analyzer.rules
     context = (
         sources.root, settings, len(rules), sorted(min_hits_of(rules).items()), sorted(known),
         [(s.path, s.reason) for s in sources.skipped],
     )  # fmt: skip
-    keys = zip((v.path for v in files), analyzer.keys(files), strict=True)
-    return report_key(analyzer.profile, context, list(keys))
+    keyed = list(zip((v.path for v in files), analyzer.keys(files), strict=True))
+    base = base_key(report_key(analyzer.profile, context, []))
+    return _Keys(report_key(analyzer.profile, context, keyed), base, keyed)
 
 
 def applicable(rules: Sequence[Rule], files: Sequence[SourceFile]) -> tuple[Rule, ...]:
