@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import heapq
 import json
 import sys
 from collections import Counter
@@ -202,9 +203,9 @@ def _languages(report: TreeReport, console: Console) -> None:
     """A row per language when the tree mixes several (the summary above pools them)."""
     from rich.table import Table
 
-    rows = report.languages()
-    if len(rows) < 2:
+    if len({f.language for f in report.files}) < 2:  # rows of one language: not made
         return
+    rows = report.languages()
     table = Table(title="per language", title_justify="left")
     for column in ("language", "files", "SLOC", "callables", "erosion", "verbosity"):
         table.add_column(column, justify="left" if column == "language" else "right")
@@ -225,7 +226,7 @@ def _top_callables(report: TreeReport, console: Console, top: int) -> None:
 
     from slopmark.cli.tables import print_table
 
-    ranked = sorted(report.callables, key=lambda c: -c.mass)[:top]
+    ranked = heapq.nsmallest(top, report.callables, key=lambda c: -c.mass)  # sorted()[:top]
     if not ranked:
         return
     formula = MASS_FORMULAS[report.settings.size_term]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from math import sqrt
 from typing import NamedTuple
 
@@ -90,11 +91,11 @@ class TreeReport:
 
     @property
     def callables(self) -> tuple[CallableMetrics, ...]:
-        return tuple(c for f in self.files for c in f.callables)
+        return tuple(chain.from_iterable(f.callables for f in self.files))
 
     @property
     def hits(self) -> tuple[RuleHit, ...]:
-        return tuple(h for f in self.files for h in f.hits)
+        return tuple(chain.from_iterable(f.hits for f in self.files))
 
     def languages(self) -> tuple[LanguageRow, ...]:
         """One row per language measured, in `slopmark.code.languages` order."""
