@@ -21,6 +21,7 @@ import marshal
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from slopmark.code.analysis import FileAnalysis, Skipped
@@ -84,10 +85,11 @@ def cached_base(cache: ResultCache | None, key: bytes | None, settings: Settings
         return None
     try:
         report_key, files, singles = marshal.loads(payload)
+        keys = dict(files)
     except (ValueError, EOFError, TypeError):
         return None
     report = cached_report(cache, report_key, settings)
-    return None if report is None else Base(report, dict(files), singles)
+    return None if report is None else Base(report, keys, singles)
 
 
 def updated(
@@ -95,12 +97,9 @@ def updated(
     pooling: Pooling,
 ) -> TreeReport | None:  # fmt: skip
     """The report of ``versions`` made from ``base`` (None: pool every file instead)."""
-    now = {v.path: k for v, k in zip(versions, keys, strict=True) if k is not None}
-    changed = {p for p in now.keys() | base.keys.keys() if now.get(p) != base.keys.get(p)}
-    if len(now) < len(versions) or not changed or len(changed) > _most_changed(len(now)):
-        return None
-    old = _old_analyses(analyzer.cache, base.keys, changed)
-    if old is None:
+    changed = _changed(base, versions, keys)
+    old = _old_analyses(analyzer.cache, base.keys, changed) if changed else None
+    if changed is None or old is None:
         return None
     by_path = {v.path: v for v in versions}
     fresh = analyzer.analyze([by_path[p] for p in sorted(changed) if p in by_path])
@@ -110,9 +109,17 @@ def updated(
     return _report(base, changed, [*fresh, *again], touched, pooling)
 
 
-def _most_changed(files: int) -> float:
-    """How many changed files a report is made from its base for (a few in any tree)."""
-    return max(8, MAX_CHANGED * files)
+def _changed(
+    base: Base, versions: Sequence[Version], keys: Sequence[bytes | None]
+) -> set[str] | None:
+    """The paths whose result key is not the base's (None: none, too many, or a file's
+    content could not be read)."""
+    now = {v.path: k for v, k in zip(versions, keys, strict=True) if k is not None}
+    changed = {p for p in now.keys() | base.keys.keys() if now.get(p) != base.keys.get(p)}
+    most = max(8, MAX_CHANGED * len(now))  # a few files in any tree
+    if len(now) < len(versions) or not changed or len(changed) > most:
+        return None
+    return changed
 
 
 def _old_analyses(
@@ -150,30 +157,43 @@ def _report(
     groups = _groups(base.report.clone_groups, clone_groups(analyses), touched)
     if groups is None:
         return None
-    made = {a.path for a in analyses}
-    spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    for group in groups:
-        for member in group.members:
-            if member.path in made:
-                spans[member.path].append((member.start, member.end))
-    files = {f.path: f for f in base.report.files if f.path not in made and f.path not in changed}
+    spans = _spans(groups, {a.path for a in analyses})
+    gone = changed.union(spans)
+    files = {f.path: f for f in base.report.files if f.path not in gone}
     problems = _problems(base.report.problems, files)
     for a in analyses:
         files[a.path] = file_metrics(a, spans[a.path], pooling.min_hits, pooling.known,
                                      pooling.settings)  # fmt: skip
         problems[a.path] = effective_hits(a, pooling.min_hits, pooling.known)[1]
-    skipped = [s for s in base.report.skipped if s.path not in changed]
-    skipped.extend(o for o in outcomes if isinstance(o, Skipped))
     order = sorted(files)
     return TreeReport(
         root=base.report.root,
         settings=pooling.settings,
         files=tuple(files[p] for p in order),
-        skipped=tuple(sorted(skipped, key=lambda s: s.path)),
+        skipped=_skipped(base.report.skipped, changed, outcomes),
         clone_groups=groups,
-        problems=tuple(p for path in order for p in problems.get(path, ())),
+        problems=tuple(chain.from_iterable(problems.get(path, ()) for path in order)),
         rules_run=base.report.rules_run,
     )
+
+
+def _skipped(
+    skipped: Iterable[Skipped], changed: set[str], outcomes: Iterable[Outcome]
+) -> tuple[Skipped, ...]:
+    """The base's skipped files that did not change with the changed ones skipped now."""
+    kept = [s for s in skipped if s.path not in changed]
+    kept.extend(o for o in outcomes if isinstance(o, Skipped))
+    return tuple(sorted(kept, key=lambda s: s.path))
+
+
+def _spans(groups: Iterable[CloneGroup], paths: set[str]) -> dict[str, list[tuple[int, int]]]:
+    """The clone spans of each of ``paths`` (every one of them a key)."""
+    spans: dict[str, list[tuple[int, int]]] = {path: [] for path in paths}
+    for group in groups:
+        for member in group.members:
+            if member.path in spans:
+                spans[member.path].append((member.start, member.end))
+    return spans
 
 
 def _problems(

@@ -15,7 +15,10 @@ from .repos import branchy
 
 #: A loop seen once in the first tree (in m3): a single form until another file copies it.
 LOOP = "def walk(items):\n    while items:\n        item = items.pop()\n        print(item)\n"
-GET = "\n\nclass K:\n    def get(self, x):\n        if x == None:\n            return 1\n        return 2\n"
+GET = (
+    "\n\nclass K:\n    def get(self, x):\n        if x == None:\n            return 1\n"
+    "        return 2\n"
+)
 FILES = {f"pkg/m{i}.py": branchy(f"f{i}", 3 + i % 5) + GET for i in range(10)}
 FILES["pkg/m3.py"] += "\n\n" + LOOP
 
@@ -32,7 +35,9 @@ def measured(tree: Path, cache: Path | None) -> TreeReport:
 def markers(cache: Path) -> int:
     """Reports made from a base leave a marker under their key (see `keep_when_met_again`)."""
     with sqlite3.connect(cache / FILE_NAME) as db:
-        return int(db.execute("SELECT count(*) FROM reports WHERE length(value) = 16").fetchone()[0])
+        return int(
+            db.execute("SELECT count(*) FROM reports WHERE length(value) = 16").fetchone()[0]
+        )
 
 
 def test_reports_made_from_the_base_equal_full_poolings(make_tree, tmp_path: Path) -> None:
