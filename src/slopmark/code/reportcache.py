@@ -79,18 +79,6 @@ def keep_report(cache: ResultCache | None, key: bytes | None, report: TreeReport
     cache.flush()
 
 
-def keep_when_met_again(cache: ResultCache | None, key: bytes | None, report: TreeReport) -> None:
-    """Store ``report`` (made from a base, after an edit) the second time its key is met;
-    the first time only a marker is left. Storing a big tree's report costs a tenth of a
-    second, and an edited tree is usually edited again before it is measured again."""
-    if cache is None or key is None:
-        return
-    if cache.report(key) is None:
-        cache.put_report(key, seal(b""))  # no report: `cached_report` reads it as none
-    else:
-        keep_report(cache, key, report)
-
-
 def encode(report: TreeReport) -> tuple[Any, ...]:
     files = tuple(
         (f.path, f.sloc, f.rule_lines, f.clone_lines, f.flagged_lines,
