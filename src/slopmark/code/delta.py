@@ -22,9 +22,8 @@ from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any
 
-from slopmark.code.analysis import FileAnalysis, Skipped
+from slopmark.code.analysis import FileAnalysis, Fingerprint, Skipped
 from slopmark.code.analyzer import Analyzer, Version, decode
 from slopmark.code.cache import ResultCache, seal, unseal
 from slopmark.code.clones import CloneGroup, clone_groups
@@ -132,7 +131,7 @@ def _old_analyses(
     return None if None in found else [o for o in found if o is not None]
 
 
-def _fingerprints(outcome: Outcome) -> Iterable[Any]:
+def _fingerprints(outcome: Outcome) -> Iterable[Fingerprint]:
     return outcome.fingerprints if isinstance(outcome, FileAnalysis) else ()
 
 
