@@ -312,6 +312,60 @@ fn spelled_out(regex: &str) -> Option<Vec<String>> {
         .collect()
 }
 
+/// Whether every match of a rule (as JSON) binds the metavariable `name` to a node inside
+/// the matched one: its `pattern` (matching the whole node) holds `$name` as a single
+/// capture, every alternative of its `any` binds it, or one item of its `all` does.
+fn binds(lang: SupportLang, rule: &serde_json::Value, name: &str) -> bool {
+    let in_pattern = rule
+        .get("pattern")
+        .and_then(|p| whole_pattern(lang, p))
+        .is_some_and(|(pattern, _)| captures(&pattern.node, name));
+    let in_any = rule
+        .get("any")
+        .and_then(|a| a.as_array())
+        .is_some_and(|a| !a.is_empty() && a.iter().all(|r| binds(lang, r, name)));
+    let in_all = rule
+        .get("all")
+        .and_then(|a| a.as_array())
+        .is_some_and(|a| a.iter().any(|r| binds(lang, r, name)));
+    in_pattern || in_any || in_all
+}
+
+/// Whether a pattern holds `$name` as a single capture.
+fn captures(node: &ast_grep_core::matcher::PatternNode, name: &str) -> bool {
+    use ast_grep_core::matcher::PatternNode;
+    use ast_grep_core::meta_var::MetaVariable;
+    match node {
+        PatternNode::MetaVar {
+            meta_var: MetaVariable::Capture(id, _),
+        } => id == name,
+        PatternNode::Internal { children, .. } => children.iter().any(|c| captures(c, name)),
+        _ => false,
+    }
+}
+
+/// The texts a regex matches when it spells them out as literals (no regex syntax inside
+/// an alternative): `^(""|'')$`, `^(a|b)$`.
+fn spelled_out_literally(regex: &str) -> Option<Vec<String>> {
+    let literal = |s: &str| !s.is_empty() && !s.contains(|c| "\\.+*?()[]{}|^$".contains(c));
+    let body = regex.strip_prefix('^')?.strip_suffix('$')?;
+    let Some(open) = body.find('(') else {
+        return literal(body).then(|| vec![body.to_owned()]);
+    };
+    let close = body.rfind(')')?;
+    let (prefix, suffix) = (&body[..open], body.get(close + 1..)?);
+    let inner = body.get(open + 1..close)?;
+    let inner = inner.strip_prefix("?:").unwrap_or(inner);
+    let affix = |s: &str| s.is_empty() || literal(s);
+    if !affix(prefix) || !affix(suffix) {
+        return None;
+    }
+    inner
+        .split('|')
+        .map(|alt| literal(alt).then(|| format!("{prefix}{alt}{suffix}")))
+        .collect()
+}
+
 /// A set of kinds, one bit each (see [`Scanner::bit`]): 128 bits, as rules' relations and
 /// plain patterns' children name over 64 kinds in Python's pack.
 pub type Mask = u128;
@@ -498,7 +552,37 @@ enum Words {
 impl Words {
     fn of_rule(lang: SupportLang, rule: &RuleConfig<SupportLang>) -> Option<Self> {
         let json = serde_json::to_value(&rule.rule).ok()?;
-        Self::of_json(lang, &json)
+        let constraints = serde_json::to_value(&rule.constraints).ok();
+        let mut all: Vec<Self> = Self::of_json(lang, &json).into_iter().collect();
+        all.extend(Self::of_constraints(lang, &json, constraints.as_ref()));
+        match all.len() {
+            0 => None,
+            1 => all.pop(),
+            _ => Some(Self::All(all)),
+        }
+    }
+
+    /// The words of the metavariables every match binds (see [`binds`]) whose constraint
+    /// spells out their whole text (`regex: ^(""|'')$`): the bound node lies inside the
+    /// matched one, so its text holds one of them.
+    fn of_constraints(
+        lang: SupportLang,
+        rule: &serde_json::Value,
+        constraints: Option<&serde_json::Value>,
+    ) -> Vec<Self> {
+        let Some(constraints) = constraints.and_then(|c| c.as_object()) else {
+            return Vec::new();
+        };
+        constraints
+            .iter()
+            .filter(|(name, _)| binds(lang, rule, name))
+            .filter_map(|(_, constraint)| {
+                let regex = constraint.get("regex")?.as_str()?;
+                let words = spelled_out_literally(regex)?;
+                let words = words.into_iter().map(|w| Self::Word(w.into_bytes()));
+                Some(Self::Any(words.collect()))
+            })
+            .collect()
     }
 
     fn of_json(lang: SupportLang, rule: &serde_json::Value) -> Option<Self> {
@@ -1022,6 +1106,31 @@ mod tests {
                 ("either", 10)
             ]
         );
+    }
+
+    #[test]
+    fn constraints_that_spell_out_a_bound_metavariable_give_words() {
+        let lang = by_name("python").expect("python").ast_grep();
+        let of = |rule: &str, constraints: &str| {
+            let rule: serde_json::Value = serde_json::from_str(rule).expect("rule");
+            let constraints: serde_json::Value = serde_json::from_str(constraints).expect("c");
+            Words::of_constraints(lang, &rule, Some(&constraints))
+        };
+        let empty = r#"{"S": {"regex": "^(\"\"|'')$"}}"#;
+        let both = Words::Any(vec![
+            Words::Word(b"\"\"".to_vec()),
+            Words::Word(b"''".to_vec()),
+        ]);
+        let every = r#"{"any": [{"pattern": "$X == $S"}, {"pattern": "$S != $X"}]}"#;
+        assert_eq!(of(every, empty), std::slice::from_ref(&both));
+        let all = r#"{"all": [{"kind": "call"}, {"pattern": "f($S)"}]}"#;
+        assert_eq!(of(all, empty), [both]);
+        let one = r#"{"any": [{"pattern": "$X == $S"}, {"pattern": "$X != $Y"}]}"#;
+        assert!(of(one, empty).is_empty(), "an alternative binds no S");
+        let around = r#"{"pattern": "$X", "has": {"pattern": "$S"}}"#;
+        assert!(of(around, empty).is_empty(), "S bound by a relation only");
+        let open = r#"{"S": {"regex": "^(a|b.)$"}}"#;
+        assert!(of(every, open).is_empty(), "not spelled out");
     }
 
     #[test]
