@@ -8,8 +8,9 @@
 //! method called is tried on calls of that name only ([`Callees`]); a rule whose
 //! `precedes`/`follows`/`has`/`inside` relation or whose pattern's nodes need a node of
 //! some kind is tried only where a sibling, child, parent, ancestor or descendant of that
-//! kind is ([`Needs`]); and a rule whose pattern spells out names or literals is tried only
-//! on nodes whose text holds them ([`Words`]). A file with
+//! kind is ([`Needs`]); and a rule whose pattern spells out names or literals, or whose
+//! constraint spells out the text of a metavariable every match binds, is tried only on
+//! nodes whose text holds them ([`Words`]). A file with
 //! ast-grep's own `ast-grep-ignore` comments is scanned with `CombinedScan` instead, which
 //! honours them as the `ast-grep scan` command does.
 
