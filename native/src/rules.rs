@@ -295,22 +295,8 @@ type Key = (bool, Vec<u8>);
 
 /// The words a regex matches when it spells them out: `^(a|b)$`, `^__(len|str)__$`, `^a$`.
 fn spelled_out(regex: &str) -> Option<Vec<String>> {
-    let word = |s: &str| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    let body = regex.strip_prefix('^')?.strip_suffix('$')?;
-    let Some(open) = body.find('(') else {
-        return (!body.is_empty() && word(body)).then(|| vec![body.to_owned()]);
-    };
-    let close = body.rfind(')')?;
-    let (prefix, suffix) = (&body[..open], body.get(close + 1..)?);
-    let inner = body.get(open + 1..close)?;
-    let inner = inner.strip_prefix("?:").unwrap_or(inner);
-    if !word(prefix) || !word(suffix) {
-        return None;
-    }
-    inner
-        .split('|')
-        .map(|alt| (!alt.is_empty() && word(alt)).then(|| format!("{prefix}{alt}{suffix}")))
-        .collect()
+    let word = |s: &String| s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    spelled_out_literally(regex).filter(|words| words.iter().all(word))
 }
 
 /// Whether every match of a rule (as JSON) binds the metavariable `name` to a node inside
