@@ -168,18 +168,18 @@ class ResultCache:
 
     def tree(self, key: bytes) -> bytes | None:
         """A stored tree summary (`slopmark.code.summary`), marked as used."""
-        rows = self._select("SELECT key, value FROM trees WHERE key IN ({})", [key])
-        if not rows or not isinstance(rows[0][1], bytes):
-            return None
-        self._pending.used.add(key)
-        return rows[0][1]
+        return self._used_entry("trees", key, self._pending.used)
 
     def report(self, key: bytes) -> bytes | None:
         """A stored tree report (`slopmark.code.reportcache`), marked as used."""
-        rows = self._select("SELECT key, value FROM reports WHERE key IN ({})", [key])
+        return self._used_entry("reports", key, self._pending.reports_used)
+
+    def _used_entry(self, table: str, key: bytes, used: set[bytes]) -> bytes | None:
+        """The value of ``key`` in ``table`` (one of ours), its use noted in ``used``."""
+        rows = self._select(f"SELECT key, value FROM {table} WHERE key IN ({{}})", [key])
         if not rows or not isinstance(rows[0][1], bytes):
             return None
-        self._pending.reports_used.add(key)
+        used.add(key)
         return rows[0][1]
 
     def catalog(self, key: bytes) -> bytes | None:
