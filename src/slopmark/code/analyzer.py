@@ -95,8 +95,7 @@ class Analyzer:
         if self.cache is None and all(v.location and v.data is None for v in versions):
             pairs = [(v.location or "", v.path) for v in versions]
             return self.engine.analyze_paths(pairs, progress)
-        self.digests(versions)
-        keys = [self._key(v) for v in versions]
+        keys = self.keys(versions)
         outcomes = self._known_outcomes(versions, keys)
         missing = [i for i, o in enumerate(outcomes) if o is None]
         done = len(versions) - len(missing)

@@ -61,8 +61,13 @@ def clone_groups(files: Sequence[FileAnalysis]) -> tuple[CloneGroup, ...]:
         CloneGroup(digest.hex(), kinds[digest], tuple(sorted(members, key=_member_key)))
         for digest, members in pooled.items()
     ]
-    groups.sort(key=lambda g: (-g.sloc, _member_key(g.members[0])))
+    groups.sort(key=group_key)
     return tuple(groups)
+
+
+def group_key(group: CloneGroup) -> tuple[int, str, int, int]:
+    """Where a group stands among a tree's: biggest first, then by its first member."""
+    return (-group.sloc, *_member_key(group.members[0]))
 
 
 def _member_key(member: CloneMember) -> tuple[str, int, int]:

@@ -26,7 +26,7 @@ from itertools import chain
 from slopmark.code.analysis import FileAnalysis, Fingerprint, Skipped
 from slopmark.code.analyzer import Analyzer, Version, decode
 from slopmark.code.cache import ResultCache, seal, unseal
-from slopmark.code.clones import CloneGroup, clone_groups
+from slopmark.code.clones import CloneGroup, clone_groups, group_key
 from slopmark.code.engine import Outcome
 from slopmark.code.hits import Problem, effective_hits
 from slopmark.code.metrics import Settings
@@ -215,7 +215,7 @@ def _groups(
     forms = {digest.hex() for digest in touched}
     groups = [g for g in kept if g.digest not in forms]
     groups.extend(g for g in pooled if g.digest in forms)
-    order = [(-g.sloc, g.members[0].path, g.members[0].start, g.members[0].end) for g in groups]
+    order = [group_key(g) for g in groups]
     if len(set(order)) < len(order):
         return None
     ranked = sorted(range(len(groups)), key=order.__getitem__)

@@ -8,10 +8,8 @@ authors' reference tool; sensitivity variants from the paper's appendix.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-
-SIZE_TERMS = ("sqrt", "linear", "none")
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,18 +20,18 @@ class Settings:
     size_term: str = "sqrt"
 
 
-def mass(cc: int, sloc: int, size_term: str = "sqrt") -> float:
-    """mass(f) = CC(f) · g(SLOC(f)), g = √ by default (0 when SLOC is 0).
+#: The size term g of each profile: √ by default; ``linear`` g(n) = n and ``none``
+#: g(n) = 1 (the appendix variants).
+SIZE_TERMS: dict[str, Callable[[int], float]] = {
+    "sqrt": math.sqrt,
+    "linear": float,
+    "none": lambda _: 1.0,
+}
 
-    ``linear`` uses g(n) = n and ``none`` g(n) = 1 (the appendix variants).
-    """
-    if sloc <= 0:
-        return 0.0
-    if size_term == "sqrt":
-        return cc * math.sqrt(sloc)
-    if size_term == "linear":
-        return float(cc * sloc)
-    return float(cc)
+
+def mass(cc: int, sloc: int, size_term: str = "sqrt") -> float:
+    """mass(f) = CC(f) · g(SLOC(f)), g = `SIZE_TERMS` [``size_term``] (0 when SLOC is 0)."""
+    return cc * SIZE_TERMS[size_term](sloc) if sloc > 0 else 0.0
 
 
 def erosion(pairs: Iterable[tuple[int, float]], cc_threshold: int = 10) -> float | None:

@@ -6,14 +6,13 @@ from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
-from math import sqrt
 from typing import NamedTuple
 
 from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.clones import CloneGroup, clone_groups
 from slopmark.code.hits import Problem, RuleHit, effective_hits
 from slopmark.code.languages import LANGUAGES
-from slopmark.code.metrics import Settings, erosion, mass, ratio
+from slopmark.code.metrics import SIZE_TERMS, Settings, erosion, ratio
 
 
 class CallableMetrics(NamedTuple):
@@ -185,13 +184,13 @@ def _mark(sloc: bytes, spans: Iterable[tuple[int, int]]) -> bytearray:
 
 
 def _callables(analysis: FileAnalysis, settings: Settings) -> tuple[CallableMetrics, ...]:
-    path, term, make = analysis.path, settings.size_term, CallableMetrics._make
-    if term == "sqrt":  # `mass` inlined for the default profile (the same expression)
-        return tuple(
-            [make((path, name, start, end, cc, sloc, cc * sqrt(sloc) if sloc > 0 else 0.0))
-             for name, start, end, cc, sloc in analysis.callables]
-        )  # fmt: skip
-    return tuple(make((path, *c, mass(c.cc, c.sloc, term))) for c in analysis.callables)
+    """Each callable with its mass (`slopmark.code.metrics.mass`, its size term looked up
+    once for the file)."""
+    path, size, make = analysis.path, SIZE_TERMS[settings.size_term], CallableMetrics._make
+    return tuple(
+        [make((path, name, start, end, cc, sloc, cc * size(sloc) if sloc > 0 else 0.0))
+         for name, start, end, cc, sloc in analysis.callables]
+    )  # fmt: skip
 
 
 def _file_metrics(
