@@ -78,13 +78,22 @@ def reference(paths: list[str]) -> Files:
     return result
 
 
+def records(stream: _core.Stream) -> list[_core.Record]:
+    """Every record of a core stream, in input order."""
+    found: list[_core.Record] = [()] * len(stream)
+    while batch := stream.next(len(found)):
+        for index, record in batch:
+            found[index] = record
+    return found
+
+
 def ours(paths: list[str]) -> Files:
     """The core's records, with undecodable files read as scb-check reads them."""
     out: Files = {}
-    for path, record in zip(paths, _core.analyze_paths("python", paths), strict=True):
+    for path, record in zip(paths, records(_core.stream_paths("python", paths)), strict=True):
         if record[:2] == ("error", "not-utf8"):
             text = Path(path).read_bytes().decode("utf-8", errors="replace")
-            record = _core.analyze_sources("python", [text.encode("utf-8")])[0]
+            record = records(_core.stream_sources("python", [text.encode("utf-8")]))[0]
         if record[0] != "ok":
             out[path] = f"{record[1]}: {record[2]}"
             continue

@@ -17,7 +17,7 @@ use ast_grep_core::AstGrep;
 use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use tree_sitter::Node;
 
 /// Knobs of the analysis.
@@ -82,31 +82,55 @@ impl<'p> Analyzer<'p> {
     }
 
     /// Analyse `inputs` on `jobs` threads (0: one per core); outcomes in input order.
+    /// `done` counts the files finished, for a progress display.
+    pub fn batch(&self, inputs: &[Input], jobs: usize, done: &AtomicUsize) -> Vec<Outcome> {
+        let finished = std::sync::Mutex::new(Vec::with_capacity(inputs.len()));
+        self.each(inputs, jobs, &|i, outcome| {
+            done.fetch_add(1, Ordering::Relaxed);
+            if let Ok(mut finished) = finished.lock() {
+                finished.push((i, outcome));
+            }
+            true
+        });
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; inputs.len()];
+        let finished = finished
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for (i, outcome) in finished {
+            outcomes[i] = Some(outcome);
+        }
+        outcomes.into_iter().flatten().collect()
+    }
+
+    /// Analyse `inputs` on `jobs` threads (0: one per core), handing each outcome to
+    /// `sink` with its input's index as soon as it is made; once `sink` returns false
+    /// (its reader is gone) the files not started yet are left alone.
+    ///
     /// Big files go first, so that the last ones to finish are small, and every file is a
     /// job of its own: rayon's default splitting hands a thread a run of files it cannot
     /// share, and with the biggest files first one thread worked alone for most of `Lib/`.
-    /// `done` counts the files finished, for a progress display.
-    pub fn batch(&self, inputs: &[Input], jobs: usize, done: &AtomicUsize) -> Vec<Outcome> {
+    pub fn each(
+        &self,
+        inputs: &[Input],
+        jobs: usize,
+        sink: &(dyn Fn(usize, Outcome) -> bool + Sync),
+    ) {
         let mut order: Vec<usize> = (0..inputs.len()).collect();
         order.sort_by_cached_key(|i| std::cmp::Reverse(inputs[*i].size()));
+        let wanted = AtomicBool::new(true);
         let run = |i: &usize| {
-            let outcome = self.input(&inputs[*i]);
-            done.fetch_add(1, Ordering::Relaxed);
-            (*i, outcome)
+            if wanted.load(Ordering::Relaxed) && !sink(*i, self.input(&inputs[*i])) {
+                wanted.store(false, Ordering::Relaxed);
+            }
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
             .stack_size(STACK_BYTES)
             .build();
-        let finished: Vec<(usize, Outcome)> = match pool {
-            Ok(pool) => pool.install(|| order.par_iter().with_max_len(1).map(run).collect()),
-            Err(_) => order.iter().map(run).collect(),
-        };
-        let mut outcomes: Vec<Option<Outcome>> = vec![None; inputs.len()];
-        for (i, outcome) in finished {
-            outcomes[i] = Some(outcome);
+        match pool {
+            Ok(pool) => pool.install(|| order.par_iter().with_max_len(1).for_each(run)),
+            Err(_) => order.iter().for_each(run),
         }
-        outcomes.into_iter().flatten().collect()
     }
 
     /// Analyse one input, whatever it holds.

@@ -1,20 +1,22 @@
 //! The Python binding, `slopmark._core`: a few coarse calls, plain data across.
 //!
 //! Python hands in paths or bytes, the language name, a compiled rule pack and settings;
-//! it gets back one plain tuple per file (see `slopmark.code.analysis.from_core`). The GIL
-//! is released while the files are analysed.
+//! it gets back a [`Stream`] of one plain tuple per file (see
+//! `slopmark.code.analysis.from_record`), which it reads while the core's threads go on
+//! with the rest. The GIL is released while Python waits for records.
 
 use crate::analyze::{Analyzer, Input, Settings};
 use crate::lang::{by_name, Language, LANGUAGES};
 use crate::record::{FileRecord, Outcome};
 use crate::rules::RulePack as Pack;
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 create_exception!(
     _core,
@@ -65,43 +67,84 @@ impl RulePack {
     }
 }
 
-/// Files finished by a running analysis: read it from another thread to show progress.
+/// A running analysis: the core's threads work through the files while Python reads the
+/// records of those finished so far (and turns them into its own objects meanwhile).
 #[pyclass(frozen, module = "slopmark._core")]
-pub struct Progress {
-    done: Arc<AtomicUsize>,
+pub struct Stream {
+    finished: Mutex<Receiver<(usize, Outcome)>>,
+    total: usize,
 }
 
 #[pymethods]
-impl Progress {
-    #[new]
-    fn new() -> Self {
-        Self {
-            done: Arc::new(AtomicUsize::new(0)),
-        }
+impl Stream {
+    /// The files of the analysis.
+    fn __len__(&self) -> usize {
+        self.total
     }
 
-    #[getter]
-    fn done(&self) -> usize {
-        self.done.load(Ordering::Relaxed)
+    /// `(index, record)` of the files finished since the last call: waits, the GIL
+    /// released, until `at_least` are there (or `timeout` seconds have passed, or every
+    /// file is done), then takes those finished meanwhile too. Empty once all were read.
+    #[pyo3(signature = (at_least=1, timeout=None))]
+    fn next<'py>(
+        &self,
+        py: Python<'py>,
+        at_least: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let wait = timeout.map(|t| Duration::from_secs_f64(t.max(0.0)));
+        let taken = py.detach(|| match self.finished.lock() {
+            Ok(finished) => take(&finished, at_least, wait),
+            Err(_) => Vec::new(),
+        });
+        let items = taken
+            .into_iter()
+            .map(|(index, outcome)| (index, record(py, outcome)?).into_pyobject(py))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)
     }
 }
 
-/// What a call asks for besides its inputs.
+/// Outcomes from `finished`: at least `at_least` unless `wait` runs out or the analysis
+/// ends, and every other one already there.
+fn take(
+    finished: &Receiver<(usize, Outcome)>,
+    at_least: usize,
+    wait: Option<Duration>,
+) -> Vec<(usize, Outcome)> {
+    let deadline = wait.map(|w| Instant::now() + w);
+    let mut taken = Vec::new();
+    while taken.len() < at_least {
+        let next = match deadline {
+            Some(deadline) => finished
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .ok(),
+            None => finished.recv().ok(),
+        };
+        match next {
+            Some(item) => taken.push(item),
+            None => break,
+        }
+    }
+    taken.extend(finished.try_iter());
+    taken
+}
+
+/// What an analysis asks for besides its inputs.
 struct Call<'a> {
     language: &'a str,
     rules: Option<&'a RulePack>,
     jobs: usize,
     settings: Settings,
-    progress: Option<&'a Progress>,
 }
 
-fn run(py: Python<'_>, inputs: Vec<Input>, call: Call<'_>) -> PyResult<Vec<Outcome>> {
+/// Start analysing `inputs` on the core's own threads; the stream hands out the records.
+fn start(inputs: Vec<Input>, call: Call<'_>) -> PyResult<Stream> {
     let Call {
         language: language_name,
         rules,
         jobs,
         settings,
-        progress,
     } = call;
     let lang = language(language_name)?;
     if let Some(pack) = rules {
@@ -114,57 +157,61 @@ fn run(py: Python<'_>, inputs: Vec<Input>, call: Call<'_>) -> PyResult<Vec<Outco
         }
     }
     let pack = rules.map(|r| Arc::clone(&r.pack));
-    let done = progress.map_or_else(|| Arc::new(AtomicUsize::new(0)), |p| Arc::clone(&p.done));
-    Ok(py.detach(|| Analyzer::new(lang, pack.as_deref(), settings).batch(&inputs, jobs, &done)))
+    let total = inputs.len();
+    let (sender, finished) = channel();
+    std::thread::Builder::new()
+        .name("slopmark-core".into())
+        .spawn(move || {
+            let analyzer = Analyzer::new(lang, pack.as_deref(), settings);
+            analyzer.each(&inputs, jobs, &|i, outcome| {
+                sender.send((i, outcome)).is_ok()
+            });
+        })
+        .map_err(|error| PyRuntimeError::new_err(format!("cannot start the core: {error}")))?;
+    Ok(Stream {
+        finished: Mutex::new(finished),
+        total,
+    })
 }
 
-/// Analyse files by path on `jobs` threads (0: one per core); one record per path.
+/// Analyse files by path on `jobs` threads (0: one per core); a record per path, by index.
 #[pyfunction]
-#[pyo3(signature = (
-    language, paths, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000, progress=None
-))]
-#[allow(clippy::too_many_arguments)] // the Python signature: keywords with defaults
-fn analyze_paths(
-    py: Python<'_>,
+#[pyo3(signature = (language, paths, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000))]
+fn stream_paths(
     language: &str,
     paths: Vec<PathBuf>,
     rules: Option<&RulePack>,
     jobs: usize,
     min_clone_sloc: usize,
     max_depth: usize,
-    progress: Option<&Progress>,
-) -> PyResult<Py<PyList>> {
+) -> PyResult<Stream> {
     let inputs = paths.into_iter().map(Input::Path).collect();
     let settings = Settings {
         min_clone_sloc,
         max_depth,
     };
-    let call = Call {
-        language,
-        rules,
-        jobs,
-        settings,
-        progress,
-    };
-    records(py, run(py, inputs, call)?)
+    start(
+        inputs,
+        Call {
+            language,
+            rules,
+            jobs,
+            settings,
+        },
+    )
 }
 
-/// Analyse source texts given as bytes; one record per item.
+/// Analyse source texts given as bytes; a record per item, by index.
 #[pyfunction]
-#[pyo3(signature = (
-    language, sources, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000, progress=None
-))]
-#[allow(clippy::too_many_arguments)] // the Python signature: keywords with defaults
-fn analyze_sources(
-    py: Python<'_>,
+#[pyo3(signature = (language, sources, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000))]
+fn stream_sources(
     language: &str,
     sources: Vec<Bound<'_, PyBytes>>,
     rules: Option<&RulePack>,
     jobs: usize,
     min_clone_sloc: usize,
     max_depth: usize,
-    progress: Option<&Progress>,
-) -> PyResult<Py<PyList>> {
+) -> PyResult<Stream> {
     let inputs = sources
         .iter()
         .map(|s| Input::Bytes(s.as_bytes().to_vec()))
@@ -173,14 +220,15 @@ fn analyze_sources(
         min_clone_sloc,
         max_depth,
     };
-    let call = Call {
-        language,
-        rules,
-        jobs,
-        settings,
-        progress,
-    };
-    records(py, run(py, inputs, call)?)
+    start(
+        inputs,
+        Call {
+            language,
+            rules,
+            jobs,
+            settings,
+        },
+    )
 }
 
 /// The languages the core measures, with their file extensions.
@@ -190,14 +238,6 @@ fn languages() -> Vec<(&'static str, Vec<&'static str>)> {
         .iter()
         .map(|l| (l.name(), l.extensions().to_vec()))
         .collect()
-}
-
-fn records(py: Python<'_>, outcomes: Vec<Outcome>) -> PyResult<Py<PyList>> {
-    let items = outcomes
-        .into_iter()
-        .map(|outcome| record(py, outcome))
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok(PyList::new(py, items)?.unbind())
 }
 
 fn record(py: Python<'_>, outcome: Outcome) -> PyResult<Bound<'_, PyTuple>> {
@@ -250,9 +290,9 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     module.add("RuleRejected", module.py().get_type::<RuleRejected>())?;
     module.add_class::<RulePack>()?;
-    module.add_class::<Progress>()?;
-    module.add_function(wrap_pyfunction!(analyze_paths, module)?)?;
-    module.add_function(wrap_pyfunction!(analyze_sources, module)?)?;
+    module.add_class::<Stream>()?;
+    module.add_function(wrap_pyfunction!(stream_paths, module)?)?;
+    module.add_function(wrap_pyfunction!(stream_sources, module)?)?;
     module.add_function(wrap_pyfunction!(languages, module)?)?;
     Ok(())
 }

@@ -17,33 +17,33 @@ class RulePack:
     @property
     def language(self) -> str: ...
 
-class Progress:
-    """Files finished by a running analysis (read from another thread)."""
-
-    def __init__(self) -> None: ...
-    @property
-    def done(self) -> int: ...
-
 #: ("ok", sloc map, callables, clones, hits, ignores, syntax error (message, line, column)
 #: or None) or ("error", kind, message, line, column)
 Record = tuple[Any, ...]
 
-def analyze_paths(
+class Stream:
+    """A running analysis: records of the files finished so far, while the core goes on."""
+
+    def __len__(self) -> int: ...
+    def next(self, at_least: int = 1, timeout: float | None = None) -> list[tuple[int, Record]]:
+        """(index, record) of the files finished since the last call: waits until
+        ``at_least`` are there, ``timeout`` seconds pass or all are done; [] once all were
+        read."""
+
+def stream_paths(
     language: str,
     paths: Sequence[str | PathLike[str]],
     rules: RulePack | None = None,
     jobs: int = 0,
     min_clone_sloc: int = 3,
     max_depth: int = 1000,
-    progress: Progress | None = None,
-) -> list[Record]: ...
-def analyze_sources(
+) -> Stream: ...
+def stream_sources(
     language: str,
     sources: Sequence[bytes],
     rules: RulePack | None = None,
     jobs: int = 0,
     min_clone_sloc: int = 3,
     max_depth: int = 1000,
-    progress: Progress | None = None,
-) -> list[Record]: ...
+) -> Stream: ...
 def languages() -> list[tuple[str, list[str]]]: ...

@@ -31,7 +31,7 @@ from slopmark.code.cache import (
     seal,
     unseal,
 )
-from slopmark.code.engine import DEFAULT_GRAMMAR, Engine, Outcome, Progress
+from slopmark.code.engine import DEFAULT_GRAMMAR, Each, Engine, Outcome, Progress
 from slopmark.code.hits import RuleHit
 from slopmark.code.languages import grammar_of, rule_targets
 from slopmark.code.rules import Rule
@@ -89,12 +89,15 @@ class Analyzer:
         return self._engine
 
     def analyze(
-        self, versions: Sequence[Version], progress: Progress | None = None
+        self,
+        versions: Sequence[Version],
+        progress: Progress | None = None,
+        each: Each | None = None,
     ) -> list[Outcome]:
-        """Each version's outcome, in order."""
+        """Each version's outcome, in order; ``each`` sees those the engine makes."""
         if self.cache is None and all(v.location and v.data is None for v in versions):
             pairs = [(v.location or "", v.path) for v in versions]
-            return self.engine.analyze_paths(pairs, progress)
+            return self.engine.analyze_paths(pairs, progress, each)
         keys = self.keys(versions)
         outcomes = self._known_outcomes(versions, keys)
         missing = [i for i, o in enumerate(outcomes) if o is None]
@@ -102,7 +105,7 @@ class Analyzer:
         if progress is not None and done:
             progress(done, len(versions))
         shifted = _shifted(progress, done, len(versions))
-        fresh = self._analyse([versions[i] for i in missing], shifted)
+        fresh = self._analyse([versions[i] for i in missing], shifted, each)
         for index, outcome in zip(missing, fresh, strict=True):
             outcomes[index] = outcome
             self._store(keys[index], outcome)
@@ -126,12 +129,15 @@ class Analyzer:
             for v, o in zip(versions, outcomes, strict=True)
         ]
 
-    def _analyse(self, versions: Sequence[Version], progress: Progress | None) -> list[Outcome]:
+    def _analyse(
+        self, versions: Sequence[Version], progress: Progress | None, each: Each | None = None
+    ) -> list[Outcome]:
         """The engine's outcomes for ``versions`` (their bytes read already)."""
         self.analysed += len(versions)
         if not versions:
             return []
-        return self.engine.analyze_sources([(v.data or b"", v.path) for v in versions], progress)
+        sources = [(v.data or b"", v.path) for v in versions]
+        return self.engine.analyze_sources(sources, progress, each)
 
     def _store(self, key: bytes | None, outcome: Outcome) -> None:
         """Keep an outcome: an analysis, or why the engine left the content out (a syntax

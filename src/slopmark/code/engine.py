@@ -4,17 +4,17 @@ One `Engine` holds the chosen rules, compiled once per grammar into the core's r
 (`slopmark.code.languages` says which rules run on which grammar); it hands the core
 the paths (or the source bytes, for git blobs) of each grammar in one call, each file to
 the grammar its suffix names, and turns the per-file records into `FileAnalysis` or
-`Skipped`. The core analyses them on its own threads with the GIL released; progress is
-read from its counter by the calling thread while a worker thread waits for the core. A
-file whose bytes are not UTF-8 comes back once so that `analysis.decode` can read it
-(Python by its PEP 263 cookie; other languages as UTF-8 with the bad bytes replaced, and a
-note saying so).
+`Skipped`. The core analyses them on its own threads and streams the records back as
+files finish: the calling thread turns each batch into outcomes (and reports progress)
+while the core goes on with the rest. Files whose bytes are not UTF-8 come back once so
+that `analysis.decode` can read them (Python by its PEP 263 cookie; other languages as
+UTF-8 with the bad bytes replaced, and a note saying so), then go to the core again
+together.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +33,17 @@ from slopmark.errors import BadInput
 
 Progress = Callable[[int, int], None]
 Outcome = FileAnalysis | Skipped
+#: Called with each outcome as soon as it is made, while the core works on the rest:
+#: where a caller does per-file work of its own (`slopmark.code.report.FileMemo`).
+Each = Callable[[Outcome], object]
 
 #: The grammar of a file whose suffix names no language (a single file given by path).
 DEFAULT_GRAMMAR = "python"
 #: Seconds between two progress reports while the core works.
 PROGRESS_EVERY = 0.1
+#: Records taken from the core at a time, at most (Python turns a batch into outcomes
+#: while the core goes on with the next files).
+STREAM_BATCH = 64
 
 
 class Engine:
@@ -56,66 +62,71 @@ class Engine:
         return self._packs[grammar]
 
     def analyze_paths(
-        self, files: Sequence[tuple[str, str]], progress: Progress | None = None
+        self,
+        files: Sequence[tuple[str, str]],
+        progress: Progress | None = None,
+        each: Each | None = None,
     ) -> list[Outcome]:
         """Analyse files given as (location on disk, path shown in reports)."""
-        return self._batches(files, "paths", progress)
+        return self._batches(files, "paths", progress, each)
 
     def analyze_sources(
-        self, sources: Sequence[tuple[bytes, str]], progress: Progress | None = None
+        self,
+        sources: Sequence[tuple[bytes, str]],
+        progress: Progress | None = None,
+        each: Each | None = None,
     ) -> list[Outcome]:
         """Analyse source bytes given as (bytes, path shown in reports)."""
-        return self._batches(sources, "sources", progress)
+        return self._batches(sources, "sources", progress, each)
 
     def _batches(
-        self, items: Sequence[tuple[Any, str]], kind: str, progress: Progress | None
+        self,
+        items: Sequence[tuple[Any, str]],
+        kind: str,
+        progress: Progress | None,
+        each: Each | None,
     ) -> list[Outcome]:
         """Outcomes in the order of ``items``; the core sees one grammar per call."""
         by_grammar: dict[str, list[int]] = {}
         for index, (_, path) in enumerate(items):
             by_grammar.setdefault(grammar_of(path) or DEFAULT_GRAMMAR, []).append(index)
         outcomes: list[Outcome | None] = [None] * len(items)
-        done = 0
+        shown = _Shown(progress, len(items))
         for grammar, indexes in by_grammar.items():
-            shown = None
-            if progress is not None:
-                shown = _offset(progress, done, len(items))
-            records = self._core(grammar, kind, [items[i][0] for i in indexes], shown)
-            for index, record in zip(indexes, records, strict=True):
-                outcomes[index] = self._outcome(grammar, items[index], record)
-            done += len(indexes)
+            chosen = [items[i] for i in indexes]
+            for at, outcome in self._grammar(grammar, kind, chosen, shown):
+                outcomes[indexes[at]] = outcome
+                if each is not None:
+                    each(outcome)
         return [o for o in outcomes if o is not None]
 
-    def _core(
-        self, grammar: str, kind: str, inputs: list[Any], progress: Progress | None = None
-    ) -> list[Any]:
-        """One call of the core over ``inputs``, reporting progress while it runs."""
-        call = _core.analyze_paths if kind == "paths" else _core.analyze_sources
-        pack = self.pack(grammar)[1]
-        if progress is None:
-            records: list[Any] = call(grammar, inputs, pack, self.jobs, MIN_CLONE_SLOC)
-            return records
-        counter = _core.Progress()
-        result: list[Any] = []
-        failure: list[BaseException] = []
+    def _grammar(
+        self, grammar: str, kind: str, items: list[tuple[Any, str]], shown: _Shown
+    ) -> Iterator[tuple[int, Outcome]]:
+        """(index in ``items``, outcome) of files of one grammar, each as soon as the core
+        has it; files that are not UTF-8 come last, decoded and analysed again together."""
+        undecoded: list[int] = []
+        for records in self._stream(grammar, kind, [source for source, _ in items]):
+            for at, record in records:
+                if record[:2] == ("error", "not-utf8"):
+                    undecoded.append(at)
+                else:
+                    yield at, self._outcome(grammar, items[at], record)
+            shown.advance(len(records))
+        if undecoded:
+            again = self._decoded(grammar, [items[i] for i in undecoded])
+            yield from zip(undecoded, again, strict=True)
 
-        def work() -> None:
-            try:
-                result.extend(call(grammar, inputs, pack, self.jobs, MIN_CLONE_SLOC,
-                                   progress=counter))  # fmt: skip
-            except BaseException as error:  # re-raised in the calling thread
-                failure.append(error)
-
-        worker = threading.Thread(target=work, name="slopmark-core", daemon=True)
-        worker.start()
-        alive = True
-        while alive:  # at least one report, the last one after the core is done
-            worker.join(PROGRESS_EVERY)
-            alive = worker.is_alive()
-            progress(counter.done, len(inputs))
-        if failure:
-            raise failure[0]
-        return result
+    def _stream(self, grammar: str, kind: str, inputs: list[Any]) -> Iterator[list[Any]]:
+        """The core's (index, record) pairs over ``inputs``, in batches as files finish (at
+        least every `PROGRESS_EVERY` seconds while it works)."""
+        start = _core.stream_paths if kind == "paths" else _core.stream_sources
+        stream = start(grammar, inputs, self.pack(grammar)[1], self.jobs, MIN_CLONE_SLOC)
+        left = len(inputs)
+        while left:
+            records: list[Any] = stream.next(min(left, STREAM_BATCH), PROGRESS_EVERY)
+            left -= len(records)
+            yield records
 
     def _outcome(self, grammar: str, item: tuple[Any, str], record: Any) -> Outcome:
         source, path = item
@@ -124,22 +135,57 @@ class Engine:
             problem = _python_refuses(source)
             if problem is not None:
                 return Skipped(path, problem)
-        if record[:2] != ("error", "not-utf8"):
-            return from_record(path, record, rules, language=language)
-        try:
-            data = source if isinstance(source, bytes) else Path(source).read_bytes()
-        except OSError as error:
-            return Skipped(path, f"unreadable: {error.strerror or error}")
-        if grammar == "python":
-            try:
-                text, notes = decode(data)
-            except Undecodable as error:
-                return Skipped(path, str(error))
-        else:
-            text = data.decode("utf-8", errors="replace")
-            notes = ("undecodable bytes for utf-8 were replaced",)
-        again = self._core(grammar, "sources", [text.encode("utf-8", errors="replace")])[0]
-        return from_record(path, again, rules, notes, language)
+        return from_record(path, record, rules, language=language)
+
+    def _decoded(self, grammar: str, items: list[tuple[Any, str]]) -> list[Outcome]:
+        """Files whose bytes are not UTF-8, decoded (Python's by its PEP 263 cookie, others
+        with the bad bytes replaced, a note saying so) and analysed in one core call."""
+        rules, language = self.pack(grammar)[0], language_of(grammar)
+        decoded = [_decode(grammar, source, path) for source, path in items]
+        texts = [d for d in decoded if not isinstance(d, Skipped)]
+        records: list[Any] = [None] * len(texts)
+        for batch in self._stream(grammar, "sources", [text for text, _ in texts]):
+            for at, record in batch:
+                records[at] = record
+        found = iter(zip(records, texts, strict=True))
+        outcomes: list[Outcome] = []
+        for reading, (_, path) in zip(decoded, items, strict=True):
+            if isinstance(reading, Skipped):
+                outcomes.append(reading)
+                continue
+            record, (_, notes) = next(found)
+            outcomes.append(from_record(path, record, rules, notes, language))
+        return outcomes
+
+
+class _Shown:
+    """Progress over all the files of a call, the grammars' files one after the other."""
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress, self.total, self.done = progress, total, 0
+
+    def advance(self, finished: int) -> None:
+        self.done += finished
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+
+def _decode(
+    grammar: str, source: str | bytes, path: str
+) -> tuple[bytes, tuple[str, ...]] | Skipped:
+    """A file's text as UTF-8 bytes with notes on how it was read, or why it is skipped."""
+    try:
+        data = source if isinstance(source, bytes) else Path(source).read_bytes()
+    except OSError as error:
+        return Skipped(path, f"unreadable: {error.strerror or error}")
+    if grammar != "python":
+        text = data.decode("utf-8", errors="replace")
+        return text.encode("utf-8"), ("undecodable bytes for utf-8 were replaced",)
+    try:
+        text, notes = decode(data)
+    except Undecodable as error:
+        return Skipped(path, str(error))
+    return text.encode("utf-8", errors="replace"), notes
 
 
 #: Bytes read to look for a PEP 263 coding cookie (it sits on line 1 or 2).
@@ -162,11 +208,6 @@ def _python_refuses(source: str | bytes) -> str | None:
     except OSError:
         return None
     return None
-
-
-def _offset(progress: Progress, before: int, total: int) -> Progress:
-    """``progress`` for one grammar's files: ``before`` files were done before them."""
-    return lambda done, _: progress(before + done, total)
 
 
 def compile_pack(grammar: str, rules: Sequence[Rule]) -> Any:

@@ -158,7 +158,7 @@ def measure_history(
     keys = sorted({version_key(e) for entries in trees.values() for e in entries})
     versions = _measure_versions(repo, keys, rules, options, progress)
     known = frozenset(r.id for r in catalog)
-    memo = FileMemo(options.settings)
+    memo = FileMemo(options.settings, min_hits_of(rules), known)
     points = [
         _commit_metrics(commit, versions.files_of(trees[commit.sha]), rules, known, options, memo)
         for commit in commits

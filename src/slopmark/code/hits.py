@@ -56,6 +56,7 @@ def effective_hits(
         for target in (line, line + 1):
             suppressed.setdefault(target, set()).update(ids)
     kept = [h for h in analysis.hits if h.rule not in suppressed.get(h.start, ())]
-    counts = Counter(h.rule for h in kept)
-    kept = [h for h in kept if counts[h.rule] >= min_hits.get(h.rule, 1)]
+    if any(h.rule in min_hits for h in kept):  # most files have no hit of such a rule
+        counts = Counter(h.rule for h in kept)
+        kept = [h for h in kept if counts[h.rule] >= min_hits.get(h.rule, 1)]
     return kept, problems

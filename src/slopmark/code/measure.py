@@ -10,10 +10,10 @@ from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.analyzer import Analyzer, Version
 from slopmark.code.cache import ResultCache
 from slopmark.code.delta import Pooling, base_key, cached_base, keep_base, updated
-from slopmark.code.engine import Outcome, Progress
+from slopmark.code.engine import Each, Outcome, Progress
 from slopmark.code.languages import LANGUAGES, rule_targets
 from slopmark.code.metrics import Settings
-from slopmark.code.report import TreeReport, build_report
+from slopmark.code.report import FileMemo, TreeReport, build_report
 from slopmark.code.reportcache import cached_report, keep_report, report_key
 from slopmark.code.rulecache import cached_catalog
 from slopmark.code.rules import Rule, choose
@@ -121,7 +121,8 @@ def _measured(
         if progress is not None:
             progress(len(files), len(files))
         return report
-    measured, skipped = split(analyzer.analyze(files, progress))
+    memo = FileMemo(settings, pooling.min_hits, known)
+    measured, skipped = split(analyzer.analyze(files, progress, _parts_of(memo)))
     report = build_report(
         root=sources.root,
         analyses=measured,
@@ -130,10 +131,21 @@ def _measured(
         known_rules=known,
         settings=settings,
         rules_run=len(analyzer.rules),
+        memo=memo,
     )
     keep_report(analyzer.cache, keys.report, report)
     keep_base(analyzer.cache, keys.base, keys.report, keys.files, measured)
     return report
+
+
+def _parts_of(memo: FileMemo) -> Each:
+    """Each analysis's own metrics made as it arrives, while the core works on."""
+
+    def each(outcome: Outcome) -> None:
+        if isinstance(outcome, FileAnalysis):
+            memo.part(outcome)
+
+    return each
 
 
 def _keys(

@@ -111,20 +111,55 @@ class TreeReport:
         return tuple(c for c in self.callables if c.cc > self.settings.cc_threshold)
 
 
+class FilePart(NamedTuple):
+    """What a file's metrics take from the file alone: all but its clone lines, which
+    depend on the tree it is pooled in."""
+
+    callables: tuple[CallableMetrics, ...]
+    #: the hits that count (after suppressions and ``min_hits``), in line order
+    hits: tuple[RuleHit, ...]
+    problems: tuple[Problem, ...]
+    rule_marks: bytearray
+    erosion: float | None
+
+
 class FileMemo:
-    """A file version's callables with their mass, made once for the reports of many trees
-    that share versions (the commits of a history). Keyed by the analysis object, which
-    the memo holds, so a key is never reused; all reports must use the same settings."""
+    """Each file version's `FilePart`, made once: for the reports of many trees that share
+    versions (the commits of a history), or while the core still works on the other files
+    of a tree. Keyed by the analysis object, which the memo holds, so a key is never
+    reused; every report made with it uses its rules' ``min_hits``, ``known_rules`` and
+    ``settings``."""
 
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self._held: dict[int, tuple[FileAnalysis, tuple[CallableMetrics, ...]]] = {}
+    def __init__(
+        self, settings: Settings, min_hits: Mapping[str, int], known_rules: Collection[str]
+    ) -> None:
+        self.settings, self.min_hits, self.known_rules = settings, min_hits, known_rules
+        self._held: dict[int, tuple[FileAnalysis, FilePart]] = {}
 
-    def callables(self, analysis: FileAnalysis) -> tuple[CallableMetrics, ...]:
+    def part(self, analysis: FileAnalysis) -> FilePart:
         held = self._held.get(id(analysis))
         if held is None:
-            held = self._held[id(analysis)] = (analysis, _callables(analysis, self.settings))
+            part = file_part(analysis, self.min_hits, self.known_rules, self.settings)
+            held = self._held[id(analysis)] = (analysis, part)
         return held[1]
+
+
+def file_part(
+    analysis: FileAnalysis,
+    min_hits: Mapping[str, int],
+    known_rules: Collection[str],
+    settings: Settings = Settings(),
+) -> FilePart:
+    """The metrics ``analysis`` has on its own (`FilePart`)."""
+    kept, problems = effective_hits(analysis, min_hits, known_rules)
+    callables = _callables(analysis, settings)
+    return FilePart(
+        callables=callables,
+        hits=tuple(sorted(kept, key=lambda h: (h.start, h.rule))),
+        problems=tuple(problems),
+        rule_marks=_mark(analysis.sloc, ((h.start, h.end) for h in kept)),
+        erosion=erosion(((c.cc, c.mass) for c in callables), settings.cc_threshold),
+    )
 
 
 def build_report(
@@ -137,19 +172,22 @@ def build_report(
     rules_run: int = 0,
     memo: FileMemo | None = None,
 ) -> TreeReport:
-    """Pool clones across ``analyses`` and combine them with each file's rule hits."""
+    """Pool clones across ``analyses`` and combine them with each file's rule hits (the
+    files' own parts from ``memo`` when given: it must be made with the same rules and
+    settings)."""
     analyses = sorted(analyses, key=lambda a: a.path)
     groups = clone_groups(analyses)
     clone_spans: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for group in groups:
         for member in group.members:
             clone_spans[member.path].append((member.start, member.end))
-    files, problems = [], []
+    memo = memo or FileMemo(settings, min_hits, known_rules)
+    files: list[FileMetrics] = []
+    problems: list[Problem] = []
     for analysis in analyses:
-        kept, found = effective_hits(analysis, min_hits, known_rules)
-        problems.extend(found)
-        callables = memo.callables(analysis) if memo else _callables(analysis, settings)
-        files.append(_file_metrics(analysis, clone_spans[analysis.path], kept, callables, settings))
+        part = memo.part(analysis)
+        problems.extend(part.problems)
+        files.append(_file_metrics(analysis, clone_spans[analysis.path], part))
     return TreeReport(
         root=root,
         settings=settings,
@@ -170,9 +208,8 @@ def file_metrics(
 ) -> FileMetrics:
     """One file's metrics as `build_report` makes them, given the spans of the file's
     members of its tree's clone groups (how `code diff` updates a tree file by file)."""
-    kept, _ = effective_hits(analysis, min_hits, known_rules)
-    callables = _callables(analysis, settings)
-    return _file_metrics(analysis, list(clone_spans), kept, callables, settings)
+    part = file_part(analysis, min_hits, known_rules, settings)
+    return _file_metrics(analysis, list(clone_spans), part)
 
 
 def _mark(sloc: bytes, spans: Iterable[tuple[int, int]]) -> bytearray:
@@ -194,31 +231,23 @@ def _callables(analysis: FileAnalysis, settings: Settings) -> tuple[CallableMetr
 
 
 def _file_metrics(
-    analysis: FileAnalysis,
-    clone_spans: list[tuple[int, int]],
-    hits: list[RuleHit],
-    callables: tuple[CallableMetrics, ...],
-    settings: Settings,
+    analysis: FileAnalysis, clone_spans: list[tuple[int, int]], part: FilePart
 ) -> FileMetrics:
-    sloc = analysis.sloc
-    clone_marks = _mark(sloc, clone_spans)
-    rule_marks = _mark(sloc, ((h.start, h.end) for h in hits))
-    width = len(sloc)
-    union = (int.from_bytes(clone_marks, "big") | int.from_bytes(rule_marks, "big")).to_bytes(
-        width, "big"
-    )
+    clone_marks = _mark(analysis.sloc, clone_spans)
+    width = len(analysis.sloc)
+    union = int.from_bytes(clone_marks, "big") | int.from_bytes(part.rule_marks, "big")
     total = analysis.sloc_count
-    flagged = union.count(1)
+    flagged = union.to_bytes(width, "big").count(1)
     return FileMetrics(
         path=analysis.path,
         sloc=total,
-        rule_lines=rule_marks.count(1),
+        rule_lines=part.rule_marks.count(1),
         clone_lines=clone_marks.count(1),
         flagged_lines=flagged,
-        callables=callables,
-        hits=tuple(sorted(hits, key=lambda h: (h.start, h.rule))),
+        callables=part.callables,
+        hits=part.hits,
         notes=analysis.notes,
-        erosion=erosion(((c.cc, c.mass) for c in callables), settings.cc_threshold),
+        erosion=part.erosion,
         verbosity=ratio(flagged, total),
         language=analysis.language,
     )
