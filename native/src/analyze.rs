@@ -495,6 +495,21 @@ mod tests {
     }
 
     #[test]
+    fn each_leaves_the_files_not_started_once_the_sink_is_gone() {
+        let inputs: Vec<Input> = (0..20)
+            .map(|n| Input::Bytes(format!("x = {n}\n").into_bytes()))
+            .collect();
+        let analyzer = Analyzer::new(python(), None, Settings::default());
+        let calls = AtomicUsize::new(0);
+        analyzer.each(&inputs, 1, &|_, _| {
+            calls.fetch_add(1, Ordering::Relaxed) < 2
+        });
+        assert_eq!(calls.load(Ordering::Relaxed), 3);
+        let all = analyzer.batch(&inputs, 2, &AtomicUsize::new(0));
+        assert_eq!(all.len(), 20);
+    }
+
+    #[test]
     fn a_rule_ast_grep_refuses_is_named_by_its_index() {
         let good = "id: a\nlanguage: python\nrule: {kind: call}\n".to_owned();
         let bad = "id: b\nlanguage: python\nrule: {kind: no_such_kind}\n".to_owned();
