@@ -90,10 +90,10 @@ def records(stream: _core.Stream) -> list[_core.Record]:
 def ours(paths: list[str]) -> Files:
     """The core's records, with undecodable files read as scb-check reads them."""
     out: Files = {}
-    for path, record in zip(paths, records(_core.stream_paths("python", paths)), strict=True):
+    for path, record in zip(paths, records(_core.stream("python", paths)), strict=True):
         if record[:2] == ("error", "not-utf8"):
             text = Path(path).read_bytes().decode("utf-8", errors="replace")
-            record = records(_core.stream_sources("python", [text.encode("utf-8")]))[0]
+            record = records(_core.stream("python", [text.encode("utf-8")]))[0]
         if record[0] != "ok":
             out[path] = f"{record[1]}: {record[2]}"
             continue

@@ -13,7 +13,6 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
-use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -130,22 +129,14 @@ fn take(
     taken
 }
 
-/// What an analysis asks for besides its inputs.
-struct Call<'a> {
-    language: &'a str,
-    rules: Option<&'a RulePack>,
+/// Start analysing `inputs` on the core's own threads; the stream hands out the records.
+fn start(
+    inputs: Vec<Input>,
+    language_name: &str,
+    rules: Option<&RulePack>,
     jobs: usize,
     settings: Settings,
-}
-
-/// Start analysing `inputs` on the core's own threads; the stream hands out the records.
-fn start(inputs: Vec<Input>, call: Call<'_>) -> PyResult<Stream> {
-    let Call {
-        language: language_name,
-        rules,
-        jobs,
-        settings,
-    } = call;
+) -> PyResult<Stream> {
     let lang = language(language_name)?;
     if let Some(pack) = rules {
         if pack.language.name() != lang.name() {
@@ -174,61 +165,32 @@ fn start(inputs: Vec<Input>, call: Call<'_>) -> PyResult<Stream> {
     })
 }
 
-/// Analyse files by path on `jobs` threads (0: one per core); a record per path, by index.
-#[pyfunction]
-#[pyo3(signature = (language, paths, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000))]
-fn stream_paths(
-    language: &str,
-    paths: Vec<PathBuf>,
-    rules: Option<&RulePack>,
-    jobs: usize,
-    min_clone_sloc: usize,
-    max_depth: usize,
-) -> PyResult<Stream> {
-    let inputs = paths.into_iter().map(Input::Path).collect();
-    let settings = Settings {
-        min_clone_sloc,
-        max_depth,
-    };
-    start(
-        inputs,
-        Call {
-            language,
-            rules,
-            jobs,
-            settings,
-        },
-    )
+/// A file to analyse: source bytes as they are, anything else as its path.
+fn input(item: &Bound<'_, PyAny>) -> PyResult<Input> {
+    match item.cast::<PyBytes>() {
+        Ok(bytes) => Ok(Input::Bytes(bytes.as_bytes().to_vec())),
+        Err(_) => Ok(Input::Path(item.extract()?)),
+    }
 }
 
-/// Analyse source texts given as bytes; a record per item, by index.
+/// Analyse files on `jobs` threads (0: one per core), each given by its path or as its
+/// source bytes; a record per item, by its index.
 #[pyfunction]
-#[pyo3(signature = (language, sources, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000))]
-fn stream_sources(
+#[pyo3(signature = (language, items, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000))]
+fn stream(
     language: &str,
-    sources: Vec<Bound<'_, PyBytes>>,
+    items: Vec<Bound<'_, PyAny>>,
     rules: Option<&RulePack>,
     jobs: usize,
     min_clone_sloc: usize,
     max_depth: usize,
 ) -> PyResult<Stream> {
-    let inputs = sources
-        .iter()
-        .map(|s| Input::Bytes(s.as_bytes().to_vec()))
-        .collect();
+    let inputs = items.iter().map(input).collect::<PyResult<_>>()?;
     let settings = Settings {
         min_clone_sloc,
         max_depth,
     };
-    start(
-        inputs,
-        Call {
-            language,
-            rules,
-            jobs,
-            settings,
-        },
-    )
+    start(inputs, language, rules, jobs, settings)
 }
 
 /// The languages the core measures, with their file extensions.
@@ -291,8 +253,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("RuleRejected", module.py().get_type::<RuleRejected>())?;
     module.add_class::<RulePack>()?;
     module.add_class::<Stream>()?;
-    module.add_function(wrap_pyfunction!(stream_paths, module)?)?;
-    module.add_function(wrap_pyfunction!(stream_sources, module)?)?;
+    module.add_function(wrap_pyfunction!(stream, module)?)?;
     module.add_function(wrap_pyfunction!(languages, module)?)?;
     Ok(())
 }

@@ -30,20 +30,14 @@ class Stream:
         ``at_least`` are there, ``timeout`` seconds pass or all are done; [] once all were
         read."""
 
-def stream_paths(
+def stream(
     language: str,
-    paths: Sequence[str | PathLike[str]],
+    items: Sequence[bytes | str | PathLike[str]],
     rules: RulePack | None = None,
     jobs: int = 0,
     min_clone_sloc: int = 3,
     max_depth: int = 1000,
-) -> Stream: ...
-def stream_sources(
-    language: str,
-    sources: Sequence[bytes],
-    rules: RulePack | None = None,
-    jobs: int = 0,
-    min_clone_sloc: int = 3,
-    max_depth: int = 1000,
-) -> Stream: ...
+) -> Stream:
+    """Analyse files (each a path, or its source bytes) on the core's threads."""
+
 def languages() -> list[tuple[str, list[str]]]: ...

@@ -39,17 +39,17 @@ def _all(stream: _core.Stream) -> list[tuple[int, _core.Record]]:
 
 def test_streamed_records_equal_each_file_analysed_alone() -> None:
     sources = [_source(n) for n in (5, 0, 30, 2, 17, 9, 1)] + [b"def f(:\n", b"x = '\xff'\n"]
-    streamed = dict(_all(_core.stream_sources("python", sources, jobs=2)))
+    streamed = dict(_all(_core.stream("python", sources, jobs=2)))
     assert sorted(streamed) == list(range(len(sources)))
     for index, source in enumerate(sources):
-        alone = _all(_core.stream_sources("python", [source], jobs=1))
+        alone = _all(_core.stream("python", [source], jobs=1))
         assert alone == [(0, streamed[index])]
     assert streamed[7][:2] == ("error", "syntax") and streamed[8][:2] == ("error", "not-utf8")
 
 
 def test_a_stream_hands_out_every_record_once_then_nothing() -> None:
     sources = [_source(n) for n in range(40)]
-    stream = _core.stream_sources("python", sources)
+    stream = _core.stream("python", sources)
     assert len(stream) == 40
     first = stream.next(1)
     assert 1 <= len(first) <= 40
@@ -60,14 +60,14 @@ def test_a_stream_hands_out_every_record_once_then_nothing() -> None:
 
 def test_a_wait_with_a_timeout_returns_what_is_there() -> None:
     # two files of 32k lines on one thread: about a second, far longer than the call
-    stream = _core.stream_sources("python", [_source(8000)] * 2, jobs=1)
+    stream = _core.stream("python", [_source(8000)] * 2, jobs=1)
     taken = stream.next(2, 0.0)  # does not wait: at most what finished already
     assert len(taken) < 2
     assert len(taken) + len(_all(stream)) == 2
 
 
 def test_a_stream_dropped_early_leaves_the_core_usable() -> None:
-    stream = _core.stream_sources("python", [_source(300)] * 200, jobs=2)
+    stream = _core.stream("python", [_source(300)] * 200, jobs=2)
     assert stream.next(1)
     del stream  # its threads stop taking files; a new analysis is not held up
     again = Engine([]).analyze_sources([(_source(3), "a.py")])

@@ -68,7 +68,7 @@ class Engine:
         each: Each | None = None,
     ) -> list[Outcome]:
         """Analyse files given as (location on disk, path shown in reports)."""
-        return self._batches(files, "paths", progress, each)
+        return self._batches(files, progress, each)
 
     def analyze_sources(
         self,
@@ -77,12 +77,11 @@ class Engine:
         each: Each | None = None,
     ) -> list[Outcome]:
         """Analyse source bytes given as (bytes, path shown in reports)."""
-        return self._batches(sources, "sources", progress, each)
+        return self._batches(sources, progress, each)
 
     def _batches(
         self,
         items: Sequence[tuple[Any, str]],
-        kind: str,
         progress: Progress | None,
         each: Each | None,
     ) -> list[Outcome]:
@@ -94,19 +93,19 @@ class Engine:
         shown = _Shown(progress, len(items))
         for grammar, indexes in by_grammar.items():
             chosen = [items[i] for i in indexes]
-            for at, outcome in self._grammar(grammar, kind, chosen, shown):
+            for at, outcome in self._grammar(grammar, chosen, shown):
                 outcomes[indexes[at]] = outcome
                 if each is not None:
                     each(outcome)
         return [o for o in outcomes if o is not None]
 
     def _grammar(
-        self, grammar: str, kind: str, items: list[tuple[Any, str]], shown: _Shown
+        self, grammar: str, items: list[tuple[Any, str]], shown: _Shown
     ) -> Iterator[tuple[int, Outcome]]:
         """(index in ``items``, outcome) of files of one grammar, each as soon as the core
         has it; files that are not UTF-8 come last, decoded and analysed again together."""
         undecoded: list[int] = []
-        for records in self._stream(grammar, kind, [source for source, _ in items]):
+        for records in self._stream(grammar, [source for source, _ in items]):
             for at, record in records:
                 if record[:2] == ("error", "not-utf8"):
                     undecoded.append(at)
@@ -117,11 +116,10 @@ class Engine:
             again = self._decoded(grammar, [items[i] for i in undecoded])
             yield from zip(undecoded, again, strict=True)
 
-    def _stream(self, grammar: str, kind: str, inputs: list[Any]) -> Iterator[list[Any]]:
+    def _stream(self, grammar: str, inputs: list[Any]) -> Iterator[list[Any]]:
         """The core's (index, record) pairs over ``inputs``, in batches as files finish (at
         least every `PROGRESS_EVERY` seconds while it works)."""
-        start = _core.stream_paths if kind == "paths" else _core.stream_sources
-        stream = start(grammar, inputs, self.pack(grammar)[1], self.jobs, MIN_CLONE_SLOC)
+        stream = _core.stream(grammar, inputs, self.pack(grammar)[1], self.jobs, MIN_CLONE_SLOC)
         left = len(inputs)
         while left:
             records: list[Any] = stream.next(min(left, STREAM_BATCH), PROGRESS_EVERY)
@@ -144,7 +142,7 @@ class Engine:
         decoded = [_decode(grammar, source, path) for source, path in items]
         texts = [d for d in decoded if not isinstance(d, Skipped)]
         records: list[Any] = [None] * len(texts)
-        for batch in self._stream(grammar, "sources", [text for text, _ in texts]):
+        for batch in self._stream(grammar, [text for text, _ in texts]):
             for at, record in batch:
                 records[at] = record
         found = iter(zip(records, texts, strict=True))
