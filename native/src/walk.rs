@@ -83,33 +83,17 @@ pub const DEEP: usize = 64;
 pub struct TooDeep(pub usize);
 
 /// Walk the tree under `root` once, calling `visit` on every node in pre-order with its
-/// depth (the root's is 0). The walk stops at the first node nested deeper than `max_depth`.
+/// kind id and its depth (the root's is 0). The walk stops at the first node nested deeper
+/// than `max_depth`.
 pub fn walk<'t>(
     lang: &dyn Language,
     kinds: &Kinds,
     root: Node<'t>,
     source: &'t [u8],
     max_depth: usize,
-    visit: &mut dyn FnMut(Node<'t>, usize),
+    visit: &mut dyn FnMut(Node<'t>, u16, usize),
 ) -> Result<Walked<'t>, TooDeep> {
-    let rows = root.end_position().row + 1;
-    let mut walker = Walker {
-        lang,
-        kinds,
-        source,
-        decisions: 0,
-        scopes: Vec::new(),
-        interned: foldhash::HashMap::default(),
-        found: Walked {
-            lines: LineSet::with_lines(rows),
-            callables: Vec::new(),
-            candidates: Vec::new(),
-            tokens: Vec::new(),
-            docs: Vec::new(),
-            ignores: Vec::new(),
-            deep_weight: 0,
-        },
-    };
+    let mut walker = Walker::new(lang, kinds, root, source);
     // each entered node's frame and how many siblings follow it: a cursor's failing
     // `goto_next_sibling` (on every last child) climbs and rescans hidden parents, so it is
     // not called when the count says there is no sibling left
@@ -120,10 +104,13 @@ pub fn walk<'t>(
         if stack.len() >= max_depth {
             return Err(TooDeep(stack.len() + 1));
         }
+        // each node's kind and child count read once (every read is a call into the C
+        // library)
         let node = cursor.node();
-        visit(node, stack.len());
+        let id = node.kind_id();
         let children = node.child_count() as usize;
-        let frame = walker.enter(node, stack.last().map(|(f, _)| *f), stack.is_empty());
+        visit(node, id, stack.len());
+        let frame = walker.enter(node, id, children == 0, stack.last().map(|(f, _)| f));
         stack.push((frame, following));
         if stack.len() > DEEP {
             let depth = stack.len() as u64;
@@ -153,12 +140,34 @@ pub fn walk<'t>(
     }
 }
 
-impl<'t> Walker<'_, 't> {
-    /// Record `node`; returns its frame.
-    fn enter(&mut self, node: Node<'t>, parent: Option<Frame>, is_root: bool) -> Frame {
-        let id = node.kind_id();
+impl<'l, 't> Walker<'l, 't> {
+    fn new(lang: &'l dyn Language, kinds: &'l Kinds, root: Node<'t>, source: &'t [u8]) -> Self {
+        let rows = root.end_position().row + 1;
+        Walker {
+            lang,
+            kinds,
+            source,
+            decisions: 0,
+            scopes: Vec::new(),
+            interned: foldhash::HashMap::default(),
+            found: Walked {
+                lines: LineSet::with_lines(rows),
+                callables: Vec::new(),
+                candidates: Vec::new(),
+                tokens: Vec::new(),
+                docs: Vec::new(),
+                ignores: Vec::new(),
+                deep_weight: 0,
+            },
+        }
+    }
+
+    /// Record `node` (of kind `id`, a leaf when `leaf`) under the frame of its parent
+    /// (None for the root); returns its frame.
+    fn enter(&mut self, node: Node<'t>, id: u16, leaf: bool, parent: Option<&Frame>) -> Frame {
         let kinds = self.kinds;
-        let parent = parent.unwrap_or(ROOT);
+        let is_root = parent.is_none();
+        let parent = parent.copied().unwrap_or(ROOT);
         let boundary = has(&kinds.boundary, id).then_some(self.decisions);
         if has(&kinds.decision, id) {
             self.decisions += 1;
@@ -191,18 +200,23 @@ impl<'t> Walker<'_, 't> {
                 tokens: tokens.map(|start| (start, start)),
             });
         }
-        if has(&kinds.doc, id) {
+        self.note_text(node, id);
+        if frame.lines {
+            frame.lines = self.count_line(node, id, leaf);
+        }
+        frame
+    }
+
+    /// Note a documentation node or a comment's suppressions.
+    fn note_text(&mut self, node: Node<'t>, id: u16) {
+        if has(&self.kinds.doc, id) {
             if let Some(doc) = self.lang.doc_span(node, self.source) {
                 self.found.docs.push(doc);
             }
         }
-        if has(&kinds.comment, id) {
+        if has(&self.kinds.comment, id) {
             self.read_ignores(node);
         }
-        if frame.lines {
-            frame.lines = self.count_line(node, id);
-        }
-        frame
     }
 
     /// Emit `node`'s normal-form token (a kept child of an emitting parent).
@@ -263,7 +277,7 @@ impl<'t> Walker<'_, 't> {
     }
 
     /// Mark the line a token starts on; false when no line inside the node counts.
-    fn count_line(&mut self, node: Node<'t>, id: u16) -> bool {
+    fn count_line(&mut self, node: Node<'t>, id: u16, leaf: bool) -> bool {
         let kinds = self.kinds;
         if has(&kinds.sloc, id) {
             if let SlocStep::Opaque = self
@@ -273,10 +287,7 @@ impl<'t> Walker<'_, 't> {
                 return false;
             }
         }
-        if node.child_count() == 0
-            && !has(&kinds.non_code, id)
-            && node.start_byte() < node.end_byte()
-        {
+        if leaf && !has(&kinds.non_code, id) && node.start_byte() < node.end_byte() {
             self.found.lines.insert(node.start_position().row + 1);
         }
         true
