@@ -222,7 +222,7 @@ impl<'l, 't> Walker<'l, 't> {
     /// Emit `node`'s normal-form token (a kept child of an emitting parent).
     fn emit(&mut self, node: Node<'t>, id: u16, frame: &mut Frame) {
         let kinds = self.kinds;
-        if has(&kinds.comment, id) || self.lang.skipped_in_normal_form(node, self.source) {
+        if kinds.left_out(self.lang, node, id, self.source) {
             return;
         }
         let tokens = &mut self.found.tokens;

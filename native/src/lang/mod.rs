@@ -142,6 +142,11 @@ pub trait Language: Sync + Send {
     fn member_shape(&self) -> Option<(&'static str, &'static str)> {
         None
     }
+    /// Node kinds on which [`Language::skipped_in_normal_form`] is called (it would be
+    /// asked about every node the normal form reaches otherwise).
+    fn skipped_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// A child left out of the normal form besides comments (e.g. a docstring statement).
     fn skipped_in_normal_form(&self, _node: Node<'_>, _source: &[u8]) -> bool {
         false
@@ -232,6 +237,8 @@ pub struct Kinds {
     pub doc: Vec<bool>,
     pub comment: Vec<bool>,
     pub clone: Vec<bool>,
+    /// kinds [`Language::skipped_in_normal_form`] may leave out
+    pub skipped: Vec<bool>,
     pub identifier: Vec<bool>,
     pub literal: Vec<Option<&'static str>>,
     pub discover_anywhere: bool,
@@ -267,6 +274,7 @@ impl Kinds {
             doc: table(lang.doc_kinds()),
             comment: table(lang.comment_kinds()),
             clone: table(lang.clone_kinds()),
+            skipped: table(lang.skipped_kinds()),
             identifier: table(lang.identifier_kinds()),
             literal: names
                 .iter()
@@ -280,6 +288,13 @@ impl Kinds {
     /// The name of kind `id` ("" beyond the grammar).
     pub fn name(&self, id: usize) -> &str {
         self.names.get(id).map_or("", String::as_str)
+    }
+
+    /// Whether the normal form leaves out `node`, of kind `id`: a comment, or a child the
+    /// language skips.
+    pub fn left_out(&self, lang: &dyn Language, node: Node<'_>, id: u16, source: &[u8]) -> bool {
+        has(&self.comment, id)
+            || (has(&self.skipped, id) && lang.skipped_in_normal_form(node, source))
     }
 }
 

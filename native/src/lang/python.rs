@@ -204,6 +204,9 @@ impl Language for Python {
     fn member_shape(&self) -> Option<(&'static str, &'static str)> {
         Some(("attribute", "attribute"))
     }
+    fn skipped_kinds(&self) -> &'static [&'static str] {
+        &["expression_statement"]
+    }
     fn skipped_in_normal_form(&self, node: Node<'_>, source: &[u8]) -> bool {
         node.kind_id() == expression_statement() && plain_string_statement(node, source).is_some()
     }
