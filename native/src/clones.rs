@@ -270,9 +270,12 @@ impl<'l> NormalForm<'l> {
     }
 
     fn kept(&self, node: Node<'_>) -> bool {
-        !self
-            .kinds
-            .left_out(self.lang, node, node.kind_id(), self.source)
+        !self.kinds.left_out(
+            self.lang,
+            node,
+            self.kinds.bits(node.kind_id()),
+            self.source,
+        )
     }
 
     /// Move to the first kept child; false (cursor unmoved) when there is none.

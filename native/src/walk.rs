@@ -7,7 +7,7 @@
 //! suppression comments, and hands every node to a visitor (the rule scan).
 
 use crate::clones::{Token, CLOSE};
-use crate::lang::{has, Kinds, Language, LineSet, SlocStep};
+use crate::lang::{KindBits, Kinds, Language, LineSet, SlocStep};
 use crate::record::{CallableRecord, IgnoreRecord};
 use tree_sitter::{Node, TreeCursor};
 
@@ -108,7 +108,13 @@ pub fn walk<'t>(
                 let id = node.kind_id();
                 let count = node.child_count();
                 visit(node, id, depth);
-                let frame = walker.enter(node, id, count == 0, path.frame());
+                let at = Visited {
+                    node,
+                    id,
+                    bits: kinds.bits(id),
+                    leaf: count == 0,
+                };
+                let frame = walker.enter(at, path.frame());
                 path.push(node, frame, count);
                 if depth >= DEEP {
                     let depth = depth as u64 + 1;
@@ -126,6 +132,16 @@ pub fn walk<'t>(
 /// scans the node's children up to the one asked for, but it is cheaper than a cursor's
 /// move (which climbs in and out of the hidden nodes of the grammar) for a few children.
 const WIDE: u32 = 16;
+
+/// A node being entered, with what the walk reads of it once.
+#[derive(Clone, Copy)]
+struct Visited<'t> {
+    node: Node<'t>,
+    id: u16,
+    /// the kind tables that hold its kind
+    bits: KindBits,
+    leaf: bool,
+}
 
 /// A node entered and not left yet.
 struct Open<'t> {
@@ -239,22 +255,21 @@ impl<'l, 't> Walker<'l, 't> {
         }
     }
 
-    /// Record `node` (of kind `id`, a leaf when `leaf`) under the frame of its parent
-    /// (None for the root); returns its frame.
-    fn enter(&mut self, node: Node<'t>, id: u16, leaf: bool, parent: Option<&Frame>) -> Frame {
-        let kinds = self.kinds;
+    /// Record a node under the frame of its parent (None for the root); returns its frame.
+    fn enter(&mut self, at: Visited<'t>, parent: Option<&Frame>) -> Frame {
+        let bits = at.bits;
         let is_root = parent.is_none();
         let parent = parent.copied().unwrap_or(ROOT);
-        let boundary = has(&kinds.boundary, id).then_some(self.decisions);
-        if has(&kinds.decision, id) {
+        let boundary = bits.has(KindBits::BOUNDARY).then_some(self.decisions);
+        if bits.has(KindBits::DECISION) {
             self.decisions += 1;
         }
-        if has(&kinds.decision_hook, id) {
-            self.decisions += self.lang.extra_decisions(node, self.source);
+        if bits.has(KindBits::DECISION_HOOK) {
+            self.decisions += self.lang.extra_decisions(at.node, self.source);
         }
+        let discovered = self.kinds.discover_anywhere || bits.has(KindBits::CONTAINER);
         let mut frame = Frame {
-            open: is_root
-                || (parent.open && (kinds.discover_anywhere || has(&kinds.container, id))),
+            open: is_root || (parent.open && discovered),
             lines: parent.lines,
             emit: false,
             opened: false,
@@ -264,68 +279,64 @@ impl<'l, 't> Walker<'l, 't> {
             boundary,
         };
         if !is_root && parent.open {
-            self.enter_scope(node, id, &mut frame);
+            self.enter_scope(at, &mut frame);
         }
         if parent.emit {
-            self.emit(node, id, &mut frame);
+            self.emit(at, &mut frame);
         }
-        if has(&kinds.clone, id) && !self.lang.excluded_candidate(node, self.source) {
+        if bits.has(KindBits::CLONE) && !self.lang.excluded_candidate(at.node, self.source) {
             frame.candidate = Some(self.found.candidates.len());
             let tokens = frame.opened.then(|| self.found.tokens.len() - 1);
             self.found.candidates.push(Candidate {
-                node,
+                node: at.node,
                 tokens: tokens.map(|start| (start, start)),
             });
         }
-        self.note_text(node, id);
+        self.note_text(at);
         if frame.lines {
-            frame.lines = self.count_line(node, id, leaf);
+            frame.lines = self.count_line(at);
         }
         frame
     }
 
     /// Note a documentation node or a comment's suppressions.
-    fn note_text(&mut self, node: Node<'t>, id: u16) {
-        if has(&self.kinds.doc, id) {
-            if let Some(doc) = self.lang.doc_span(node, self.source) {
+    fn note_text(&mut self, at: Visited<'t>) {
+        if at.bits.has(KindBits::DOC) {
+            if let Some(doc) = self.lang.doc_span(at.node, self.source) {
                 self.found.docs.push(doc);
             }
         }
-        if has(&self.kinds.comment, id) {
-            self.read_ignores(node);
+        if at.bits.has(KindBits::COMMENT) {
+            self.read_ignores(at.node);
         }
     }
 
-    /// Emit `node`'s normal-form token (a kept child of an emitting parent).
-    fn emit(&mut self, node: Node<'t>, id: u16, frame: &mut Frame) {
-        let kinds = self.kinds;
-        if kinds.left_out(self.lang, node, id, self.source) {
+    /// Emit the node's normal-form token (a kept child of an emitting parent).
+    fn emit(&mut self, at: Visited<'t>, frame: &mut Frame) {
+        let (node, bits) = (at.node, at.bits);
+        if self.kinds.left_out(self.lang, node, bits, self.source) {
             return;
         }
         let tokens = &mut self.found.tokens;
-        if has(&kinds.identifier, id) {
+        if bits.has(KindBits::IDENTIFIER) {
             let text = self.source.get(node.byte_range()).unwrap_or_default();
             let next = u32::try_from(self.interned.len()).unwrap_or(u32::MAX);
             let index = *self.interned.entry(text).or_insert(next);
             tokens.push(Token::identifier(index));
-        } else if kinds
-            .literal
-            .get(usize::from(id))
-            .is_some_and(Option::is_some)
-        {
-            tokens.push(Token::literal(id));
+        } else if bits.has(KindBits::LITERAL) {
+            tokens.push(Token::literal(at.id));
         } else {
-            tokens.push(Token::open(id));
+            tokens.push(Token::open(at.id));
             frame.emit = true;
             frame.opened = true;
         }
     }
 
     /// A callable or a named scope reached from the root: note it.
-    fn enter_scope(&mut self, node: Node<'t>, id: u16, frame: &mut Frame) {
-        let kinds = self.kinds;
-        let callable = has(&kinds.callable, id);
-        let scope = has(&kinds.scope, id);
+    fn enter_scope(&mut self, at: Visited<'t>, frame: &mut Frame) {
+        let node = at.node;
+        let callable = at.bits.has(KindBits::CALLABLE);
+        let scope = at.bits.has(KindBits::SCOPE);
         if !callable && !scope {
             return;
         }
@@ -354,9 +365,9 @@ impl<'l, 't> Walker<'l, 't> {
     }
 
     /// Mark the line a token starts on; false when no line inside the node counts.
-    fn count_line(&mut self, node: Node<'t>, id: u16, leaf: bool) -> bool {
-        let kinds = self.kinds;
-        if has(&kinds.sloc, id) {
+    fn count_line(&mut self, at: Visited<'t>) -> bool {
+        let (node, bits) = (at.node, at.bits);
+        if bits.has(KindBits::SLOC) {
             if let SlocStep::Opaque = self
                 .lang
                 .sloc_node(node, self.source, &mut self.found.lines)
@@ -364,7 +375,7 @@ impl<'l, 't> Walker<'l, 't> {
                 return false;
             }
         }
-        if leaf && !has(&kinds.non_code, id) && node.start_byte() < node.end_byte() {
+        if at.leaf && !bits.has(KindBits::NON_CODE) && node.start_byte() < node.end_byte() {
             self.found.lines.insert(node.start_position().row + 1);
         }
         true
