@@ -88,9 +88,10 @@ impl Language for Python {
         &["function_definition", "class_definition"]
     }
     fn name_of(&self, node: Node<'_>, source: &[u8]) -> Option<String> {
-        let mut cursor = node.walk();
-        let name = node
-            .children(&mut cursor)
+        // by index: a cursor would be allocated, and its moves cost more than a few
+        // `Node::child` calls
+        let name = (0..node.child_count())
+            .filter_map(|i| node.child(i))
             .find(|child| has(&ids().name, child.kind_id()))?;
         Some(String::from_utf8_lossy(source.get(name.byte_range())?).into_owned())
     }
@@ -176,7 +177,9 @@ impl Language for Python {
         ]
     }
     fn excluded_candidate(&self, node: Node<'_>, source: &[u8]) -> bool {
-        node.child_by_field_name("condition")
+        ids()
+            .condition
+            .and_then(|field| node.child_by_field_id(field.get()))
             .and_then(|c| source.get(c.byte_range()))
             .is_some_and(|text| text == b"TYPE_CHECKING" || text == b"typing.TYPE_CHECKING")
     }
@@ -232,6 +235,8 @@ struct Ids {
     name: Vec<bool>,
     /// `{{` or `}}` in an f-string
     escape_interpolation: Vec<bool>,
+    /// the field `condition` (found by name on every call otherwise)
+    condition: Option<std::num::NonZeroU16>,
 }
 
 fn ids() -> &'static Ids {
@@ -252,6 +257,7 @@ fn ids() -> &'static Ids {
             string: named(&["string"]),
             name: named(&["identifier", "name"]),
             escape_interpolation: named(&["escape_interpolation"]),
+            condition: grammar.field_id_for_name("condition"),
         }
     })
 }
