@@ -1,7 +1,8 @@
 //! The core alone over a list of files, for profiling and timing without Python:
-//! `cargo run --release --example core_time -- RULES.json FILES.json [JOBS]` (RULES.json: a
-//! JSON list of rule texts; FILES.json: a JSON list of paths). Prints the process CPU
-//! seconds and the xxh3 digest of every outcome (to check that a change keeps them).
+//! `cargo run --release --example core_time -- RULES.json FILES.json [JOBS [LANGUAGE]]`
+//! (RULES.json: a JSON list of rule texts; FILES.json: a JSON list of paths; LANGUAGE:
+//! python by default). Prints the process CPU seconds and the xxh3 digest of every outcome
+//! (to check that a change keeps them).
 use _core::analyze::{Analyzer, Input, Settings};
 use _core::lang::by_name;
 use _core::rules::RulePack;
@@ -22,7 +23,7 @@ fn main() {
     let files: Vec<String> = serde_json::from_str(&read(&args[2])).expect("path list");
     let jobs = args.get(3).map_or(1, |j| j.parse().expect("a number"));
     _core::use_one_allocator();
-    let lang = by_name("python").expect("python");
+    let lang = by_name(args.get(4).map_or("python", String::as_str)).expect("a language");
     let pack = RulePack::compile(lang, &rules).expect("rules compile");
     let analyzer = Analyzer::new(lang, Some(&pack), Settings::default());
     let inputs: Vec<Input> = files.iter().map(|f| Input::Path(f.into())).collect();

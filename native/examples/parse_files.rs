@@ -3,7 +3,8 @@
 //! `cargo run --release --example parse_files -- LANGUAGE TREE [EXCLUDED_DIR,...]` reads
 //! every file of TREE with one of LANGUAGE's extensions (folders named in the
 //! comma-separated list left out, as slopmark's discovery leaves them out) and parses it
-//! with the same grammar, allocator and thread pool (one thread per core) as the core,
+//! with the same grammar, allocator (with mimalloc's default options: the core keeps freed
+//! memory, see `_core::use_one_allocator`) and thread pool (one thread per core) as the core,
 //! doing nothing else. Prints `{"parsed": N, "with_errors": M, "bytes": B}`.
 //! `benchmarks/code_measure.py` times it beside `slopmark code measure`.
 
@@ -29,7 +30,7 @@ fn main() {
         &excluded,
         &mut files,
     );
-    _core::use_one_allocator();
+    _core::share_allocator();
     let results: Vec<(bool, usize)> = files
         .par_iter()
         .filter_map(|path| {

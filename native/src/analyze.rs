@@ -205,15 +205,14 @@ impl<'p> Analyzer<'p> {
                 tree,
                 source,
                 limit,
-                &mut |node, depth| {
-                    let kind = node.kind_id();
+                &mut |node, kind, depth| {
                     let place = surroundings.enter(scanner.bit(kind), depth);
                     if scanner.wants(kind) {
                         matchable.push((node, place));
                     }
                 },
             ),
-            None => walk(lang, &self.kinds, tree, source, limit, &mut |_, _| {}),
+            None => walk(lang, &self.kinds, tree, source, limit, &mut |_, _, _| {}),
         };
         let walked = match walked {
             Ok(walked) if walked.deep_weight <= MAX_DEEP_WEIGHT => walked,
@@ -466,7 +465,7 @@ mod tests {
             tree.root_node(),
             text.as_bytes(),
             100,
-            &mut |_, _| {},
+            &mut |_, _, _| {},
         );
         let walked = walked.unwrap_or_else(|_| panic!("too deep"));
         let mut from_tree = NormalForm::new(lang, &kinds, text.as_bytes());

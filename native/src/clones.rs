@@ -270,8 +270,12 @@ impl<'l> NormalForm<'l> {
     }
 
     fn kept(&self, node: Node<'_>) -> bool {
-        !has(&self.kinds.comment, node.kind_id())
-            && !self.lang.skipped_in_normal_form(node, self.source)
+        !self.kinds.left_out(
+            self.lang,
+            node,
+            self.kinds.bits(node.kind_id()),
+            self.source,
+        )
     }
 
     /// Move to the first kept child; false (cursor unmoved) when there is none.

@@ -1,15 +1,15 @@
 //! One walk of a file's syntax tree, shared by every language.
 //!
-//! In a single pre-order pass (a tree cursor and a stack on the heap, so nesting depth
-//! never touches the call stack) it records the callables with their decision counts,
+//! In a single pre-order pass (a stack on the heap, so nesting depth never touches the
+//! call stack) it records the callables with their decision counts,
 //! the lines where code tokens start, the documentation nodes, the clone candidates with
 //! their slice of the normal-form token stream (see [`crate::clones`]) and the
 //! suppression comments, and hands every node to a visitor (the rule scan).
 
 use crate::clones::{Token, CLOSE};
-use crate::lang::{has, Kinds, Language, LineSet, SlocStep};
+use crate::lang::{KindBits, Kinds, Language, LineSet, SlocStep};
 use crate::record::{CallableRecord, IgnoreRecord};
-use tree_sitter::Node;
+use tree_sitter::{Node, TreeCursor};
 
 /// A clone candidate and its slice of the token stream (None when it sits where no
 /// tokens are emitted, e.g. inside a literal: its form is then made from the tree).
@@ -83,92 +83,193 @@ pub const DEEP: usize = 64;
 pub struct TooDeep(pub usize);
 
 /// Walk the tree under `root` once, calling `visit` on every node in pre-order with its
-/// depth (the root's is 0). The walk stops at the first node nested deeper than `max_depth`.
+/// kind id and its depth (the root's is 0). The walk stops at the first node nested deeper
+/// than `max_depth`.
 pub fn walk<'t>(
     lang: &dyn Language,
     kinds: &Kinds,
     root: Node<'t>,
     source: &'t [u8],
     max_depth: usize,
-    visit: &mut dyn FnMut(Node<'t>, usize),
+    visit: &mut dyn FnMut(Node<'t>, u16, usize),
 ) -> Result<Walked<'t>, TooDeep> {
-    let rows = root.end_position().row + 1;
-    let mut walker = Walker {
-        lang,
-        kinds,
-        source,
-        decisions: 0,
-        scopes: Vec::new(),
-        interned: foldhash::HashMap::default(),
-        found: Walked {
-            lines: LineSet::with_lines(rows),
-            callables: Vec::new(),
-            candidates: Vec::new(),
-            tokens: Vec::new(),
-            docs: Vec::new(),
-            ignores: Vec::new(),
-            deep_weight: 0,
-        },
-    };
-    // each entered node's frame and how many siblings follow it: a cursor's failing
-    // `goto_next_sibling` (on every last child) climbs and rescans hidden parents, so it is
-    // not called when the count says there is no sibling left
-    let mut stack: Vec<(Frame, usize)> = Vec::new();
-    let mut cursor = root.walk();
-    let mut following = 0;
+    let mut walker = Walker::new(lang, kinds, root, source);
+    let mut path = Path::new(root);
+    let mut step = Step::Enter(root);
     loop {
-        if stack.len() >= max_depth {
-            return Err(TooDeep(stack.len() + 1));
-        }
-        let node = cursor.node();
-        visit(node, stack.len());
-        let children = node.child_count() as usize;
-        let frame = walker.enter(node, stack.last().map(|(f, _)| *f), stack.is_empty());
-        stack.push((frame, following));
-        if stack.len() > DEEP {
-            let depth = stack.len() as u64;
-            walker.found.deep_weight += depth * depth;
-        }
-        if children > 0 && cursor.goto_first_child() {
-            following = children - 1;
-            continue;
-        }
-        // leave finished nodes until one has a next sibling
-        loop {
-            let Some((frame, left)) = stack.pop() else {
-                return Ok(walker.found);
-            };
-            walker.exit(frame);
-            if stack.is_empty() {
-                return Ok(walker.found);
+        match step {
+            Step::Enter(node) => {
+                let depth = path.open.len();
+                if depth >= max_depth {
+                    return Err(TooDeep(depth + 1));
+                }
+                // each node's kind and child count read once (every read is a call into
+                // the C library)
+                let id = node.kind_id();
+                let count = node.child_count();
+                visit(node, id, depth);
+                let at = Visited {
+                    node,
+                    id,
+                    bits: kinds.bits(id),
+                    leaf: count == 0,
+                };
+                let frame = walker.enter(at, path.frame());
+                path.push(node, frame, count);
+                if depth >= DEEP {
+                    let depth = depth as u64 + 1;
+                    walker.found.deep_weight += depth * depth;
+                }
             }
-            if left > 0 && cursor.goto_next_sibling() {
-                following = left - 1;
-                break;
-            }
-            if !cursor.goto_parent() {
-                return Ok(walker.found);
-            }
+            Step::Leave(frame) => walker.exit(frame),
+            Step::Done => return Ok(walker.found),
         }
+        step = path.step();
     }
 }
 
-impl<'t> Walker<'_, 't> {
-    /// Record `node`; returns its frame.
-    fn enter(&mut self, node: Node<'t>, parent: Option<Frame>, is_root: bool) -> Frame {
-        let id = node.kind_id();
-        let kinds = self.kinds;
-        let parent = parent.unwrap_or(ROOT);
-        let boundary = has(&kinds.boundary, id).then_some(self.decisions);
-        if has(&kinds.decision, id) {
+/// Nodes with more children than this have them read at once with a cursor: `Node::child`
+/// scans the node's children up to the one asked for, but it is cheaper than a cursor's
+/// move (which climbs in and out of the hidden nodes of the grammar) for a few children.
+const WIDE: u32 = 16;
+
+/// A node being entered, with what the walk reads of it once.
+#[derive(Clone, Copy)]
+struct Visited<'t> {
+    node: Node<'t>,
+    id: u16,
+    /// the kind tables that hold its kind
+    bits: KindBits,
+    leaf: bool,
+}
+
+/// A node entered and not left yet.
+struct Open<'t> {
+    node: Node<'t>,
+    frame: Frame,
+    /// the index of the next child to enter
+    next: u32,
+    children: u32,
+    /// where its children start in [`Path::wide`], when it is wide
+    read: Option<usize>,
+}
+
+/// The nodes from the root to the one being walked.
+struct Path<'t> {
+    open: Vec<Open<'t>>,
+    /// the children of the wide nodes on the path
+    wide: Vec<Node<'t>>,
+    cursor: TreeCursor<'t>,
+}
+
+/// What the walk does next.
+enum Step<'t> {
+    Enter(Node<'t>),
+    /// leave the node of this frame (its children are done)
+    Leave(Frame),
+    /// the root was left
+    Done,
+}
+
+impl<'t> Path<'t> {
+    fn new(root: Node<'t>) -> Self {
+        Path {
+            open: Vec::new(),
+            wide: Vec::new(),
+            cursor: root.walk(),
+        }
+    }
+
+    /// The frame of the node being walked (None before the root).
+    fn frame(&self) -> Option<&Frame> {
+        self.open.last().map(|open| &open.frame)
+    }
+
+    /// Enter `node`, which has `children` children.
+    fn push(&mut self, node: Node<'t>, frame: Frame, children: u32) {
+        let mut open = Open {
+            node,
+            frame,
+            next: 0,
+            children,
+            read: None,
+        };
+        if children > WIDE {
+            let start = self.wide.len();
+            self.cursor.reset(node);
+            if self.cursor.goto_first_child() {
+                self.wide.push(self.cursor.node());
+                while self.cursor.goto_next_sibling() {
+                    self.wide.push(self.cursor.node());
+                }
+            }
+            open.children = u32::try_from(self.wide.len() - start).unwrap_or(u32::MAX);
+            open.read = Some(start);
+        }
+        self.open.push(open);
+    }
+
+    /// The next child of the node being walked, or leave it when it has no more.
+    fn step(&mut self) -> Step<'t> {
+        let Some(top) = self.open.last_mut() else {
+            return Step::Done;
+        };
+        let child = match top.read {
+            _ if top.next >= top.children => None,
+            Some(start) => self.wide.get(start + top.next as usize).copied(),
+            None => top.node.child(top.next),
+        };
+        if let Some(child) = child {
+            top.next += 1;
+            return Step::Enter(child);
+        }
+        let Some(done) = self.open.pop() else {
+            return Step::Done;
+        };
+        if let Some(start) = done.read {
+            self.wide.truncate(start);
+        }
+        Step::Leave(done.frame)
+    }
+}
+
+impl<'l, 't> Walker<'l, 't> {
+    fn new(lang: &'l dyn Language, kinds: &'l Kinds, root: Node<'t>, source: &'t [u8]) -> Self {
+        let rows = root.end_position().row + 1;
+        Walker {
+            lang,
+            kinds,
+            source,
+            decisions: 0,
+            scopes: Vec::new(),
+            interned: foldhash::HashMap::default(),
+            found: Walked {
+                lines: LineSet::with_lines(rows),
+                callables: Vec::new(),
+                candidates: Vec::new(),
+                tokens: Vec::new(),
+                docs: Vec::new(),
+                ignores: Vec::new(),
+                deep_weight: 0,
+            },
+        }
+    }
+
+    /// Record a node under the frame of its parent (None for the root); returns its frame.
+    fn enter(&mut self, at: Visited<'t>, parent: Option<&Frame>) -> Frame {
+        let bits = at.bits;
+        let is_root = parent.is_none();
+        let parent = parent.copied().unwrap_or(ROOT);
+        let boundary = bits.has(KindBits::BOUNDARY).then_some(self.decisions);
+        if bits.has(KindBits::DECISION) {
             self.decisions += 1;
         }
-        if has(&kinds.decision_hook, id) {
-            self.decisions += self.lang.extra_decisions(node, self.source);
+        if bits.has(KindBits::DECISION_HOOK) {
+            self.decisions += self.lang.extra_decisions(at.node, self.source);
         }
+        let discovered = self.kinds.discover_anywhere || bits.has(KindBits::CONTAINER);
         let mut frame = Frame {
-            open: is_root
-                || (parent.open && (kinds.discover_anywhere || has(&kinds.container, id))),
+            open: is_root || (parent.open && discovered),
             lines: parent.lines,
             emit: false,
             opened: false,
@@ -178,63 +279,64 @@ impl<'t> Walker<'_, 't> {
             boundary,
         };
         if !is_root && parent.open {
-            self.enter_scope(node, id, &mut frame);
+            self.enter_scope(at, &mut frame);
         }
         if parent.emit {
-            self.emit(node, id, &mut frame);
+            self.emit(at, &mut frame);
         }
-        if has(&kinds.clone, id) && !self.lang.excluded_candidate(node, self.source) {
+        if bits.has(KindBits::CLONE) && !self.lang.excluded_candidate(at.node, self.source) {
             frame.candidate = Some(self.found.candidates.len());
             let tokens = frame.opened.then(|| self.found.tokens.len() - 1);
             self.found.candidates.push(Candidate {
-                node,
+                node: at.node,
                 tokens: tokens.map(|start| (start, start)),
             });
         }
-        if has(&kinds.doc, id) {
-            if let Some(doc) = self.lang.doc_span(node, self.source) {
-                self.found.docs.push(doc);
-            }
-        }
-        if has(&kinds.comment, id) {
-            self.read_ignores(node);
-        }
+        self.note_text(at);
         if frame.lines {
-            frame.lines = self.count_line(node, id);
+            frame.lines = self.count_line(at);
         }
         frame
     }
 
-    /// Emit `node`'s normal-form token (a kept child of an emitting parent).
-    fn emit(&mut self, node: Node<'t>, id: u16, frame: &mut Frame) {
-        let kinds = self.kinds;
-        if has(&kinds.comment, id) || self.lang.skipped_in_normal_form(node, self.source) {
+    /// Note a documentation node or a comment's suppressions.
+    fn note_text(&mut self, at: Visited<'t>) {
+        if at.bits.has(KindBits::DOC) {
+            if let Some(doc) = self.lang.doc_span(at.node, self.source) {
+                self.found.docs.push(doc);
+            }
+        }
+        if at.bits.has(KindBits::COMMENT) {
+            self.read_ignores(at.node);
+        }
+    }
+
+    /// Emit the node's normal-form token (a kept child of an emitting parent).
+    fn emit(&mut self, at: Visited<'t>, frame: &mut Frame) {
+        let (node, bits) = (at.node, at.bits);
+        if self.kinds.left_out(self.lang, node, bits, self.source) {
             return;
         }
         let tokens = &mut self.found.tokens;
-        if has(&kinds.identifier, id) {
+        if bits.has(KindBits::IDENTIFIER) {
             let text = self.source.get(node.byte_range()).unwrap_or_default();
             let next = u32::try_from(self.interned.len()).unwrap_or(u32::MAX);
             let index = *self.interned.entry(text).or_insert(next);
             tokens.push(Token::identifier(index));
-        } else if kinds
-            .literal
-            .get(usize::from(id))
-            .is_some_and(Option::is_some)
-        {
-            tokens.push(Token::literal(id));
+        } else if bits.has(KindBits::LITERAL) {
+            tokens.push(Token::literal(at.id));
         } else {
-            tokens.push(Token::open(id));
+            tokens.push(Token::open(at.id));
             frame.emit = true;
             frame.opened = true;
         }
     }
 
     /// A callable or a named scope reached from the root: note it.
-    fn enter_scope(&mut self, node: Node<'t>, id: u16, frame: &mut Frame) {
-        let kinds = self.kinds;
-        let callable = has(&kinds.callable, id);
-        let scope = has(&kinds.scope, id);
+    fn enter_scope(&mut self, at: Visited<'t>, frame: &mut Frame) {
+        let node = at.node;
+        let callable = at.bits.has(KindBits::CALLABLE);
+        let scope = at.bits.has(KindBits::SCOPE);
         if !callable && !scope {
             return;
         }
@@ -263,9 +365,9 @@ impl<'t> Walker<'_, 't> {
     }
 
     /// Mark the line a token starts on; false when no line inside the node counts.
-    fn count_line(&mut self, node: Node<'t>, id: u16) -> bool {
-        let kinds = self.kinds;
-        if has(&kinds.sloc, id) {
+    fn count_line(&mut self, at: Visited<'t>) -> bool {
+        let (node, bits) = (at.node, at.bits);
+        if bits.has(KindBits::SLOC) {
             if let SlocStep::Opaque = self
                 .lang
                 .sloc_node(node, self.source, &mut self.found.lines)
@@ -273,10 +375,7 @@ impl<'t> Walker<'_, 't> {
                 return false;
             }
         }
-        if node.child_count() == 0
-            && !has(&kinds.non_code, id)
-            && node.start_byte() < node.end_byte()
-        {
+        if at.leaf && !bits.has(KindBits::NON_CODE) && node.start_byte() < node.end_byte() {
             self.found.lines.insert(node.start_position().row + 1);
         }
         true

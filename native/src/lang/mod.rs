@@ -142,6 +142,11 @@ pub trait Language: Sync + Send {
     fn member_shape(&self) -> Option<(&'static str, &'static str)> {
         None
     }
+    /// Node kinds on which [`Language::skipped_in_normal_form`] is called (it would be
+    /// asked about every node the normal form reaches otherwise).
+    fn skipped_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// A child left out of the normal form besides comments (e.g. a docstring statement).
     fn skipped_in_normal_form(&self, _node: Node<'_>, _source: &[u8]) -> bool {
         false
@@ -232,9 +237,40 @@ pub struct Kinds {
     pub doc: Vec<bool>,
     pub comment: Vec<bool>,
     pub clone: Vec<bool>,
+    /// kinds [`Language::skipped_in_normal_form`] may leave out
+    pub skipped: Vec<bool>,
     pub identifier: Vec<bool>,
     pub literal: Vec<Option<&'static str>>,
     pub discover_anywhere: bool,
+    /// by id, the tables above that hold the kind (see [`Kinds::bits`])
+    pub bits: Vec<KindBits>,
+}
+
+/// The kind tables of [`Kinds`] that hold one kind, as bits: the walk reads one word per
+/// node rather than a table for each question.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KindBits(u16);
+
+impl KindBits {
+    pub const DECISION: Self = Self(1);
+    pub const DECISION_HOOK: Self = Self(1 << 1);
+    pub const BOUNDARY: Self = Self(1 << 2);
+    pub const CALLABLE: Self = Self(1 << 3);
+    pub const CONTAINER: Self = Self(1 << 4);
+    pub const SCOPE: Self = Self(1 << 5);
+    pub const NON_CODE: Self = Self(1 << 6);
+    pub const SLOC: Self = Self(1 << 7);
+    pub const DOC: Self = Self(1 << 8);
+    pub const COMMENT: Self = Self(1 << 9);
+    pub const CLONE: Self = Self(1 << 10);
+    pub const SKIPPED: Self = Self(1 << 11);
+    pub const IDENTIFIER: Self = Self(1 << 12);
+    pub const LITERAL: Self = Self(1 << 13);
+
+    /// Whether the kind is in every table of `tables`.
+    pub fn has(self, tables: Self) -> bool {
+        self.0 & tables.0 == tables.0
+    }
 }
 
 impl Kinds {
@@ -255,7 +291,7 @@ impl Kinds {
             Discovery::Anywhere => (vec![true; names.len()], true),
         };
         let literals = lang.literal_tokens();
-        Self {
+        let mut kinds = Self {
             decision: table(lang.decision_kinds()),
             decision_hook: table(lang.decision_hook_kinds()),
             boundary: table(lang.boundary_kinds()),
@@ -267,6 +303,7 @@ impl Kinds {
             doc: table(lang.doc_kinds()),
             comment: table(lang.comment_kinds()),
             clone: table(lang.clone_kinds()),
+            skipped: table(lang.skipped_kinds()),
             identifier: table(lang.identifier_kinds()),
             literal: names
                 .iter()
@@ -274,12 +311,60 @@ impl Kinds {
                 .collect(),
             discover_anywhere,
             names,
+            bits: Vec::new(),
+        };
+        kinds.bits = (0..kinds.names.len()).map(|id| kinds.bits_of(id)).collect();
+        kinds
+    }
+
+    /// The tables that hold kind `id`, read from the tables.
+    fn bits_of(&self, id: usize) -> KindBits {
+        let tables = [
+            (&self.decision, KindBits::DECISION),
+            (&self.decision_hook, KindBits::DECISION_HOOK),
+            (&self.boundary, KindBits::BOUNDARY),
+            (&self.callable, KindBits::CALLABLE),
+            (&self.container, KindBits::CONTAINER),
+            (&self.scope, KindBits::SCOPE),
+            (&self.non_code, KindBits::NON_CODE),
+            (&self.sloc, KindBits::SLOC),
+            (&self.doc, KindBits::DOC),
+            (&self.comment, KindBits::COMMENT),
+            (&self.clone, KindBits::CLONE),
+            (&self.skipped, KindBits::SKIPPED),
+            (&self.identifier, KindBits::IDENTIFIER),
+        ];
+        let mut bits = tables
+            .iter()
+            .filter(|(table, _)| table.get(id).copied().unwrap_or(false))
+            .fold(0, |bits, (_, bit)| bits | bit.0);
+        if self.literal.get(id).is_some_and(Option::is_some) {
+            bits |= KindBits::LITERAL.0;
         }
+        KindBits(bits)
+    }
+
+    /// The tables that hold kind `id` (none for an id beyond the grammar).
+    pub fn bits(&self, id: u16) -> KindBits {
+        self.bits.get(usize::from(id)).copied().unwrap_or_default()
     }
 
     /// The name of kind `id` ("" beyond the grammar).
     pub fn name(&self, id: usize) -> &str {
         self.names.get(id).map_or("", String::as_str)
+    }
+
+    /// Whether the normal form leaves out `node`, whose kind is in the tables `bits`: a
+    /// comment, or a child the language skips.
+    pub fn left_out(
+        &self,
+        lang: &dyn Language,
+        node: Node<'_>,
+        bits: KindBits,
+        source: &[u8],
+    ) -> bool {
+        bits.has(KindBits::COMMENT)
+            || (bits.has(KindBits::SKIPPED) && lang.skipped_in_normal_form(node, source))
     }
 }
 
@@ -300,5 +385,26 @@ pub(crate) fn callables_of(lang: &'static dyn Language, source: &str) -> Vec<(St
             .map(|c| (c.qualname, c.cc))
             .collect(),
         Outcome::Failed(error) => panic!("not measured: {}", error.message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{has, KindBits, Kinds, LANGUAGES};
+
+    #[test]
+    fn kind_bits_say_what_the_tables_say() {
+        for lang in LANGUAGES {
+            let kinds = Kinds::new(*lang);
+            for id in 0..=u16::try_from(kinds.names.len()).unwrap_or(u16::MAX) {
+                let bits = kinds.bits(id);
+                assert_eq!(bits.has(KindBits::DECISION), has(&kinds.decision, id));
+                assert_eq!(bits.has(KindBits::CONTAINER), has(&kinds.container, id));
+                assert_eq!(bits.has(KindBits::SKIPPED), has(&kinds.skipped, id));
+                assert_eq!(bits.has(KindBits::IDENTIFIER), has(&kinds.identifier, id));
+                let literal = kinds.literal.get(usize::from(id)).copied().flatten();
+                assert_eq!(bits.has(KindBits::LITERAL), literal.is_some());
+            }
+        }
     }
 }

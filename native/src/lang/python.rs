@@ -33,7 +33,7 @@
 //!   `$VAR1`, `$VAR2`... by first appearance, literals become `$STR`, `$INT`, `$FLOAT`,
 //!   `$BOOL`, `$NONE`; comments and plain-string statements are left out.
 
-use super::{Discovery, Language, LineSet, SlocStep};
+use super::{has, Discovery, Language, LineSet, SlocStep};
 use ast_grep_language::SupportLang;
 use tree_sitter::{Language as Grammar, Node};
 
@@ -88,10 +88,11 @@ impl Language for Python {
         &["function_definition", "class_definition"]
     }
     fn name_of(&self, node: Node<'_>, source: &[u8]) -> Option<String> {
-        let mut cursor = node.walk();
-        let name = node
-            .children(&mut cursor)
-            .find(|child| matches!(child.kind(), "identifier" | "name"))?;
+        // by index: a cursor would be allocated, and its moves cost more than a few
+        // `Node::child` calls
+        let name = (0..node.child_count())
+            .filter_map(|i| node.child(i))
+            .find(|child| has(&ids().name, child.kind_id()))?;
         Some(String::from_utf8_lossy(source.get(name.byte_range())?).into_owned())
     }
 
@@ -108,7 +109,7 @@ impl Language for Python {
         FSTRING_PARTS
     }
     fn sloc_node(&self, node: Node<'_>, source: &[u8], lines: &mut LineSet) -> SlocStep {
-        if node.kind() == "string" {
+        if has(&ids().string, node.kind_id()) {
             if is_fstring(node, source) {
                 return SlocStep::Generic;
             }
@@ -119,7 +120,7 @@ impl Language for Python {
         lines.insert(node.start_position().row + 1);
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
-            if child.kind() == "escape_interpolation" {
+            if has(&ids().escape_interpolation, child.kind_id()) {
                 lines.insert(child.start_position().row + 1);
             }
         }
@@ -176,7 +177,9 @@ impl Language for Python {
         ]
     }
     fn excluded_candidate(&self, node: Node<'_>, source: &[u8]) -> bool {
-        node.child_by_field_name("condition")
+        ids()
+            .condition
+            .and_then(|field| node.child_by_field_id(field.get()))
             .and_then(|c| source.get(c.byte_range()))
             .is_some_and(|text| text == b"TYPE_CHECKING" || text == b"typing.TYPE_CHECKING")
     }
@@ -204,6 +207,9 @@ impl Language for Python {
     fn member_shape(&self) -> Option<(&'static str, &'static str)> {
         Some(("attribute", "attribute"))
     }
+    fn skipped_kinds(&self) -> &'static [&'static str] {
+        &["expression_statement"]
+    }
     fn skipped_in_normal_form(&self, node: Node<'_>, source: &[u8]) -> bool {
         node.kind_id() == expression_statement() && plain_string_statement(node, source).is_some()
     }
@@ -217,6 +223,42 @@ fn expression_statement() -> u16 {
         Python
             .grammar()
             .id_for_node_kind("expression_statement", true)
+    })
+}
+
+/// The kind ids the hooks compare nodes with, by name (a name may stand for several ids;
+/// `Node::kind` would read the name and check it is UTF-8 on every call).
+struct Ids {
+    /// `string`
+    string: Vec<bool>,
+    /// a callable's or class's name: `identifier` or `name`
+    name: Vec<bool>,
+    /// `{{` or `}}` in an f-string
+    escape_interpolation: Vec<bool>,
+    /// the field `condition` (found by name on every call otherwise)
+    condition: Option<std::num::NonZeroU16>,
+}
+
+fn ids() -> &'static Ids {
+    static IDS: std::sync::OnceLock<Ids> = std::sync::OnceLock::new();
+    IDS.get_or_init(|| {
+        let grammar = Python.grammar();
+        let named = |names: &[&str]| -> Vec<bool> {
+            (0..grammar.node_kind_count())
+                .map(|id| {
+                    u16::try_from(id)
+                        .ok()
+                        .and_then(|id| grammar.node_kind_for_id(id))
+                        .is_some_and(|kind| names.contains(&kind))
+                })
+                .collect()
+        };
+        Ids {
+            string: named(&["string"]),
+            name: named(&["identifier", "name"]),
+            escape_interpolation: named(&["escape_interpolation"]),
+            condition: grammar.field_id_for_name("condition"),
+        }
     })
 }
 
@@ -239,7 +281,7 @@ fn plain_string_statement<'t>(statement: Node<'t>, source: &[u8]) -> Option<Node
         return None;
     }
     let literal = statement.named_child(0)?;
-    if literal.kind() != "string" {
+    if !has(&ids().string, literal.kind_id()) {
         return None;
     }
     let text = source.get(literal.byte_range())?;
@@ -256,31 +298,20 @@ struct PyLines<'a> {
 
 impl<'a> PyLines<'a> {
     fn new(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
         let mut lines = Vec::new();
         let mut start = 0;
-        let mut chars = text.char_indices().peekable();
-        while let Some((at, c)) = chars.next() {
-            let breaks = matches!(
-                c,
-                '\n' | '\r'
-                    | '\u{0b}'
-                    | '\u{0c}'
-                    | '\u{1c}'
-                    | '\u{1d}'
-                    | '\u{1e}'
-                    | '\u{85}'
-                    | '\u{2028}'
-                    | '\u{2029}'
-            );
-            if !breaks {
+        let mut at = 0;
+        while let Some(found) = bytes[at..].iter().position(|b| MAY_BREAK[usize::from(*b)]) {
+            at += found;
+            let width = line_break(&bytes[at..]);
+            if width == 0 {
+                at += 1;
                 continue;
             }
             lines.push((start, at));
-            start = at + c.len_utf8();
-            if c == '\r' && chars.peek().is_some_and(|(_, next)| *next == '\n') {
-                chars.next();
-                start += 1;
-            }
+            at += width;
+            start = at;
         }
         if start < text.len() {
             lines.push((start, text.len()));
@@ -305,7 +336,75 @@ impl<'a> PyLines<'a> {
     }
 }
 
+/// Bytes that may start a line break of `str.splitlines()`: the ASCII separators and the
+/// lead bytes of U+0085, U+2028 and U+2029.
+const MAY_BREAK: [bool; 256] = {
+    let mut table = [false; 256];
+    let starts = [b'\n', b'\r', 0x0b, 0x0c, 0x1c, 0x1d, 0x1e, 0xc2, 0xe2];
+    let mut i = 0;
+    while i < starts.len() {
+        table[starts[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// The length of the line break `rest` starts with (0: none), as `str.splitlines()`
+/// breaks: `\r\n` is one break. The text is UTF-8 and a match starts with an ASCII byte
+/// or a lead byte, so it is a whole character: U+0085 is `c2 85`, U+2028 and U+2029 are
+/// `e2 80 a8` and `e2 80 a9`.
+fn line_break(rest: &[u8]) -> usize {
+    match rest {
+        [b'\r', b'\n', ..] | [0xc2, 0x85, ..] => 2,
+        [b'\n' | b'\r' | 0x0b | 0x0c | 0x1c | 0x1d | 0x1e, ..] => 1,
+        [0xe2, 0x80, 0xa8 | 0xa9, ..] => 3,
+        _ => 0,
+    }
+}
+
 /// Python's `str.isspace()`.
 fn is_py_space(c: char) -> bool {
     c.is_whitespace() || matches!(c, '\u{1c}'..='\u{1f}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PyLines;
+
+    /// The lines as `str.splitlines()` gives them, read char by char.
+    fn by_chars(text: &str) -> Vec<&str> {
+        let mut lines = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let Some((at, c)) = rest.char_indices().find(|(_, c)| {
+                matches!(
+                    c,
+                    '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{1c}'
+                        ..='\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+                )
+            }) else {
+                lines.push(rest);
+                break;
+            };
+            lines.push(&rest[..at]);
+            let mut next = at + c.len_utf8();
+            if c == '\r' && rest[next..].starts_with('\n') {
+                next += 1;
+            }
+            rest = &rest[next..];
+        }
+        lines
+    }
+
+    #[test]
+    fn lines_break_where_splitlines_breaks() {
+        let text = "a\r\nb\rc\n\u{b}d\u{c}e\u{1c}\u{1d}\u{1e}\u{1f}f\u{85}g\u{2028}h\u{2029}\
+                    é\u{2027}ü\u{a0}\u{c2}\r\r\n\n";
+        let lines = PyLines::new(text);
+        let found: Vec<&str> = (0..lines.lines.len()).map(|row| lines.line(row)).collect();
+        assert_eq!(found, by_chars(text));
+        assert_eq!(found[..3], ["a", "b", "c"]);
+        assert_eq!(PyLines::new("x\ny").lines.len(), 2);
+        assert!(PyLines::new("").lines.is_empty());
+    }
 }
