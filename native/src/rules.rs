@@ -143,13 +143,14 @@ impl RulePack {
 /// name only, instead of on every call.
 struct Callees {
     lang: &'static dyn Language,
-    /// kind ids of the call node
+    /// kind ids of the call node, and the id of its field naming what is called (looked
+    /// up once: by name, tree-sitter compares every field name on each call)
     call: Vec<bool>,
-    field: &'static str,
+    field: u16,
     identifier: Vec<bool>,
-    /// kind ids of the member-access node and the field naming the member
+    /// kind ids of the member-access node and the id of the field naming the member
     member: Vec<bool>,
-    member_field: &'static str,
+    member_field: Option<u16>,
 }
 
 /// What a call calls, as rules are keyed by it: a plain name (`f(...)`) or a method name
@@ -175,6 +176,8 @@ impl Callees {
         let (call, field) = lang.call_shape()?;
         let (member, member_field) = lang.member_shape().unwrap_or(("", ""));
         let kinds = Kinds::new(lang);
+        let grammar = lang.grammar();
+        let field_id = |name: &str| grammar.field_id_for_name(name).map(u16::from);
         let table = |name: &str| {
             kinds
                 .names
@@ -185,10 +188,10 @@ impl Callees {
         Some(Self {
             lang,
             call: table(call),
-            field,
+            field: field_id(field)?,
             identifier: kinds.identifier.clone(),
             member: table(member),
-            member_field,
+            member_field: field_id(member_field),
         })
     }
 
@@ -201,7 +204,7 @@ impl Callees {
         if !self.is_call(node.kind_id()) {
             return None;
         }
-        let function = node.child_by_field_name(self.field)?;
+        let function = node.child_by_field_id(self.field)?;
         if has(&self.identifier, function.kind_id()) {
             return source
                 .as_bytes()
@@ -211,7 +214,7 @@ impl Callees {
         if !has(&self.member, function.kind_id()) {
             return None;
         }
-        let name = function.child_by_field_name(self.member_field)?;
+        let name = function.child_by_field_id(self.member_field?)?;
         if !has(&self.identifier, name.kind_id()) {
             return None;
         }
@@ -533,8 +536,27 @@ impl Needs {
 enum Words {
     All(Vec<Words>),
     Any(Vec<Words>),
-    Word(Vec<u8>),
+    Word(Needle),
 }
+
+/// A word with its searcher, built once per pack (building one costs more than searching
+/// a node's text with it).
+#[derive(Clone, Debug)]
+struct Needle(memchr::memmem::Finder<'static>);
+
+impl Needle {
+    fn new(word: &[u8]) -> Self {
+        Self(memchr::memmem::Finder::new(word).into_owned())
+    }
+}
+
+impl PartialEq for Needle {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.needle() == other.0.needle()
+    }
+}
+
+impl Eq for Needle {}
 
 impl Words {
     fn of_rule(lang: SupportLang, rule: &RuleConfig<SupportLang>) -> Option<Self> {
@@ -566,7 +588,7 @@ impl Words {
             .filter_map(|(_, constraint)| {
                 let regex = constraint.get("regex")?.as_str()?;
                 let words = spelled_out_literally(regex)?;
-                let words = words.into_iter().map(|w| Self::Word(w.into_bytes()));
+                let words = words.into_iter().map(|w| Self::word(w.as_bytes()));
                 Some(Self::Any(words.collect()))
             })
             .collect()
@@ -577,7 +599,7 @@ impl Words {
         if let Some((pattern, _)) = rule.get("pattern").and_then(|p| whole_pattern(lang, p)) {
             let mut words = Vec::new();
             named_leaves(&pattern.node, &mut words);
-            all.extend(words.into_iter().map(Self::Word));
+            all.extend(words.iter().map(|w| Self::word(w)));
         }
         for item in rule
             .get("all")
@@ -604,11 +626,15 @@ impl Words {
         }
     }
 
+    fn word(word: &[u8]) -> Self {
+        Self::Word(Needle::new(word))
+    }
+
     fn found_in(&self, text: &[u8]) -> bool {
         match self {
             Self::All(words) => words.iter().all(|w| w.found_in(text)),
             Self::Any(words) => words.iter().any(|w| w.found_in(text)),
-            Self::Word(word) => memchr::memmem::find(text, word).is_some(),
+            Self::Word(word) => word.0.find(text).is_some(),
         }
     }
 }
@@ -1104,10 +1130,7 @@ mod tests {
             Words::of_constraints(lang, &rule, Some(&constraints))
         };
         let empty = r#"{"S": {"regex": "^(\"\"|'')$"}}"#;
-        let both = Words::Any(vec![
-            Words::Word(b"\"\"".to_vec()),
-            Words::Word(b"''".to_vec()),
-        ]);
+        let both = Words::Any(vec![Words::word(b"\"\""), Words::word(b"''")]);
         let every = r#"{"any": [{"pattern": "$X == $S"}, {"pattern": "$S != $X"}]}"#;
         assert_eq!(of(every, empty), std::slice::from_ref(&both));
         let all = r#"{"all": [{"kind": "call"}, {"pattern": "f($S)"}]}"#;
@@ -1130,7 +1153,7 @@ mod tests {
             .expect("value");
             Words::of_json(lang, &json)
         };
-        let word = |w: &str| Words::Word(w.as_bytes().to_vec());
+        let word = |w: &str| Words::word(w.as_bytes());
         assert_eq!(
             words(r#"{"pattern": "len($X) == 0"}"#),
             Some(Words::All(vec![word("len"), word("0")]))
@@ -1185,7 +1208,7 @@ mod tests {
         assert_eq!(own, ["block"]);
         assert_eq!(below, ["expression_statement", "assignment", "true"]);
         let words = Words::of_json(lang.ast_grep(), &json);
-        assert_eq!(words, Some(Words::Word(b"True".to_vec())));
+        assert_eq!(words, Some(Words::word(b"True")));
     }
 
     fn texts_id(index: u32) -> &'static str {
