@@ -361,8 +361,9 @@ fn spelled_out_literally(regex: &str) -> Option<Vec<String>> {
 /// The words a node's text must contain for a rule to match it: the text of every named
 /// leaf of its (plain string) patterns that is not a metavariable. With ast-grep's default
 /// `smart` strictness each such leaf of the pattern matches a leaf of the node with exactly
-/// that text, so a node whose text lacks one cannot match. Read from the rule's `pattern`,
-/// its `all` and `has` rules (a descendant's text is inside the node's) and its `any`
+/// that text, so a node whose text lacks one cannot match; and the literals its regexes
+/// need ([`Words::of_regex`]). Read from the rule's `pattern` and `regex`, its `all` and
+/// `has` rules (a descendant's text is inside the node's) and its `any`
 /// alternatives (one of them must be found); `not`, `inside`, `follows`, `precedes` and
 /// `matches` require nothing of the node's own text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -370,7 +371,18 @@ enum Words {
     All(Vec<Words>),
     Any(Vec<Words>),
     Word(Needle),
+    /// the text starts with it (a regex anchored at `^`)
+    Starts(Vec<u8>),
+    /// the text ends with it (a regex anchored at `$`)
+    Ends(Vec<u8>),
 }
+
+/// At most how many literals a regex's words may be (each is searched for in turn).
+const REGEX_WORDS: usize = 8;
+
+/// At most how many literals a regex anchored at the start or end may give (each is
+/// compared with the text's start or end only).
+const ANCHORED_WORDS: usize = 32;
 
 /// A word with its searcher, built once per pack (building one costs more than searching
 /// a node's text with it).
@@ -395,7 +407,7 @@ impl Words {
     fn of_rule(lang: SupportLang, rule: &RuleConfig<SupportLang>) -> Option<Self> {
         let json = serde_json::to_value(&rule.rule).ok()?;
         let constraints = serde_json::to_value(&rule.constraints).ok();
-        let mut all: Vec<Self> = Self::of_json(lang, &json).into_iter().collect();
+        let mut all: Vec<Self> = Self::of_json(lang, &json, true).into_iter().collect();
         all.extend(Self::of_constraints(lang, &json, constraints.as_ref()));
         match all.len() {
             0 => None,
@@ -418,21 +430,73 @@ impl Words {
         constraints
             .iter()
             .filter(|(name, _)| binds(lang, rule, name))
-            .filter_map(|(_, constraint)| {
-                let regex = constraint.get("regex")?.as_str()?;
-                let words = spelled_out_literally(regex)?;
-                let words = words.into_iter().map(|w| Self::word(w.as_bytes()));
-                Some(Self::Any(words.collect()))
+            .flat_map(|(_, constraint)| {
+                let regex = constraint.get("regex").and_then(|r| r.as_str());
+                regex.map_or_else(Vec::new, |regex| match spelled_out_literally(regex) {
+                    Some(words) => vec![Self::Any(
+                        words.iter().map(|w| Self::word(w.as_bytes())).collect(),
+                    )],
+                    None => Self::of_regex(regex, false),
+                })
             })
             .collect()
     }
 
-    fn of_json(lang: SupportLang, rule: &serde_json::Value) -> Option<Self> {
+    /// The words a regex needs in every text it matches somewhere in: one of the literals
+    /// each of its matches starts with, and one of those each ends with, as regex-syntax
+    /// extracts them (parsed as the regex crate ast-grep matches with parses it), when
+    /// there are at most [`REGEX_WORDS`] of them and none is empty. When the regex is the
+    /// node's `own` (not a descendant's or a metavariable's) and anchored at `^` or `$`, the
+    /// node's text starts or ends with one of them.
+    fn of_regex(regex: &str, own: bool) -> Vec<Self> {
+        use regex_syntax::hir::literal::{ExtractKind, Extractor};
+        use regex_syntax::hir::Look;
+        let Ok(hir) = regex_syntax::Parser::new().parse(regex) else {
+            return Vec::new();
+        };
+        let props = hir.properties();
+        let ends = [
+            (
+                ExtractKind::Prefix,
+                own && props.look_set_prefix().contains(Look::Start),
+            ),
+            (
+                ExtractKind::Suffix,
+                own && props.look_set_suffix().contains(Look::End),
+            ),
+        ];
+        ends.into_iter()
+            .filter_map(|(kind, anchored)| {
+                let seq = Extractor::new().kind(kind.clone()).extract(&hir);
+                let literals = seq.literals()?;
+                let limit = if anchored {
+                    ANCHORED_WORDS
+                } else {
+                    REGEX_WORDS
+                };
+                let words: Vec<&[u8]> = literals.iter().map(|l| l.as_bytes()).collect();
+                let usable = words.len() <= limit && !words.iter().any(|w| w.is_empty());
+                let word = |w: &[u8]| match (anchored, &kind) {
+                    (false, _) => Self::word(w),
+                    (true, ExtractKind::Prefix) => Self::Starts(w.to_vec()),
+                    (true, _) => Self::Ends(w.to_vec()),
+                };
+                let words: Vec<Self> = words.into_iter().map(word).collect();
+                (usable && !words.is_empty()).then_some(Self::Any(words))
+            })
+            .collect()
+    }
+
+    /// The words of a rule (as JSON) describing the node itself (`own`) or a descendant.
+    fn of_json(lang: SupportLang, rule: &serde_json::Value, own: bool) -> Option<Self> {
         let mut all = Vec::new();
         if let Some((pattern, _)) = rule.get("pattern").and_then(|p| whole_pattern(lang, p)) {
             let mut words = Vec::new();
             named_leaves(&pattern.node, &mut words);
             all.extend(words.iter().map(|w| Self::word(w)));
+        }
+        if let Some(regex) = rule.get("regex").and_then(|r| r.as_str()) {
+            all.extend(Self::of_regex(regex, own));
         }
         for item in rule
             .get("all")
@@ -440,15 +504,15 @@ impl Words {
             .into_iter()
             .flatten()
         {
-            all.extend(Self::of_json(lang, item));
+            all.extend(Self::of_json(lang, item, own));
         }
         if let Some(has) = rule.get("has") {
-            all.extend(Self::of_json(lang, has));
+            all.extend(Self::of_json(lang, has, false));
         }
         if let Some(alternatives) = rule.get("any").and_then(|a| a.as_array()) {
             let each: Option<Vec<Self>> = alternatives
                 .iter()
-                .map(|r| Self::of_json(lang, r))
+                .map(|r| Self::of_json(lang, r, own))
                 .collect();
             all.extend(each.filter(|e| !e.is_empty()).map(Self::Any));
         }
@@ -468,6 +532,8 @@ impl Words {
             Self::All(words) => words.iter().all(|w| w.found_in(text)),
             Self::Any(words) => words.iter().any(|w| w.found_in(text)),
             Self::Word(word) => word.0.find(text).is_some(),
+            Self::Starts(word) => text.starts_with(word),
+            Self::Ends(word) => text.ends_with(word),
         }
     }
 }
@@ -807,7 +873,8 @@ mod tests {
         let around = r#"{"pattern": "$X", "has": {"pattern": "$S"}}"#;
         assert!(of(around, empty).is_empty(), "S bound by a relation only");
         let open = r#"{"S": {"regex": "^(a|b.)$"}}"#;
-        assert!(of(every, open).is_empty(), "not spelled out");
+        let literals = Words::of_regex("^(a|b.)$", false);
+        assert_eq!(of(every, open), literals, "not spelled out: the regex's literals");
     }
 
     #[test]
@@ -818,7 +885,7 @@ mod tests {
                 serde_json::from_str::<serde_json::Value>(yaml).expect("json"),
             )
             .expect("value");
-            Words::of_json(lang, &json)
+            Words::of_json(lang, &json, true)
         };
         let word = |w: &str| Words::word(w.as_bytes());
         assert_eq!(
@@ -874,8 +941,59 @@ mod tests {
         let (own, below) = pattern_kinds(lang, &json["pattern"]);
         assert_eq!(own, ["block"]);
         assert_eq!(below, ["expression_statement", "assignment", "true"]);
-        let words = Words::of_json(lang.ast_grep(), &json);
+        let words = Words::of_json(lang.ast_grep(), &json, true);
         assert_eq!(words, Some(Words::word(b"True")));
+    }
+
+    #[test]
+    fn regexes_give_the_literals_their_matches_start_or_end_with() {
+        let word = |w: &str| Words::word(w.as_bytes());
+        let starts = |w: &str| Words::Starts(w.as_bytes().to_vec());
+        let ends = |w: &str| Words::Ends(w.as_bytes().to_vec());
+        assert_eq!(
+            Words::of_regex("^return\\s+None$", true),
+            [
+                Words::Any(vec![starts("return")]),
+                Words::Any(vec![ends("None")])
+            ]
+        );
+        assert_eq!(
+            Words::of_regex("^return\\s+None$", false),
+            [
+                Words::Any(vec![word("return")]),
+                Words::Any(vec![word("None")])
+            ]
+        );
+        assert_eq!(
+            Words::of_regex("get[\\s\\S]*get", true),
+            [Words::Any(vec![word("get")]), Words::Any(vec![word("get")])]
+        );
+        assert!(Words::of_regex("[-+*]", true).len() == 2);
+        assert!(Words::of_regex("^[^\\n]*$", true).is_empty(), "no literal");
+        assert!(
+            Words::of_regex("(?i)^(a|b|c|d|e|f|g|h|i)", false).is_empty(),
+            "too many"
+        );
+        assert!(Words::of_regex("(", true).is_empty(), "not a regex");
+    }
+
+    #[test]
+    fn regex_words_keep_the_hits() {
+        let lang = by_name("python").expect("python");
+        let texts = [
+            rule("own", "  kind: return_statement\n  regex: ^return\\s+None$\n"),
+            rule("bound", "  kind: function_definition\n  pattern: {context: \"def $N(self):\\n    return 1\\n\", strictness: ast}\nconstraints:\n  N: {regex: ^get_}\n"),
+            rule("below", "  kind: if_statement\n  has: {field: condition, regex: None$}\n"),
+        ];
+        let text =
+            "def get_x(self):\n    return 1\n\ndef f(x):\n    if x is None:\n        return None\n";
+        let pack = RulePack::compile(lang, &texts).expect("compiles");
+        let analyzer = crate::analyze::Analyzer::new(lang, Some(&pack), Default::default());
+        let crate::record::Outcome::Measured(record) = analyzer.text(text) else {
+            panic!("not measured");
+        };
+        let found: Vec<_> = record.hits.iter().map(|h| (h.rule, h.start)).collect();
+        assert_eq!(found, [(1, 1), (2, 5), (0, 6)]);
     }
 
     fn texts_id(index: u32) -> &'static str {
