@@ -324,7 +324,7 @@ impl Relation {
     fn reaches(self, at: Option<Among>, direct: bool) -> Option<Among> {
         use Among::*;
         let Some(at) = at else {
-            return Some(self.from_node(direct));
+            return Some(self.at_node(direct));
         };
         match (at, self) {
             (Children | Descendants, Self::Has) => Some(Descendants),
@@ -339,14 +339,14 @@ impl Relation {
                 Some(Siblings)
             }
             (Prev | Next | Neighbours | Before | Siblings, Self::Inside) => {
-                Some(Self::Inside.from_node(direct))
+                Some(Self::Inside.at_node(direct))
             }
             _ => None,
         }
     }
 
     /// Where the node this relation reaches from the node a rule is tried on lies.
-    fn from_node(self, direct: bool) -> Among {
+    fn at_node(self, direct: bool) -> Among {
         use Among::*;
         match (self, direct) {
             (Self::Has, true) => Children,
@@ -723,9 +723,149 @@ pub(crate) fn pattern_kinds(
     (own, below)
 }
 
+/// A metavariable a rule's pattern captures at two places: ast-grep compares the node at
+/// the second place with the one the first bound (`$X = $X`), so the two must be alike
+/// (see [`alike`]). Read from the rule's own plain pattern, else from the patterns of the
+/// alternatives of its `any` when nothing before them can bind a metavariable; only
+/// through pattern nodes without an ellipsis, where ast-grep pairs a node's children with
+/// the pattern's one by one when there are as many. A node passes when one alternative's
+/// pairs are all alike (or cannot be told: the numbers of children differ), and no node
+/// on their ways has another kind than the pattern's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Twins(Vec<Vec<(Steps, Steps)>>);
+
+/// The way from a pattern's root to one of its nodes: at each pattern node on the way, its
+/// kind, how many children it has, and which of them leads on.
+type Steps = Vec<(u16, usize, usize)>;
+
+impl Twins {
+    /// The twins of a rule (as JSON).
+    pub(crate) fn of_rule(lang: SupportLang, rule: &Value) -> Self {
+        if let Some(pattern) = rule.get("pattern") {
+            return Self(Vec::from_iter(pairs(lang, pattern)));
+        }
+        let binds_first = ["all", "nthChild"]
+            .iter()
+            .any(|k| rule.get(k).is_some_and(|v| !v.is_null()));
+        let Some(alternatives) = rule.get("any").and_then(Value::as_array) else {
+            return Self::default();
+        };
+        let each: Option<Vec<_>> = alternatives
+            .iter()
+            .map(|alternative| pairs(lang, alternative.get("pattern")?))
+            .collect();
+        match each {
+            Some(each) if !binds_first && !each.is_empty() => Self(each),
+            _ => Self::default(),
+        }
+    }
+
+    /// Whether a node may match: some alternative has all its pairs alike.
+    pub(crate) fn hold(&self, node: tree_sitter::Node<'_>, source: &[u8]) -> bool {
+        self.0.is_empty()
+            || self.0.iter().any(|pairs| {
+                pairs
+                    .iter()
+                    .all(|(a, b)| match (reach(node, a), reach(node, b)) {
+                        (Err(()), _) | (_, Err(())) => false,
+                        (Ok(Some(a)), Ok(Some(b))) => alike(a, b, source),
+                        _ => true,
+                    })
+            })
+    }
+}
+
+/// The pairs of places a plain pattern (as JSON; `smart` or `cst` strictness) captures
+/// one metavariable at (None: no metavariable is captured twice).
+fn pairs(lang: SupportLang, pattern: &Value) -> Option<Vec<(Steps, Steps)>> {
+    let (pattern, false) = whole_pattern(lang, pattern)? else {
+        return None;
+    };
+    let mut places = Vec::new();
+    captures(&pattern.node, &mut Vec::new(), &mut places);
+    let mut pairs = Vec::new();
+    for (at, (name, first)) in places.iter().enumerate() {
+        let earlier = places[..at].iter().any(|(n, _)| n == name);
+        let later = places[at + 1..].iter().filter(|(n, _)| n == name);
+        if !earlier {
+            pairs.extend(later.map(|(_, other)| (first.clone(), other.clone())));
+        }
+    }
+    (!pairs.is_empty()).then_some(pairs)
+}
+
+/// The places of the captures under a pattern node reached by `way`.
+fn captures(
+    node: &ast_grep_core::matcher::PatternNode,
+    way: &mut Steps,
+    found: &mut Vec<(String, Steps)>,
+) {
+    use ast_grep_core::matcher::PatternNode;
+    use ast_grep_core::meta_var::MetaVariable;
+    match node {
+        PatternNode::MetaVar {
+            meta_var: MetaVariable::Capture(name, _),
+        } => found.push((name.clone(), way.clone())),
+        PatternNode::Internal { kind_id, children } => {
+            let ellipsis = children.iter().any(|child| {
+                matches!(
+                    child,
+                    PatternNode::MetaVar {
+                        meta_var: MetaVariable::Multiple | MetaVariable::MultiCapture(_)
+                    }
+                )
+            });
+            for (index, child) in children.iter().enumerate().filter(|_| !ellipsis) {
+                way.push((*kind_id, children.len(), index));
+                captures(child, way, found);
+                way.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Where `way` from `node` leads: Err when a node on the way has another kind than the
+/// pattern node's (the pattern cannot match: ast-grep pairs the pattern's nodes with the
+/// children of a node with as many one by one, and a pattern node with children matches
+/// only its own kind); Ok(None) when a node on the way has another number of children
+/// (the pairing cannot be told); else the node reached.
+fn reach<'t>(
+    node: tree_sitter::Node<'t>,
+    way: &Steps,
+) -> Result<Option<tree_sitter::Node<'t>>, ()> {
+    let mut node = node;
+    for &(kind, children, index) in way {
+        if kind == u16::MAX {
+            return Ok(None);
+        }
+        if node.kind_id() != kind {
+            return Err(());
+        }
+        if usize::try_from(node.child_count()).ok() != Some(children) {
+            return Ok(None);
+        }
+        let Some(child) = u32::try_from(index).ok().and_then(|i| node.child(i)) else {
+            return Ok(None);
+        };
+        node = child;
+    }
+    Ok(Some(node))
+}
+
+/// Whether two nodes pass the first test of ast-grep's exact comparison of a repeated
+/// metavariable: the same text when either has no named children, else the same kind and
+/// as many children.
+fn alike(a: tree_sitter::Node<'_>, b: tree_sitter::Node<'_>, source: &[u8]) -> bool {
+    if a.named_child_count() == 0 || b.named_child_count() == 0 {
+        return source.get(a.byte_range()) == source.get(b.byte_range());
+    }
+    a.kind_id() == b.kind_id() && a.child_count() == b.child_count()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Among, Needs, Position};
+    use super::{Among, Needs, Position, Twins};
     use crate::analyze::Analyzer;
     use crate::lang::by_name;
     use crate::record::Outcome;
@@ -886,5 +1026,44 @@ def h():
             1,
             "comments are named siblings"
         );
+    }
+
+    #[test]
+    fn a_metavariable_captured_twice_needs_alike_nodes() {
+        let lang = by_name("python").expect("python");
+        let twins = |rule: serde_json::Value| Twins::of_rule(lang.ast_grep(), &rule);
+        assert_eq!(twins(serde_json::json!({"pattern": "$X = $X"})).0.len(), 1);
+        assert_eq!(
+            twins(serde_json::json!({"pattern": "$X = $Y"})),
+            Twins::default()
+        );
+        assert_eq!(
+            twins(serde_json::json!({"pattern": "f($X, $$$, $X)"})),
+            Twins::default()
+        );
+        let any =
+            serde_json::json!({"any": [{"pattern": "$X = $X + $Y"}, {"pattern": "$X = $X - $Y"}]});
+        assert_eq!(twins(any.clone()).0.len(), 2);
+        let mut bound_first = any.clone();
+        bound_first["all"] = serde_json::json!([{"pattern": "$X = $Z"}]);
+        assert_eq!(
+            twins(bound_first),
+            Twins::default(),
+            "X may be bound before"
+        );
+        let one_plain =
+            serde_json::json!({"any": [{"pattern": "$X = $X + $Y"}, {"kind": "assignment"}]});
+        assert_eq!(
+            twins(one_plain),
+            Twins::default(),
+            "an alternative without twins"
+        );
+        let texts = [
+            rule("self", "  kind: assignment\n  pattern: $X = $X\n"),
+            rule("augment", "  kind: assignment\n  any:\n    - pattern: $X = $X + $Y\n    - pattern: $X = $X - $Y\n"),
+            rule("same-branches", "  kind: conditional_expression\n  pattern: $A if $C else $A\n"),
+        ];
+        let source = "x = x\na.b = a.b\na.b = a . b\nx = y\nx = x + 1\nx = y + 1\nx = f(x)\nx: int = x\ny = x.a if c else x.a\ny = x if c else z\n";
+        assert_eq!(same_hits(&texts, source), 5);
     }
 }

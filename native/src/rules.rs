@@ -15,7 +15,7 @@
 
 use crate::lang::{has, Kinds, Language};
 pub use crate::needs::{Around, Place, Surroundings};
-use crate::needs::{Bit, Needs};
+use crate::needs::{Bit, Needs, Twins};
 use crate::record::HitRecord;
 use ast_grep_config::{from_yaml_string, CombinedScan, GlobalRules, RuleConfig, Severity};
 use ast_grep_core::matcher::MatcherExt;
@@ -124,7 +124,16 @@ impl RulePack {
             .iter()
             .map(|rule| Words::of_rule(self.lang.ast_grep(), rule))
             .collect();
+        let twins = self
+            .rules
+            .iter()
+            .map(|rule| {
+                let json = serde_json::to_value(&rule.rule).unwrap_or_default();
+                Twins::of_rule(self.lang.ast_grep(), &json)
+            })
+            .collect();
         Scanner {
+            twins,
             pack: self,
             scan: CombinedScan::new(active),
             index,
@@ -387,11 +396,11 @@ const ANCHORED_WORDS: usize = 32;
 /// A word with its searcher, built once per pack (building one costs more than searching
 /// a node's text with it).
 #[derive(Clone, Debug)]
-struct Needle(memchr::memmem::Finder<'static>);
+struct Needle(Box<memchr::memmem::Finder<'static>>);
 
 impl Needle {
     fn new(word: &[u8]) -> Self {
-        Self(memchr::memmem::Finder::new(word).into_owned())
+        Self(Box::new(memchr::memmem::Finder::new(word).into_owned()))
     }
 }
 
@@ -632,6 +641,8 @@ pub struct Scanner<'p> {
     grammar: tree_sitter::Language,
     /// by rule: the words a node's text must contain for the rule to match it
     words: Vec<Option<Words>>,
+    /// by rule: the places its pattern captures one metavariable at
+    twins: Vec<Twins>,
 }
 
 /// Called name → indexes of the rules tried on calls of that name: plain names, then
@@ -708,6 +719,9 @@ impl Scanner<'_> {
                 .as_ref()
                 .is_some_and(|w| !w.found_in(text))
             {
+                continue;
+            }
+            if !self.twins[index].hold(node.get_inner_node(), node.get_doc().src.as_bytes()) {
                 continue;
             }
             let rule = &self.pack.rules[index];
@@ -874,7 +888,11 @@ mod tests {
         assert!(of(around, empty).is_empty(), "S bound by a relation only");
         let open = r#"{"S": {"regex": "^(a|b.)$"}}"#;
         let literals = Words::of_regex("^(a|b.)$", false);
-        assert_eq!(of(every, open), literals, "not spelled out: the regex's literals");
+        assert_eq!(
+            of(every, open),
+            literals,
+            "not spelled out: the regex's literals"
+        );
     }
 
     #[test]
