@@ -35,7 +35,11 @@ fn main() {
         hits += wanted.len();
         if found != wanted {
             differ += 1;
-            println!("differ: {file} ({} found, {} expected)", found.len(), wanted.len());
+            println!(
+                "differ: {file} ({} found, {} expected)",
+                found.len(),
+                wanted.len()
+            );
         }
     }
     println!("{} files, {hits} hits, {differ} differ", files.len());
