@@ -11,6 +11,7 @@
 pub mod analyze;
 pub mod clones;
 pub mod lang;
+pub mod needs;
 pub mod record;
 pub mod rules;
 pub mod walk;

@@ -6,15 +6,16 @@
 //! traversed once. Cheap necessary conditions narrow the rules tried on a node further,
 //! ast-grep still deciding every match: a call rule whose pattern names the function or
 //! method called is tried on calls of that name only ([`Callees`]); a rule whose
-//! `precedes`/`follows`/`has`/`inside` relation or whose pattern's nodes need a node of
-//! some kind is tried only where a sibling, child, parent, ancestor or descendant of that
-//! kind is ([`Needs`]); and a rule whose pattern spells out names or literals, or whose
+//! relations, pattern's nodes or `nthChild` need a relative of some kind or a position
+//! among the siblings is tried only where they are ([`Needs`]); and a rule whose pattern spells out names or literals, or whose
 //! constraint spells out the text of a metavariable every match binds, is tried only on
 //! nodes whose text holds them ([`Words`]). A file with
 //! ast-grep's own `ast-grep-ignore` comments is scanned with `CombinedScan` instead, which
 //! honours them as the `ast-grep scan` command does.
 
 use crate::lang::{has, Kinds, Language};
+pub use crate::needs::{Around, Place, Surroundings};
+use crate::needs::{Bit, Needs, Twins};
 use crate::record::HitRecord;
 use ast_grep_config::{from_yaml_string, CombinedScan, GlobalRules, RuleConfig, Severity};
 use ast_grep_core::matcher::MatcherExt;
@@ -123,7 +124,16 @@ impl RulePack {
             .iter()
             .map(|rule| Words::of_rule(self.lang.ast_grep(), rule))
             .collect();
+        let twins = self
+            .rules
+            .iter()
+            .map(|rule| {
+                let json = serde_json::to_value(&rule.rule).unwrap_or_default();
+                Twins::of_rule(self.lang.ast_grep(), &json)
+            })
+            .collect();
         Scanner {
+            twins,
             pack: self,
             scan: CombinedScan::new(active),
             index,
@@ -131,6 +141,7 @@ impl RulePack {
             calls: calls.map(|c| (c, by_callee)),
             needs,
             bits,
+            grammar: self.lang.grammar(),
             words,
         }
     }
@@ -143,13 +154,14 @@ impl RulePack {
 /// name only, instead of on every call.
 struct Callees {
     lang: &'static dyn Language,
-    /// kind ids of the call node
+    /// kind ids of the call node, and the id of its field naming what is called (looked
+    /// up once: by name, tree-sitter compares every field name on each call)
     call: Vec<bool>,
-    field: &'static str,
+    field: u16,
     identifier: Vec<bool>,
-    /// kind ids of the member-access node and the field naming the member
+    /// kind ids of the member-access node and the id of the field naming the member
     member: Vec<bool>,
-    member_field: &'static str,
+    member_field: Option<u16>,
 }
 
 /// What a call calls, as rules are keyed by it: a plain name (`f(...)`) or a method name
@@ -175,6 +187,8 @@ impl Callees {
         let (call, field) = lang.call_shape()?;
         let (member, member_field) = lang.member_shape().unwrap_or(("", ""));
         let kinds = Kinds::new(lang);
+        let grammar = lang.grammar();
+        let field_id = |name: &str| grammar.field_id_for_name(name).map(u16::from);
         let table = |name: &str| {
             kinds
                 .names
@@ -185,10 +199,10 @@ impl Callees {
         Some(Self {
             lang,
             call: table(call),
-            field,
+            field: field_id(field)?,
             identifier: kinds.identifier.clone(),
             member: table(member),
-            member_field,
+            member_field: field_id(member_field),
         })
     }
 
@@ -201,7 +215,7 @@ impl Callees {
         if !self.is_call(node.kind_id()) {
             return None;
         }
-        let function = node.child_by_field_name(self.field)?;
+        let function = node.child_by_field_id(self.field)?;
         if has(&self.identifier, function.kind_id()) {
             return source
                 .as_bytes()
@@ -211,7 +225,7 @@ impl Callees {
         if !has(&self.member, function.kind_id()) {
             return None;
         }
-        let name = function.child_by_field_name(self.member_field)?;
+        let name = function.child_by_field_id(self.member_field?)?;
         if !has(&self.identifier, name.kind_id()) {
             return None;
         }
@@ -353,194 +367,56 @@ fn spelled_out_literally(regex: &str) -> Option<Vec<String>> {
         .collect()
 }
 
-/// A set of kinds, one bit each (see [`Scanner::bit`]): 128 bits, as rules' relations and
-/// plain patterns' children name over 64 kinds in Python's pack.
-pub type Mask = u128;
-
-/// The kinds among a node's siblings (its parent's children, itself included), among its
-/// children, of its parent and among its ancestors, as masks of [`Scanner::bit`]s.
-#[derive(Clone, Copy, Debug)]
-pub struct Around {
-    pub siblings: Mask,
-    pub children: Mask,
-    pub parent: Mask,
-    pub ancestors: Mask,
-    pub descendants: Mask,
-}
-
-/// What is around each node of a walk, recorded as the walk enters the nodes in pre-order.
-#[derive(Debug)]
-pub struct Surroundings {
-    /// by slot: the kinds of a node's children (slot 0: the root's parent, where anything
-    /// may be)
-    children: Vec<Mask>,
-    /// by slot: the kinds below a node's children (folded in as the walk leaves nodes)
-    below: Vec<Mask>,
-    /// the nodes from the root to the last one entered: (slot, kind bit, the kinds on the
-    /// path from the root to it, itself included)
-    path: Vec<(usize, Mask, Mask)>,
-}
-
-/// Where a node entered sits: (its parent's slot, its own, its parent's kind bit, its
-/// ancestors' kinds).
-#[derive(Clone, Copy, Debug)]
-pub struct Place(usize, usize, Mask, Mask);
-
-impl Default for Surroundings {
-    fn default() -> Self {
-        Self {
-            children: vec![Mask::MAX],
-            below: vec![Mask::MAX],
-            path: Vec::new(),
-        }
-    }
-}
-
-impl Surroundings {
-    /// Enter a node of kind bit `bit` (see [`Scanner::bit`]) at `depth` (the root's is 0).
-    pub fn enter(&mut self, bit: Mask, depth: usize) -> Place {
-        self.leave_to(depth);
-        let (parent, parent_bit, ancestors) = self
-            .path
-            .last()
-            .map_or((0, Mask::MAX, Mask::MAX), |&(slot, bit, path)| {
-                (slot, bit, path)
-            });
-        self.children[parent] |= bit;
-        let own = self.children.len();
-        self.children.push(0);
-        self.below.push(0);
-        let path = if depth == 0 { bit } else { ancestors | bit };
-        self.path.push((own, bit, path));
-        Place(parent, own, parent_bit, ancestors)
-    }
-
-    /// Leave the nodes entered deeper than `depth`, folding what is below each into its
-    /// parent's.
-    fn leave_to(&mut self, depth: usize) {
-        while self.path.len() > depth {
-            let Some((slot, _, _)) = self.path.pop() else {
-                return;
-            };
-            let below = self.children[slot] | self.below[slot];
-            if let Some(&(parent, _, _)) = self.path.last() {
-                self.below[parent] |= below;
-            }
-        }
-    }
-
-    /// The walk is over: leave every node still entered.
-    pub fn finish(&mut self) {
-        self.leave_to(0);
-    }
-
-    /// What is around a node entered (complete once [`Surroundings::finish`] is called).
-    pub fn around(&self, place: Place) -> Around {
-        let Place(parent, own, parent_bit, ancestors) = place;
-        Around {
-            siblings: self.children[parent],
-            children: self.children[own],
-            parent: parent_bit,
-            ancestors,
-            descendants: self.children[own] | self.below[own],
-        }
-    }
-}
-
-/// A necessary condition of a rule on the kinds around a node, read from its `precedes`,
-/// `follows`, `has` (a child; with `stopBy`, a descendant) and `inside` relations whose
-/// rule requires a kind, and from its plain patterns' nodes: a rule that `follows: {kind: raise_statement}` can only match a node whose parent has a
-/// `raise_statement` child, whatever its `stopBy`. Tested before ast-grep matches the rule;
-/// a rule without such relations needs nothing.
-#[derive(Clone, Debug, Default)]
-struct Needs {
-    /// (where, mask): the kinds there must meet every mask
-    masks: Vec<(Among, Mask)>,
-}
-
-/// Where a relation looks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Among {
-    Siblings,
-    Children,
-    Parent,
-    Ancestors,
-    Descendants,
-}
-
-impl Needs {
-    fn met(&self, around: Around) -> bool {
-        self.masks.iter().all(|(among, mask)| {
-            let there = match among {
-                Among::Siblings => around.siblings,
-                Among::Children => around.children,
-                Among::Parent => around.parent,
-                Among::Ancestors => around.ancestors,
-                Among::Descendants => around.descendants,
-            };
-            mask & there != 0
-        })
-    }
-
-    /// Each rule's needs, and the kind id → bit table they are written in (the first 128
-    /// kinds named; a relation naming a kind beyond them needs nothing).
-    fn of_pack(
-        lang: &'static dyn Language,
-        rules: &[RuleConfig<SupportLang>],
-    ) -> (Vec<Self>, Vec<Mask>) {
-        let kinds = Kinds::new(lang);
-        let mut bits = vec![0; kinds.names.len()];
-        let mut named: Vec<String> = Vec::new();
-        let needs = rules
-            .iter()
-            .map(|rule| {
-                let mut clauses = Vec::new();
-                if let Ok(json) = serde_json::to_value(&rule.rule) {
-                    relations(lang, &json, &mut clauses);
-                }
-                let mut needs = Self::default();
-                for (among, names) in clauses {
-                    let mut mask = 0;
-                    for name in names {
-                        let Some(bit) = bit_of(&name, &mut named) else {
-                            mask = 0;
-                            break;
-                        };
-                        for (id, _) in kinds.names.iter().enumerate().filter(|(_, n)| **n == name) {
-                            bits[id] |= bit;
-                        }
-                        mask |= bit;
-                    }
-                    if mask != 0 {
-                        needs.masks.push((among, mask));
-                    }
-                }
-                needs
-            })
-            .collect();
-        (needs, bits)
-    }
-}
-
 /// The words a node's text must contain for a rule to match it: the text of every named
 /// leaf of its (plain string) patterns that is not a metavariable. With ast-grep's default
 /// `smart` strictness each such leaf of the pattern matches a leaf of the node with exactly
-/// that text, so a node whose text lacks one cannot match. Read from the rule's `pattern`,
-/// its `all` and `has` rules (a descendant's text is inside the node's) and its `any`
+/// that text, so a node whose text lacks one cannot match; and the literals its regexes
+/// need ([`Words::of_regex`]). Read from the rule's `pattern` and `regex`, its `all` and
+/// `has` rules (a descendant's text is inside the node's) and its `any`
 /// alternatives (one of them must be found); `not`, `inside`, `follows`, `precedes` and
 /// `matches` require nothing of the node's own text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Words {
     All(Vec<Words>),
     Any(Vec<Words>),
-    Word(Vec<u8>),
+    Word(Needle),
+    /// the text starts with it (a regex anchored at `^`)
+    Starts(Vec<u8>),
+    /// the text ends with it (a regex anchored at `$`)
+    Ends(Vec<u8>),
 }
+
+/// At most how many literals a regex's words may be (each is searched for in turn).
+const REGEX_WORDS: usize = 8;
+
+/// At most how many literals a regex anchored at the start or end may give (each is
+/// compared with the text's start or end only).
+const ANCHORED_WORDS: usize = 32;
+
+/// A word with its searcher, built once per pack (building one costs more than searching
+/// a node's text with it).
+#[derive(Clone, Debug)]
+struct Needle(Box<memchr::memmem::Finder<'static>>);
+
+impl Needle {
+    fn new(word: &[u8]) -> Self {
+        Self(Box::new(memchr::memmem::Finder::new(word).into_owned()))
+    }
+}
+
+impl PartialEq for Needle {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.needle() == other.0.needle()
+    }
+}
+
+impl Eq for Needle {}
 
 impl Words {
     fn of_rule(lang: SupportLang, rule: &RuleConfig<SupportLang>) -> Option<Self> {
         let json = serde_json::to_value(&rule.rule).ok()?;
         let constraints = serde_json::to_value(&rule.constraints).ok();
-        let mut all: Vec<Self> = Self::of_json(lang, &json).into_iter().collect();
+        let mut all: Vec<Self> = Self::of_json(lang, &json, true).into_iter().collect();
         all.extend(Self::of_constraints(lang, &json, constraints.as_ref()));
         match all.len() {
             0 => None,
@@ -563,21 +439,73 @@ impl Words {
         constraints
             .iter()
             .filter(|(name, _)| binds(lang, rule, name))
-            .filter_map(|(_, constraint)| {
-                let regex = constraint.get("regex")?.as_str()?;
-                let words = spelled_out_literally(regex)?;
-                let words = words.into_iter().map(|w| Self::Word(w.into_bytes()));
-                Some(Self::Any(words.collect()))
+            .flat_map(|(_, constraint)| {
+                let regex = constraint.get("regex").and_then(|r| r.as_str());
+                regex.map_or_else(Vec::new, |regex| match spelled_out_literally(regex) {
+                    Some(words) => vec![Self::Any(
+                        words.iter().map(|w| Self::word(w.as_bytes())).collect(),
+                    )],
+                    None => Self::of_regex(regex, false),
+                })
             })
             .collect()
     }
 
-    fn of_json(lang: SupportLang, rule: &serde_json::Value) -> Option<Self> {
+    /// The words a regex needs in every text it matches somewhere in: one of the literals
+    /// each of its matches starts with, and one of those each ends with, as regex-syntax
+    /// extracts them (parsed as the regex crate ast-grep matches with parses it), when
+    /// there are at most [`REGEX_WORDS`] of them and none is empty. When the regex is the
+    /// node's `own` (not a descendant's or a metavariable's) and anchored at `^` or `$`, the
+    /// node's text starts or ends with one of them.
+    fn of_regex(regex: &str, own: bool) -> Vec<Self> {
+        use regex_syntax::hir::literal::{ExtractKind, Extractor};
+        use regex_syntax::hir::Look;
+        let Ok(hir) = regex_syntax::Parser::new().parse(regex) else {
+            return Vec::new();
+        };
+        let props = hir.properties();
+        let ends = [
+            (
+                ExtractKind::Prefix,
+                own && props.look_set_prefix().contains(Look::Start),
+            ),
+            (
+                ExtractKind::Suffix,
+                own && props.look_set_suffix().contains(Look::End),
+            ),
+        ];
+        ends.into_iter()
+            .filter_map(|(kind, anchored)| {
+                let seq = Extractor::new().kind(kind.clone()).extract(&hir);
+                let literals = seq.literals()?;
+                let limit = if anchored {
+                    ANCHORED_WORDS
+                } else {
+                    REGEX_WORDS
+                };
+                let words: Vec<&[u8]> = literals.iter().map(|l| l.as_bytes()).collect();
+                let usable = words.len() <= limit && !words.iter().any(|w| w.is_empty());
+                let word = |w: &[u8]| match (anchored, &kind) {
+                    (false, _) => Self::word(w),
+                    (true, ExtractKind::Prefix) => Self::Starts(w.to_vec()),
+                    (true, _) => Self::Ends(w.to_vec()),
+                };
+                let words: Vec<Self> = words.into_iter().map(word).collect();
+                (usable && !words.is_empty()).then_some(Self::Any(words))
+            })
+            .collect()
+    }
+
+    /// The words of a rule (as JSON) describing the node itself (`own`) or a descendant.
+    fn of_json(lang: SupportLang, rule: &serde_json::Value, own: bool) -> Option<Self> {
         let mut all = Vec::new();
         if let Some((pattern, _)) = rule.get("pattern").and_then(|p| whole_pattern(lang, p)) {
             let mut words = Vec::new();
             named_leaves(&pattern.node, &mut words);
-            all.extend(words.into_iter().map(Self::Word));
+            all.extend(words.iter().map(|w| Self::word(w)));
+        }
+        if let Some(regex) = rule.get("regex").and_then(|r| r.as_str()) {
+            all.extend(Self::of_regex(regex, own));
         }
         for item in rule
             .get("all")
@@ -585,15 +513,15 @@ impl Words {
             .into_iter()
             .flatten()
         {
-            all.extend(Self::of_json(lang, item));
+            all.extend(Self::of_json(lang, item, own));
         }
         if let Some(has) = rule.get("has") {
-            all.extend(Self::of_json(lang, has));
+            all.extend(Self::of_json(lang, has, false));
         }
         if let Some(alternatives) = rule.get("any").and_then(|a| a.as_array()) {
             let each: Option<Vec<Self>> = alternatives
                 .iter()
-                .map(|r| Self::of_json(lang, r))
+                .map(|r| Self::of_json(lang, r, own))
                 .collect();
             all.extend(each.filter(|e| !e.is_empty()).map(Self::Any));
         }
@@ -604,11 +532,17 @@ impl Words {
         }
     }
 
+    fn word(word: &[u8]) -> Self {
+        Self::Word(Needle::new(word))
+    }
+
     fn found_in(&self, text: &[u8]) -> bool {
         match self {
             Self::All(words) => words.iter().all(|w| w.found_in(text)),
             Self::Any(words) => words.iter().any(|w| w.found_in(text)),
-            Self::Word(word) => memchr::memmem::find(text, word).is_some(),
+            Self::Word(word) => word.0.find(text).is_some(),
+            Self::Starts(word) => text.starts_with(word),
+            Self::Ends(word) => text.ends_with(word),
         }
     }
 }
@@ -617,7 +551,7 @@ impl Words {
 /// a plain string, or a `context` without `selector`; with whether its strictness is `ast`
 /// (unnamed leaves of the pattern may be skipped). None for the strictnesses that may
 /// match a named leaf by kind alone or ignore kinds (`relaxed`, `signature`, `template`).
-fn whole_pattern(
+pub(crate) fn whole_pattern(
     lang: SupportLang,
     pattern: &serde_json::Value,
 ) -> Option<(ast_grep_core::Pattern, bool)> {
@@ -657,183 +591,6 @@ fn named_leaves(node: &ast_grep_core::matcher::PatternNode, found: &mut Vec<Vec<
         }
         _ => {}
     }
-}
-
-/// The bit of kind `name` (given to kinds in order of first use; None past 128 kinds).
-fn bit_of(name: &str, named: &mut Vec<String>) -> Option<Mask> {
-    let at = match named.iter().position(|n| n == name) {
-        Some(at) => at,
-        None => {
-            named.push(name.to_owned());
-            named.len() - 1
-        }
-    };
-    (at < Mask::BITS as usize).then(|| 1 << at)
-}
-
-/// The relations of a rule (as JSON) that every match must satisfy, with the kinds one
-/// of which the related node must have: its own, those of the rules in its `all`, and
-/// those every alternative of its `any` has (their kinds pooled). A plain pattern's
-/// nodes count as `has` relations (see [`pattern_kinds`]).
-fn relations(
-    lang: &'static dyn Language,
-    rule: &serde_json::Value,
-    found: &mut Vec<(Among, Vec<String>)>,
-) {
-    if let Some(pattern) = rule.get("pattern") {
-        let (children, below) = pattern_kinds(lang, pattern);
-        for kind in children {
-            found.push((Among::Children, vec![kind]));
-        }
-        for kind in below {
-            found.push((Among::Descendants, vec![kind]));
-        }
-    }
-    for key in ["precedes", "follows", "has", "inside"] {
-        let Some(relation) = rule.get(key) else {
-            continue;
-        };
-        let direct = relation
-            .get("stopBy")
-            .is_none_or(|stop| stop.as_str() == Some("neighbor"));
-        let among = match (key, direct) {
-            ("has", false) => Among::Descendants,
-            ("has", true) => Among::Children,
-            ("inside", true) => Among::Parent,
-            ("inside", false) => Among::Ancestors,
-            _ => Among::Siblings,
-        };
-        if let Some(kinds) = required_kinds(relation) {
-            found.push((among, kinds));
-        }
-    }
-    for item in rule
-        .get("all")
-        .and_then(|a| a.as_array())
-        .into_iter()
-        .flatten()
-    {
-        relations(lang, item, found);
-    }
-    let Some(alternatives) = rule.get("any").and_then(|a| a.as_array()) else {
-        return;
-    };
-    let each: Vec<Vec<(Among, Vec<String>)>> = alternatives
-        .iter()
-        .map(|alternative| {
-            let mut own = Vec::new();
-            relations(lang, alternative, &mut own);
-            own
-        })
-        .collect();
-    for among in [
-        Among::Siblings,
-        Among::Children,
-        Among::Parent,
-        Among::Ancestors,
-        Among::Descendants,
-    ] {
-        let pooled: Option<Vec<String>> = each
-            .iter()
-            .map(|own| {
-                own.iter()
-                    .find(|(a, _)| *a == among)
-                    .map(|(_, k)| k.clone())
-            })
-            .collect::<Option<Vec<_>>>()
-            .map(|kinds| kinds.concat());
-        if let Some(kinds) = pooled.filter(|_| !each.is_empty()) {
-            found.push((among, kinds));
-        }
-    }
-}
-
-/// The kinds a node matched by `pattern` (a plain string: ast-grep's default `smart`
-/// strictness) has among its children, and deeper below: those of the pattern's nodes that
-/// are not metavariables, as ast-grep matches each of them to a node of the same kind at
-/// the same place. Left out: unnamed leaves (ast-grep skips those after an ellipsis `$$$`;
-/// among the root's children they count when no ellipsis is there) and error nodes (they
-/// match any kind).
-fn pattern_kinds(
-    lang: &'static dyn Language,
-    pattern: &serde_json::Value,
-) -> (Vec<String>, Vec<String>) {
-    use ast_grep_core::matcher::PatternNode;
-    use ast_grep_core::meta_var::MetaVariable;
-    let Some((pattern, ast)) = whole_pattern(lang.ast_grep(), pattern) else {
-        return (Vec::new(), Vec::new());
-    };
-    let PatternNode::Internal { children, .. } = &pattern.node else {
-        return (Vec::new(), Vec::new());
-    };
-    let ellipsis = ast
-        || children.iter().any(|child| {
-            matches!(
-                child,
-                PatternNode::MetaVar {
-                    meta_var: MetaVariable::Multiple | MetaVariable::MultiCapture(_)
-                }
-            )
-        });
-    let grammar = lang.grammar();
-    let add = |kind: u16, kinds: &mut Vec<String>| {
-        let Some(name) = grammar.node_kind_for_id(kind) else {
-            return;
-        };
-        if kind != u16::MAX && name != "ERROR" && !kinds.iter().any(|k| k == name) {
-            kinds.push(name.to_owned());
-        }
-    };
-    let (mut own, mut below) = (Vec::new(), Vec::new());
-    let mut deeper: Vec<&PatternNode> = Vec::new();
-    for child in children {
-        match child {
-            PatternNode::Internal {
-                kind_id,
-                children: grandchildren,
-            } => {
-                add(*kind_id, &mut own);
-                deeper.extend(grandchildren);
-            }
-            PatternNode::Terminal {
-                kind_id, is_named, ..
-            } if *is_named || !ellipsis => add(*kind_id, &mut own),
-            _ => {}
-        }
-    }
-    while let Some(node) = deeper.pop() {
-        match node {
-            PatternNode::Internal { kind_id, children } => {
-                add(*kind_id, &mut below);
-                deeper.extend(children);
-            }
-            PatternNode::Terminal {
-                kind_id,
-                is_named: true,
-                ..
-            } => add(*kind_id, &mut below),
-            _ => {}
-        }
-    }
-    below.retain(|k| !own.contains(k));
-    (own, below)
-}
-
-/// The kinds one of which every node a rule (as JSON) matches has: its `kind`, else those
-/// of one rule of its `all`, else those of all the alternatives of its `any`.
-fn required_kinds(rule: &serde_json::Value) -> Option<Vec<String>> {
-    if let Some(kind) = rule.get("kind").and_then(|k| k.as_str()) {
-        let plain =
-            !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-        return plain.then(|| vec![kind.to_owned()]);
-    }
-    let all = rule.get("all").and_then(|a| a.as_array());
-    if let Some(kinds) = all.into_iter().flatten().find_map(required_kinds) {
-        return Some(kinds);
-    }
-    let any = rule.get("any").and_then(|a| a.as_array())?;
-    let kinds: Option<Vec<Vec<String>>> = any.iter().map(required_kinds).collect();
-    kinds.map(|k| k.concat())
 }
 
 /// One rule's text compiled for `language`, or why ast-grep refuses it.
@@ -879,9 +636,13 @@ pub struct Scanner<'p> {
     /// by rule: what must be around a node for the rule to match it
     needs: Vec<Needs>,
     /// kind id → its bit in an [`Around`] mask (0: no rule's needs name it)
-    bits: Vec<Mask>,
+    bits: Vec<Bit>,
+    /// the grammar, for the kinds beyond the table (error nodes)
+    grammar: tree_sitter::Language,
     /// by rule: the words a node's text must contain for the rule to match it
     words: Vec<Option<Words>>,
+    /// by rule: the places its pattern captures one metavariable at
+    twins: Vec<Twins>,
 }
 
 /// Called name → indexes of the rules tried on calls of that name: plain names, then
@@ -903,12 +664,16 @@ impl Scanner<'_> {
     }
 
     /// The bit of a node of this kind in an [`Around`] mask.
-    pub fn bit(&self, kind: u16) -> Mask {
-        self.bits.get(usize::from(kind)).copied().unwrap_or(0)
+    pub fn bit(&self, kind: u16) -> Bit {
+        let beyond = || Bit::unnamed_by_rules(self.grammar.node_kind_is_named(kind));
+        self.bits
+            .get(usize::from(kind))
+            .copied()
+            .unwrap_or_else(beyond)
     }
 
     /// Match one node against the rules of its kind; hits go to `hits`. `around` holds
-    /// the kinds of its siblings and children (see [`Scanner::bit`]).
+    /// what is around it (see [`Scanner::bit`]).
     pub fn visit(
         &self,
         node: Node<'_, StrDoc<SupportLang>>,
@@ -916,8 +681,15 @@ impl Scanner<'_> {
         hits: &mut Vec<HitRecord>,
     ) {
         let kind = node.kind_id();
+        let range = node.get_inner_node().byte_range();
+        let around = if range.is_empty() {
+            around.unordered()
+        } else {
+            around
+        };
+        let text = node.get_doc().src.as_bytes().get(range).unwrap_or_default();
         if let Some(rules) = self.by_kind.get(usize::from(kind)) {
-            self.try_rules(rules, &node, around, hits);
+            self.try_rules(rules, &node, &around, text, hits);
         }
         if let Some((calls, by_callee)) = &self.calls {
             let callee = calls.callee(node.get_inner_node(), &node.get_doc().src);
@@ -926,7 +698,7 @@ impl Scanner<'_> {
                 by_callee[usize::from(method)].get(name)
             });
             if let Some(rules) = rules {
-                self.try_rules(rules, &node, around, hits);
+                self.try_rules(rules, &node, &around, text, hits);
             }
         }
     }
@@ -935,13 +707,10 @@ impl Scanner<'_> {
         &self,
         rules: &[usize],
         node: &Node<'_, StrDoc<SupportLang>>,
-        around: Around,
+        around: &Around,
+        text: &[u8],
         hits: &mut Vec<HitRecord>,
     ) {
-        let source = node.get_doc().src.as_bytes();
-        let text = source
-            .get(node.get_inner_node().byte_range())
-            .unwrap_or_default();
         for &index in rules {
             if !self.needs[index].met(around) {
                 continue;
@@ -950,6 +719,9 @@ impl Scanner<'_> {
                 .as_ref()
                 .is_some_and(|w| !w.found_in(text))
             {
+                continue;
+            }
+            if !self.twins[index].hold(node.get_inner_node(), node.get_doc().src.as_bytes()) {
                 continue;
             }
             let rule = &self.pack.rules[index];
@@ -1012,8 +784,9 @@ impl Scanner<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::{pattern_kinds, spelled_out, RulePack, Words};
+    use super::{spelled_out, RulePack, Words};
     use crate::lang::by_name;
+    use crate::needs::pattern_kinds;
 
     fn rule(id: &str, body: &str) -> String {
         format!("id: {id}\nlanguage: python\nrule:\n{body}")
@@ -1104,10 +877,7 @@ mod tests {
             Words::of_constraints(lang, &rule, Some(&constraints))
         };
         let empty = r#"{"S": {"regex": "^(\"\"|'')$"}}"#;
-        let both = Words::Any(vec![
-            Words::Word(b"\"\"".to_vec()),
-            Words::Word(b"''".to_vec()),
-        ]);
+        let both = Words::Any(vec![Words::word(b"\"\""), Words::word(b"''")]);
         let every = r#"{"any": [{"pattern": "$X == $S"}, {"pattern": "$S != $X"}]}"#;
         assert_eq!(of(every, empty), std::slice::from_ref(&both));
         let all = r#"{"all": [{"kind": "call"}, {"pattern": "f($S)"}]}"#;
@@ -1117,7 +887,12 @@ mod tests {
         let around = r#"{"pattern": "$X", "has": {"pattern": "$S"}}"#;
         assert!(of(around, empty).is_empty(), "S bound by a relation only");
         let open = r#"{"S": {"regex": "^(a|b.)$"}}"#;
-        assert!(of(every, open).is_empty(), "not spelled out");
+        let literals = Words::of_regex("^(a|b.)$", false);
+        assert_eq!(
+            of(every, open),
+            literals,
+            "not spelled out: the regex's literals"
+        );
     }
 
     #[test]
@@ -1128,9 +903,9 @@ mod tests {
                 serde_json::from_str::<serde_json::Value>(yaml).expect("json"),
             )
             .expect("value");
-            Words::of_json(lang, &json)
+            Words::of_json(lang, &json, true)
         };
-        let word = |w: &str| Words::Word(w.as_bytes().to_vec());
+        let word = |w: &str| Words::word(w.as_bytes());
         assert_eq!(
             words(r#"{"pattern": "len($X) == 0"}"#),
             Some(Words::All(vec![word("len"), word("0")]))
@@ -1184,8 +959,59 @@ mod tests {
         let (own, below) = pattern_kinds(lang, &json["pattern"]);
         assert_eq!(own, ["block"]);
         assert_eq!(below, ["expression_statement", "assignment", "true"]);
-        let words = Words::of_json(lang.ast_grep(), &json);
-        assert_eq!(words, Some(Words::Word(b"True".to_vec())));
+        let words = Words::of_json(lang.ast_grep(), &json, true);
+        assert_eq!(words, Some(Words::word(b"True")));
+    }
+
+    #[test]
+    fn regexes_give_the_literals_their_matches_start_or_end_with() {
+        let word = |w: &str| Words::word(w.as_bytes());
+        let starts = |w: &str| Words::Starts(w.as_bytes().to_vec());
+        let ends = |w: &str| Words::Ends(w.as_bytes().to_vec());
+        assert_eq!(
+            Words::of_regex("^return\\s+None$", true),
+            [
+                Words::Any(vec![starts("return")]),
+                Words::Any(vec![ends("None")])
+            ]
+        );
+        assert_eq!(
+            Words::of_regex("^return\\s+None$", false),
+            [
+                Words::Any(vec![word("return")]),
+                Words::Any(vec![word("None")])
+            ]
+        );
+        assert_eq!(
+            Words::of_regex("get[\\s\\S]*get", true),
+            [Words::Any(vec![word("get")]), Words::Any(vec![word("get")])]
+        );
+        assert!(Words::of_regex("[-+*]", true).len() == 2);
+        assert!(Words::of_regex("^[^\\n]*$", true).is_empty(), "no literal");
+        assert!(
+            Words::of_regex("(?i)^(a|b|c|d|e|f|g|h|i)", false).is_empty(),
+            "too many"
+        );
+        assert!(Words::of_regex("(", true).is_empty(), "not a regex");
+    }
+
+    #[test]
+    fn regex_words_keep_the_hits() {
+        let lang = by_name("python").expect("python");
+        let texts = [
+            rule("own", "  kind: return_statement\n  regex: ^return\\s+None$\n"),
+            rule("bound", "  kind: function_definition\n  pattern: {context: \"def $N(self):\\n    return 1\\n\", strictness: ast}\nconstraints:\n  N: {regex: ^get_}\n"),
+            rule("below", "  kind: if_statement\n  has: {field: condition, regex: None$}\n"),
+        ];
+        let text =
+            "def get_x(self):\n    return 1\n\ndef f(x):\n    if x is None:\n        return None\n";
+        let pack = RulePack::compile(lang, &texts).expect("compiles");
+        let analyzer = crate::analyze::Analyzer::new(lang, Some(&pack), Default::default());
+        let crate::record::Outcome::Measured(record) = analyzer.text(text) else {
+            panic!("not measured");
+        };
+        let found: Vec<_> = record.hits.iter().map(|h| (h.rule, h.start)).collect();
+        assert_eq!(found, [(1, 1), (2, 5), (0, 6)]);
     }
 
     fn texts_id(index: u32) -> &'static str {
