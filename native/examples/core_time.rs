@@ -6,7 +6,6 @@
 use _core::analyze::{Analyzer, Input, Settings};
 use _core::lang::by_name;
 use _core::rules::RulePack;
-use std::sync::atomic::AtomicUsize;
 use std::time::Instant;
 
 fn cpu_seconds() -> f64 {
@@ -28,7 +27,7 @@ fn main() {
     let analyzer = Analyzer::new(lang, Some(&pack), Settings::default());
     let inputs: Vec<Input> = files.iter().map(|f| Input::Path(f.into())).collect();
     let (wall, cpu) = (Instant::now(), cpu_seconds());
-    let outcomes = analyzer.batch(&inputs, jobs, &AtomicUsize::new(0));
+    let outcomes = analyzer.batch(&inputs, jobs);
     let (wall, cpu) = (wall.elapsed().as_secs_f64(), cpu_seconds() - cpu);
     let digest = xxhash_rust::xxh3::xxh3_128(format!("{outcomes:?}").as_bytes());
     println!(

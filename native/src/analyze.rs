@@ -17,7 +17,7 @@ use ast_grep_core::AstGrep;
 use rayon::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use tree_sitter::Node;
 
 /// Knobs of the analysis.
@@ -82,11 +82,9 @@ impl<'p> Analyzer<'p> {
     }
 
     /// Analyse `inputs` on `jobs` threads (0: one per core); outcomes in input order.
-    /// `done` counts the files finished, for a progress display.
-    pub fn batch(&self, inputs: &[Input], jobs: usize, done: &AtomicUsize) -> Vec<Outcome> {
+    pub fn batch(&self, inputs: &[Input], jobs: usize) -> Vec<Outcome> {
         let finished = std::sync::Mutex::new(Vec::with_capacity(inputs.len()));
         self.each(inputs, jobs, &|i, outcome| {
-            done.fetch_add(1, Ordering::Relaxed);
             if let Ok(mut finished) = finished.lock() {
                 finished.push((i, outcome));
             }
@@ -344,6 +342,7 @@ mod tests {
     use super::*;
     use crate::lang::by_name;
     use crate::record::FileRecord;
+    use std::sync::atomic::AtomicUsize;
 
     fn python() -> &'static dyn Language {
         by_name("python").expect("python is built in")
@@ -504,7 +503,7 @@ mod tests {
             calls.fetch_add(1, Ordering::Relaxed) < 2
         });
         assert_eq!(calls.load(Ordering::Relaxed), 3);
-        let all = analyzer.batch(&inputs, 2, &AtomicUsize::new(0));
+        let all = analyzer.batch(&inputs, 2);
         assert_eq!(all.len(), 20);
     }
 

@@ -13,7 +13,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
-use std::sync::mpsc::{channel, Receiver};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -70,7 +70,8 @@ impl RulePack {
 /// records of those finished so far (and turns them into its own objects meanwhile).
 #[pyclass(frozen, module = "slopmark._core")]
 pub struct Stream {
-    finished: Mutex<Receiver<(usize, Outcome)>>,
+    /// The records to come, and how many were handed out.
+    finished: Mutex<(Receiver<(usize, Outcome)>, usize)>,
     total: usize,
 }
 
@@ -92,10 +93,20 @@ impl Stream {
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyList>> {
         let wait = timeout.map(|t| Duration::from_secs_f64(t.max(0.0)));
-        let taken = py.detach(|| match self.finished.lock() {
-            Ok(finished) => take(&finished, at_least, wait),
-            Err(_) => Vec::new(),
+        let (taken, ended, handed) = py.detach(|| match self.finished.lock() {
+            Ok(mut state) => {
+                let (taken, ended) = take(&state.0, at_least, wait);
+                state.1 += taken.len();
+                (taken, ended, state.1)
+            }
+            Err(_) => (Vec::new(), true, 0),
         });
+        if ended && handed < self.total {
+            return Err(PyRuntimeError::new_err(format!(
+                "the core stopped after {handed} of {} files; please report it",
+                self.total
+            )));
+        }
         let items = taken
             .into_iter()
             .map(|(index, outcome)| (index, record(py, outcome)?).into_pyobject(py))
@@ -105,28 +116,34 @@ impl Stream {
 }
 
 /// Outcomes from `finished`: at least `at_least` unless `wait` runs out or the analysis
-/// ends, and every other one already there.
+/// ends, and every other one already there; true as well once the analysis has ended.
 fn take(
     finished: &Receiver<(usize, Outcome)>,
     at_least: usize,
     wait: Option<Duration>,
-) -> Vec<(usize, Outcome)> {
+) -> (Vec<(usize, Outcome)>, bool) {
     let deadline = wait.map(|w| Instant::now() + w);
     let mut taken = Vec::new();
     while taken.len() < at_least {
         let next = match deadline {
-            Some(deadline) => finished
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-                .ok(),
-            None => finished.recv().ok(),
+            Some(deadline) => {
+                finished.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            }
+            None => finished.recv().map_err(|_| RecvTimeoutError::Disconnected),
         };
         match next {
-            Some(item) => taken.push(item),
-            None => break,
+            Ok(item) => taken.push(item),
+            Err(RecvTimeoutError::Timeout) => break,
+            Err(RecvTimeoutError::Disconnected) => return (taken, true),
         }
     }
-    taken.extend(finished.try_iter());
-    taken
+    loop {
+        match finished.try_recv() {
+            Ok(item) => taken.push(item),
+            Err(TryRecvError::Empty) => return (taken, false),
+            Err(TryRecvError::Disconnected) => return (taken, true),
+        }
+    }
 }
 
 /// Start analysing `inputs` on the core's own threads; the stream hands out the records.
@@ -160,7 +177,7 @@ fn start(
         })
         .map_err(|error| PyRuntimeError::new_err(format!("cannot start the core: {error}")))?;
     Ok(Stream {
-        finished: Mutex::new(finished),
+        finished: Mutex::new((finished, 0)),
         total,
     })
 }

@@ -119,7 +119,8 @@ class FilePart(NamedTuple):
     #: the hits that count (after suppressions and ``min_hits``), in line order
     hits: tuple[RuleHit, ...]
     problems: tuple[Problem, ...]
-    rule_marks: bytearray
+    #: a byte per line, 1 where a counting hit covers a SLOC line
+    rule_marks: bytes
     erosion: float | None
 
 
@@ -157,7 +158,7 @@ def file_part(
         callables=callables,
         hits=tuple(sorted(kept, key=lambda h: (h.start, h.rule))),
         problems=tuple(problems),
-        rule_marks=_mark(analysis.sloc, ((h.start, h.end) for h in kept)),
+        rule_marks=bytes(_mark(analysis.sloc, ((h.start, h.end) for h in kept))),
         erosion=erosion(((c.cc, c.mass) for c in callables), settings.cc_threshold),
     )
 
