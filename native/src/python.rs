@@ -70,9 +70,14 @@ impl RulePack {
 /// records of those finished so far (and turns them into its own objects meanwhile).
 #[pyclass(frozen, module = "slopmark._core")]
 pub struct Stream {
-    /// The records to come, and how many were handed out.
-    finished: Mutex<(Receiver<(usize, Outcome)>, usize)>,
+    finished: Mutex<Finished>,
     total: usize,
+}
+
+/// The records to come, and how many were handed out.
+struct Finished {
+    records: Receiver<(usize, Outcome)>,
+    handed: usize,
 }
 
 #[pymethods]
@@ -94,10 +99,10 @@ impl Stream {
     ) -> PyResult<Bound<'py, PyList>> {
         let wait = timeout.map(|t| Duration::from_secs_f64(t.max(0.0)));
         let (taken, ended, handed) = py.detach(|| match self.finished.lock() {
-            Ok(mut state) => {
-                let (taken, ended) = take(&state.0, at_least, wait);
-                state.1 += taken.len();
-                (taken, ended, state.1)
+            Ok(mut finished) => {
+                let (taken, ended) = take(&finished.records, at_least, wait);
+                finished.handed += taken.len();
+                (taken, ended, finished.handed)
             }
             Err(_) => (Vec::new(), true, 0),
         });
@@ -177,7 +182,10 @@ fn start(
         })
         .map_err(|error| PyRuntimeError::new_err(format!("cannot start the core: {error}")))?;
     Ok(Stream {
-        finished: Mutex::new((finished, 0)),
+        finished: Mutex::new(Finished {
+            records: finished,
+            handed: 0,
+        }),
         total,
     })
 }
