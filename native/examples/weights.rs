@@ -22,7 +22,7 @@ fn main() {
             tree.root_node(),
             &text,
             100_000,
-            &mut |_, _, _| {},
+            &mut |_, _, _, _| {},
         ) {
             rows.push((w.deep_weight, text.len(), file.clone()));
         }

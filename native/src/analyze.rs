@@ -15,6 +15,7 @@ use crate::walk::{walk, TooDeep, DEEP};
 use ast_grep_core::tree_sitter::StrDoc;
 use ast_grep_core::AstGrep;
 use rayon::prelude::*;
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -194,7 +195,8 @@ impl<'p> Analyzer<'p> {
         // nesting is known to be within bounds (their cost grows with its square); each
         // with the kinds around it, which rule out the rules that cannot match there
         let mut matchable = Vec::new();
-        let mut surroundings = Surroundings::default();
+        let mut surroundings = SURROUNDINGS.take();
+        surroundings.clear();
         let limit = self.settings.max_depth;
         let walked = match &self.scanner {
             Some(scanner) => walk(
@@ -203,14 +205,18 @@ impl<'p> Analyzer<'p> {
                 tree,
                 source,
                 limit,
-                &mut |node, kind, depth| {
-                    let place = surroundings.enter(scanner.bit(kind), depth);
+                &mut |node, kind, depth, leaf| {
+                    let bit = scanner.bit(kind);
                     if scanner.wants(kind) {
-                        matchable.push((node, place));
+                        matchable.push((node, surroundings.enter(bit, depth)));
+                    } else if leaf && bit.is_unnamed_by_rules() {
+                        surroundings.pass(bit, depth);
+                    } else {
+                        surroundings.enter(bit, depth);
                     }
                 },
             ),
-            None => walk(lang, &self.kinds, tree, source, limit, &mut |_, _, _| {}),
+            None => walk(lang, &self.kinds, tree, source, limit, &mut |_, _, _, _| {}),
         };
         let walked = match walked {
             Ok(walked) if walked.deep_weight <= MAX_DEEP_WEIGHT => walked,
@@ -251,6 +257,9 @@ impl<'p> Analyzer<'p> {
             }
             None => Vec::new(),
         };
+        if surroundings.capacity() <= KEPT_SLOTS {
+            SURROUNDINGS.set(surroundings);
+        }
         Outcome::Measured(FileRecord {
             sloc: lines.into_marks(),
             callables,
@@ -261,6 +270,17 @@ impl<'p> Analyzer<'p> {
         })
     }
 }
+
+thread_local! {
+    /// The surroundings of the thread's last walk: their memory serves the next one (the
+    /// walk writes a slot per node, and a file's slots growing from nothing cost a copy at
+    /// every doubling and fresh pages from the system).
+    static SURROUNDINGS: Cell<Surroundings> = Cell::new(Surroundings::default());
+}
+
+/// Slots of surroundings a thread keeps for its next walk, at most (a few megabytes: the
+/// nodes of a big source file; a bigger walk's memory is given back).
+const KEPT_SLOTS: usize = 1 << 16;
 
 /// Worker threads get a large stack: the rule engine recurses on some rules.
 const STACK_BYTES: usize = 64 * 1024 * 1024;
@@ -464,7 +484,7 @@ mod tests {
             tree.root_node(),
             text.as_bytes(),
             100,
-            &mut |_, _, _| {},
+            &mut |_, _, _, _| {},
         );
         let walked = walked.unwrap_or_else(|_| panic!("too deep"));
         let mut from_tree = NormalForm::new(lang, &kinds, text.as_bytes());

@@ -27,6 +27,11 @@ impl Bit {
     pub(crate) fn unnamed_by_rules(named: bool) -> Self {
         Self { mask: 0, named }
     }
+
+    /// Whether no rule's needs name the kind (its mask is 0).
+    pub fn is_unnamed_by_rules(self) -> bool {
+        self.mask == 0
+    }
 }
 
 /// What is around a node, as masks of [`Bit`]s: the kinds among its siblings (its parent's
@@ -126,24 +131,62 @@ pub struct Place(u32);
 
 impl Default for Surroundings {
     fn default() -> Self {
-        let anything = Slot {
-            bit: Mask::MAX,
-            path: Mask::MAX,
-            before: Mask::MAX,
-            children: Mask::MAX,
-            below: Mask::MAX,
-            next: Mask::MAX,
-            index: UNNAMED,
-            ..Slot::default()
-        };
         Self {
-            slots: vec![anything],
+            slots: vec![ANYTHING],
             path: Vec::new(),
         }
     }
 }
 
+/// Slot 0: the root's parent, where anything may be.
+const ANYTHING: Slot = Slot {
+    bit: Mask::MAX,
+    path: Mask::MAX,
+    before: Mask::MAX,
+    children: Mask::MAX,
+    below: Mask::MAX,
+    next: Mask::MAX,
+    parent: 0,
+    prev: 0,
+    last: 0,
+    index: UNNAMED,
+    named: 0,
+};
+
 impl Surroundings {
+    /// How many nodes' slots the memory held holds.
+    pub fn capacity(&self) -> usize {
+        self.slots.capacity()
+    }
+
+    /// Forget every node entered, keeping the memory for the next walk.
+    pub fn clear(&mut self) {
+        self.slots.clear();
+        self.slots.push(ANYTHING);
+        self.path.clear();
+    }
+
+    /// Pass a leaf of kind bit `bit` at `depth` that no rule may match and no rule's needs
+    /// name (its mask is 0): it takes no slot, as nothing is ever asked of its own
+    /// surroundings, and to its relatives it is what its slot would say, a kind of no bit
+    /// (its next sibling sees no previous one, its previous sibling no next one) that
+    /// counts among its parent's named children when it is named.
+    pub fn pass(&mut self, bit: Bit, depth: usize) {
+        debug_assert!(bit.mask == 0, "a leaf passed has no bit");
+        self.leave_to(depth);
+        let Some(&parent) = self.path.last() else {
+            return;
+        };
+        let of_parent = &mut self.slots[parent as usize];
+        if bit.named {
+            of_parent.named += 1;
+        }
+        let prev = std::mem::replace(&mut of_parent.last, 0);
+        if prev != 0 {
+            self.slots[prev as usize].next = 0;
+        }
+    }
+
     /// Enter a node of kind bit `bit` (see [`crate::rules::Scanner::bit`]) at `depth` (the
     /// root's is 0).
     pub fn enter(&mut self, bit: Bit, depth: usize) -> Place {
@@ -875,6 +918,67 @@ mod tests {
 
     fn rule(id: &str, body: &str) -> String {
         format!("id: {id}\nlanguage: python\nrule:\n{body}")
+    }
+
+    /// The surroundings of every node of a tree, each node entered in pre-order, or with
+    /// the leaves of no bit passed (`pass_leaves`): the places of the nodes entered.
+    fn surroundings_of(
+        root: tree_sitter::Node<'_>,
+        pass_leaves: bool,
+    ) -> (super::Surroundings, Vec<(usize, super::Place)>) {
+        let mut surroundings = super::Surroundings::default();
+        let mut places = Vec::new();
+        let mut stack = vec![(root, 0)];
+        let mut order = 0;
+        while let Some((node, depth)) = stack.pop() {
+            // a few kinds get bits (identifiers and punctuation none), as a pack's needs do
+            let kind = node.kind_id();
+            let mask = if node.is_named() && node.kind() != "identifier" {
+                1 << (kind % 9)
+            } else {
+                0
+            };
+            let bit = super::Bit {
+                mask,
+                named: node.is_named(),
+            };
+            if pass_leaves && node.child_count() == 0 && bit.is_unnamed_by_rules() {
+                surroundings.pass(bit, depth);
+            } else {
+                places.push((order, surroundings.enter(bit, depth)));
+            }
+            order += 1;
+            let mut cursor = node.walk();
+            let children: Vec<_> = node.children(&mut cursor).collect();
+            stack.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
+        }
+        surroundings.finish();
+        (surroundings, places)
+    }
+
+    #[test]
+    fn leaves_passed_leave_every_other_nodes_surroundings_as_they_were() {
+        let lang = by_name("python").expect("python");
+        let text = "class A(B):\n    x: int = 1\n    def f(self, a, *b, c=2):\n        \
+                    if a and not b:\n            return [i for i in b if i]\n        \
+                    raise E(a, 'x')\n\n@d\ndef g():\n    pass\n";
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&lang.grammar()).expect("grammar loads");
+        let tree = parser.parse(text, None).expect("parses");
+        let (all, every) = surroundings_of(tree.root_node(), false);
+        let (some, kept) = surroundings_of(tree.root_node(), true);
+        assert!(
+            kept.len() < every.len() / 2,
+            "{} of {}",
+            kept.len(),
+            every.len()
+        );
+        let mut every = every.into_iter();
+        for (order, place) in kept {
+            let (_, same) = every.find(|(o, _)| *o == order).expect("entered in both");
+            let (a, b) = (all.around(same), some.around(place));
+            assert_eq!(format!("{a:?}"), format!("{b:?}"), "node {order}");
+        }
     }
 
     /// The places each rule of `texts` needs kinds at, and the position it needs.

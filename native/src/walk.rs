@@ -83,15 +83,15 @@ pub const DEEP: usize = 64;
 pub struct TooDeep(pub usize);
 
 /// Walk the tree under `root` once, calling `visit` on every node in pre-order with its
-/// kind id and its depth (the root's is 0). The walk stops at the first node nested deeper
-/// than `max_depth`.
+/// kind id, its depth (the root's is 0) and whether it is a leaf. The walk stops at the
+/// first node nested deeper than `max_depth`.
 pub fn walk<'t>(
     lang: &dyn Language,
     kinds: &Kinds,
     root: Node<'t>,
     source: &'t [u8],
     max_depth: usize,
-    visit: &mut dyn FnMut(Node<'t>, u16, usize),
+    visit: &mut dyn FnMut(Node<'t>, u16, usize, bool),
 ) -> Result<Walked<'t>, TooDeep> {
     let mut walker = Walker::new(lang, kinds, root, source);
     let mut path = Path::new(root);
@@ -107,7 +107,7 @@ pub fn walk<'t>(
                 // the C library)
                 let id = node.kind_id();
                 let count = node.child_count();
-                visit(node, id, depth);
+                visit(node, id, depth, count == 0);
                 let at = Visited {
                     node,
                     id,
