@@ -267,6 +267,7 @@ impl<'p> Analyzer<'p> {
             hits,
             ignores: walked.ignores,
             syntax,
+            declares_encoding: lang.may_declare_encoding(text),
         })
     }
 }
@@ -386,6 +387,16 @@ mod tests {
         (0..record.sloc.len())
             .filter(|n| record.sloc[*n] == 1)
             .collect()
+    }
+
+    #[test]
+    fn a_coding_word_on_line_one_or_two_may_declare_an_encoding() {
+        assert!(measure("# -*- coding: latin-1 -*-\nx = 1\n").declares_encoding);
+        assert!(
+            measure("#!/usr/bin/env python\n# vim: set fileencoding=utf-8\n").declares_encoding
+        );
+        assert!(!measure("x = 1\ny = 2\n# coding: latin-1\n").declares_encoding);
+        assert!(!measure("x = 1\n").declares_encoding);
     }
 
     #[test]

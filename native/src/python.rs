@@ -267,6 +267,7 @@ fn measured(py: Python<'_>, file: FileRecord) -> PyResult<Bound<'_, PyTuple>> {
         hits,
         ignores,
         syntax,
+        file.declares_encoding,
     )
         .into_pyobject(py)
 }

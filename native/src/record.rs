@@ -53,6 +53,9 @@ pub struct FileRecord {
     /// The first syntax error of a file measured despite it (languages that measure
     /// broken files: the error nodes are walked like any other node).
     pub syntax: Option<FileError>,
+    /// The text may declare an encoding of its own (see
+    /// [`crate::lang::Language::may_declare_encoding`]).
+    pub declares_encoding: bool,
 }
 
 /// Why a file was not measured.

@@ -300,12 +300,16 @@ def test_a_file_python_cannot_decode_is_skipped_with_the_reason(tmp_path: Path) 
     (tmp_path / "bad.py").write_bytes(b"def f():\n    return '\xff'\n")
     (tmp_path / "cookie.py").write_bytes(b"# coding: no-such-codec\nx = 1\n")
     (tmp_path / "latin.py").write_bytes(b"# -*- coding: latin-1 -*-\ndef g():\n    return '\xff'\n")
+    # valid UTF-8, but line 2 declares ASCII, which the accent is not
+    ascii_cookie = "#!/usr/bin/env python\n# coding: ascii\nname = 'é'\n".encode()
+    (tmp_path / "ascii.py").write_bytes(ascii_cookie)
     done = cli("code", "measure", str(tmp_path), "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     skipped = {s["path"]: s["reason"] for s in report["skipped"]}
     assert skipped["bad.py"] == "not valid utf-8 (byte 0xff at offset 21); Python would not run it"
     assert "unknown encoding: no-such-codec" in skipped["cookie.py"]
+    assert skipped["ascii.py"].startswith("not valid ascii (byte 0xc3 at offset 46)")
     assert [f["path"] for f in report["files"]] == ["latin.py"]  # declared, so valid
 
 

@@ -117,6 +117,11 @@ pub trait Language: Sync + Send {
     }
     /// Lines that count whatever the tree says (a byte-order mark on line 1, ...).
     fn extra_lines(&self, _text: &str, _lines: &mut LineSet) {}
+    /// Whether the text may declare an encoding of its own, which its reader must then
+    /// check it is valid in (Python: a PEP 263 cookie on line 1 or 2).
+    fn may_declare_encoding(&self, _text: &str) -> bool {
+        false
+    }
 
     /// Node kinds that are clone candidates.
     fn clone_kinds(&self) -> &'static [&'static str];

@@ -154,6 +154,12 @@ impl Language for Python {
         }
     }
 
+    /// A coding cookie is a comment on line 1 or 2 naming `coding` (PEP 263): the word on
+    /// one of those lines is enough to say the file may have one.
+    fn may_declare_encoding(&self, text: &str) -> bool {
+        text.split('\n').take(2).any(|line| line.contains("coding"))
+    }
+
     fn clone_kinds(&self) -> &'static [&'static str] {
         &[
             "function_definition",

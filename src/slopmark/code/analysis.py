@@ -2,7 +2,8 @@
 
 The core parses each file once with tree-sitter and returns a plain record per file:
 the SLOC line map, the callables with CC and SLOC, the clone candidates' normal-form
-digests, the rule hits and the suppression comments (definitions: the language modules
+digests, the rule hits, the suppression comments and whether the text may declare an
+encoding of its own (definitions: the language modules
 of `native/src/lang/`, Python's in `native/src/lang/python.rs`). This module turns
 those records into named tuples and frozen dataclasses; it does no I/O.
 """
@@ -120,7 +121,7 @@ def from_record(
     error's place in its notes."""
     if record[0] == "error":
         return Skipped(path, _REASONS.get(record[1], "{}").format(record[2]))
-    _, sloc, callables, clones, hits, ignores, syntax = record
+    _, sloc, callables, clones, hits, ignores, syntax, _ = record
     if syntax is not None:
         notes = (*notes, f"{syntax[0]}; the rest of the file was measured")
     return FileAnalysis(

@@ -129,7 +129,8 @@ class Engine:
     def _outcome(self, grammar: str, item: tuple[Any, str], record: Any) -> Outcome:
         source, path = item
         rules, language = self.pack(grammar)[0], language_of(grammar)
-        if grammar == "python" and record[0] != "error":
+        # a record's last field: the text may declare an encoding (a PEP 263 cookie)
+        if grammar == "python" and record[0] != "error" and record[-1]:
             problem = _python_refuses(source)
             if problem is not None:
                 return Skipped(path, problem)
@@ -186,21 +187,12 @@ def _decode(
     return text.encode("utf-8", errors="replace"), notes
 
 
-#: Bytes read to look for a PEP 263 coding cookie (it sits on line 1 or 2).
-COOKIE_HEAD = 2048
-
-
 def _python_refuses(source: str | bytes) -> str | None:
-    """Why Python would refuse to decode a file the core read as UTF-8 (its coding cookie
-    names an unknown encoding or one its bytes are not valid in), else None."""
+    """Why Python would refuse to decode a file the core read as UTF-8 and found may declare
+    an encoding (its coding cookie names an unknown encoding or one its bytes are not valid
+    in), else None."""
     try:
-        if isinstance(source, str):
-            with open(source, "rb") as handle:
-                if b"coding" not in handle.read(COOKIE_HEAD):
-                    return None
-            source = Path(source).read_bytes()
-        if b"coding" in source[:COOKIE_HEAD]:
-            decode(source)
+        decode(source if isinstance(source, bytes) else Path(source).read_bytes())
     except Undecodable as error:
         return str(error)
     except OSError:
