@@ -3,9 +3,9 @@
 The core parses each file once with tree-sitter and returns a plain record per file:
 the SLOC line map, the callables with CC and SLOC, the clone candidates' normal-form
 digests, the rule hits, the suppression comments and whether the text may declare an
-encoding of its own (definitions: the language modules
-of `native/src/lang/`, Python's in `native/src/lang/python.rs`). This module turns
-those records into named tuples and frozen dataclasses; it does no I/O.
+encoding of its own (definitions: the language modules of `native/src/lang/`, Python's
+in `native/src/lang/python.rs`). This module turns those records into named tuples and
+frozen dataclasses; it does no I/O.
 """
 
 from __future__ import annotations
