@@ -196,7 +196,6 @@ impl<'p> Analyzer<'p> {
         // with the kinds around it, which rule out the rules that cannot match there
         let mut matchable = Vec::new();
         let mut surroundings = SURROUNDINGS.take();
-        surroundings.clear();
         let limit = self.settings.max_depth;
         let walked = match &self.scanner {
             Some(scanner) => walk(
@@ -257,9 +256,7 @@ impl<'p> Analyzer<'p> {
             }
             None => Vec::new(),
         };
-        if surroundings.capacity() <= KEPT_SLOTS {
-            SURROUNDINGS.set(surroundings);
-        }
+        keep_for_the_next_walk(surroundings);
         Outcome::Measured(FileRecord {
             sloc: lines.into_marks(),
             callables,
@@ -273,15 +270,24 @@ impl<'p> Analyzer<'p> {
 }
 
 thread_local! {
-    /// The surroundings of the thread's last walk: their memory serves the next one (the
-    /// walk writes a slot per node, and a file's slots growing from nothing cost a copy at
-    /// every doubling and fresh pages from the system).
+    /// The surroundings of the thread's last walk, emptied: their memory serves the next
+    /// one (the walk writes a slot per node, and a file's slots growing from nothing cost a
+    /// copy at every doubling and fresh pages from the system).
     static SURROUNDINGS: Cell<Surroundings> = Cell::new(Surroundings::default());
 }
 
 /// Slots of surroundings a thread keeps for its next walk, at most (a few megabytes: the
 /// nodes of a big source file; a bigger walk's memory is given back).
 const KEPT_SLOTS: usize = 1 << 16;
+
+/// Keep a walk's surroundings, emptied, for the thread's next walk (unless they grew past
+/// [`KEPT_SLOTS`]).
+fn keep_for_the_next_walk(mut surroundings: Surroundings) {
+    if surroundings.capacity() <= KEPT_SLOTS {
+        surroundings.clear();
+        SURROUNDINGS.set(surroundings);
+    }
+}
 
 /// Worker threads get a large stack: the rule engine recurses on some rules.
 const STACK_BYTES: usize = 64 * 1024 * 1024;
