@@ -14,6 +14,7 @@ pub mod lang;
 pub mod needs;
 pub mod record;
 pub mod rules;
+pub(crate) mod shape;
 pub mod walk;
 
 #[cfg(feature = "python")]

@@ -17,6 +17,7 @@ use crate::lang::{has, Kinds, Language};
 pub use crate::needs::{Around, Place, Surroundings};
 use crate::needs::{Bit, Needs, Twins};
 use crate::record::HitRecord;
+use crate::shape::Shape;
 use ast_grep_config::{from_yaml_string, CombinedScan, GlobalRules, RuleConfig, Severity};
 use ast_grep_core::matcher::MatcherExt;
 use ast_grep_core::tree_sitter::StrDoc;
@@ -124,16 +125,20 @@ impl RulePack {
             .iter()
             .map(|rule| Words::of_rule(self.lang.ast_grep(), rule))
             .collect();
-        let twins = self
+        let (twins, shapes) = self
             .rules
             .iter()
             .map(|rule| {
                 let json = serde_json::to_value(&rule.rule).unwrap_or_default();
-                Twins::of_rule(self.lang.ast_grep(), &json)
+                (
+                    Twins::of_rule(self.lang.ast_grep(), &json),
+                    Shape::of_rule(self.lang, &json),
+                )
             })
-            .collect();
+            .unzip();
         Scanner {
             twins,
+            shapes,
             pack: self,
             scan: CombinedScan::new(active),
             index,
@@ -643,6 +648,8 @@ pub struct Scanner<'p> {
     words: Vec<Option<Words>>,
     /// by rule: the places its pattern captures one metavariable at
     twins: Vec<Twins>,
+    /// by rule: the shape its `ast`-strictness patterns ask of a node
+    shapes: Vec<Shape>,
 }
 
 /// Called name → indexes of the rules tried on calls of that name: plain names, then
@@ -721,7 +728,11 @@ impl Scanner<'_> {
             {
                 continue;
             }
-            if !self.twins[index].hold(node.get_inner_node(), node.get_doc().src.as_bytes()) {
+            let inner = node.get_inner_node();
+            if !self.shapes[index].holds(inner) {
+                continue;
+            }
+            if !self.twins[index].hold(inner, node.get_doc().src.as_bytes()) {
                 continue;
             }
             let rule = &self.pack.rules[index];
