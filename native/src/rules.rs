@@ -25,6 +25,7 @@ use ast_grep_core::{AstGrep, Matcher, Node, NodeMatch};
 use ast_grep_language::SupportLang;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// A compiled rule pack for one language.
 pub struct RulePack {
@@ -32,6 +33,8 @@ pub struct RulePack {
     rules: Vec<RuleConfig<SupportLang>>,
     /// Rules whose message names metavariables (interpolated per hit).
     templated: Vec<bool>,
+    /// what its scanners look the rules up by, made for the first of them
+    lookup: OnceLock<Lookup>,
 }
 
 /// A rule ast-grep refuses: its index in the list given and ast-grep's reason.
@@ -59,6 +62,7 @@ impl RulePack {
             lang,
             rules,
             templated,
+            lookup: OnceLock::new(),
         })
     }
 
@@ -82,6 +86,16 @@ impl RulePack {
             .iter()
             .filter(|r| !matches!(r.severity, Severity::Off))
             .collect();
+        Scanner {
+            pack: self,
+            lookup: self.lookup.get_or_init(|| self.lookup()),
+            scan: CombinedScan::new(active),
+        }
+    }
+
+    /// What a scanner looks the rules up by (it parses every rule's patterns: a pack makes
+    /// it once, for its first scanner).
+    fn lookup(&self) -> Lookup {
         let index = self
             .rules
             .iter()
@@ -120,34 +134,31 @@ impl RulePack {
             rules.dedup();
         }
         let (needs, bits) = Needs::of_pack(self.lang, &self.rules);
-        let words = self
+        let lang = self.lang;
+        let ((words, twins), shapes) = self
             .rules
-            .iter()
-            .map(|rule| Words::of_rule(self.lang.ast_grep(), rule))
-            .collect();
-        let (twins, shapes) = self
-            .rules
-            .iter()
+            .par_iter()
             .map(|rule| {
                 let json = serde_json::to_value(&rule.rule).unwrap_or_default();
                 (
-                    Twins::of_rule(self.lang.ast_grep(), &json),
-                    Shape::of_rule(self.lang, &json),
+                    (
+                        Words::of_rule(lang.ast_grep(), rule),
+                        Twins::of_rule(lang.ast_grep(), &json),
+                    ),
+                    Shape::of_rule(lang, &json),
                 )
             })
             .unzip();
-        Scanner {
-            twins,
-            shapes,
-            pack: self,
-            scan: CombinedScan::new(active),
+        Lookup {
             index,
             by_kind,
             calls: calls.map(|c| (c, by_callee)),
             needs,
             bits,
-            grammar: self.lang.grammar(),
+            grammar: lang.grammar(),
             words,
+            twins,
+            shapes,
         }
     }
 }
@@ -630,7 +641,12 @@ fn describe(error: &dyn std::error::Error) -> String {
 /// One combined scan of a pack, shared by the files of a batch.
 pub struct Scanner<'p> {
     pack: &'p RulePack,
+    lookup: &'p Lookup,
     scan: CombinedScan<'p, SupportLang>,
+}
+
+/// What a pack's scanners look its rules up by.
+struct Lookup {
     /// rule address → index in the pack
     index: HashMap<usize, usize>,
     /// kind id → indexes of the rules that may match a node of that kind (rules tried
@@ -662,9 +678,10 @@ pub const AST_GREP_IGNORE: &str = "ast-grep-ignore";
 impl Scanner<'_> {
     /// Whether some rule may match a node of this kind.
     pub fn wants(&self, kind: u16) -> bool {
-        let calls = self.calls.as_ref();
+        let calls = self.lookup.calls.as_ref();
         calls.is_some_and(|(c, _)| c.is_call(kind))
             || self
+                .lookup
                 .by_kind
                 .get(usize::from(kind))
                 .is_some_and(|rules| !rules.is_empty())
@@ -672,8 +689,9 @@ impl Scanner<'_> {
 
     /// The bit of a node of this kind in an [`Around`] mask.
     pub fn bit(&self, kind: u16) -> Bit {
-        let beyond = || Bit::unnamed_by_rules(self.grammar.node_kind_is_named(kind));
-        self.bits
+        let beyond = || Bit::unnamed_by_rules(self.lookup.grammar.node_kind_is_named(kind));
+        self.lookup
+            .bits
             .get(usize::from(kind))
             .copied()
             .unwrap_or_else(beyond)
@@ -695,10 +713,10 @@ impl Scanner<'_> {
             around
         };
         let text = node.get_doc().src.as_bytes().get(range).unwrap_or_default();
-        if let Some(rules) = self.by_kind.get(usize::from(kind)) {
+        if let Some(rules) = self.lookup.by_kind.get(usize::from(kind)) {
             self.try_rules(rules, &node, &around, text, hits);
         }
-        if let Some((calls, by_callee)) = &self.calls {
+        if let Some((calls, by_callee)) = &self.lookup.calls {
             let callee = calls.callee(node.get_inner_node(), &node.get_doc().src);
             let rules = callee.and_then(|callee| {
                 let (method, name) = callee.parts();
@@ -719,20 +737,20 @@ impl Scanner<'_> {
         hits: &mut Vec<HitRecord>,
     ) {
         for &index in rules {
-            if !self.needs[index].met(around) {
+            if !self.lookup.needs[index].met(around) {
                 continue;
             }
-            if self.words[index]
+            if self.lookup.words[index]
                 .as_ref()
                 .is_some_and(|w| !w.found_in(text))
             {
                 continue;
             }
             let inner = node.get_inner_node();
-            if !self.shapes[index].holds(inner) {
+            if !self.lookup.shapes[index].holds(inner) {
                 continue;
             }
-            if !self.twins[index].hold(inner, node.get_doc().src.as_bytes()) {
+            if !self.lookup.twins[index].hold(inner, node.get_doc().src.as_bytes()) {
                 continue;
             }
             let rule = &self.pack.rules[index];
@@ -760,6 +778,7 @@ impl Scanner<'_> {
     /// The rules tried only on calls of one name (for tests and diagnostics).
     pub fn keyed_rules(&self) -> Vec<&str> {
         let mut ids: Vec<&str> = self
+            .lookup
             .calls
             .iter()
             .flat_map(|(_, by)| by.iter().flat_map(HashMap::values).flatten())
@@ -781,7 +800,7 @@ impl Scanner<'_> {
         let mut hits = Vec::new();
         for (rule, matches) in result.matches {
             let address = rule as *const RuleConfig<SupportLang> as usize;
-            let Some(&index) = self.index.get(&address) else {
+            let Some(&index) = self.lookup.index.get(&address) else {
                 continue;
             };
             for found in matches {
@@ -801,6 +820,16 @@ mod tests {
 
     fn rule(id: &str, body: &str) -> String {
         format!("id: {id}\nlanguage: python\nrule:\n{body}")
+    }
+
+    #[test]
+    fn the_scanners_of_a_pack_share_one_lookup() {
+        let lang = by_name("python").expect("python");
+        let pack = RulePack::compile(lang, &[rule("dict-call", "  pattern: dict()\n")])
+            .expect("compiles");
+        let (first, second) = (pack.scanner(), pack.scanner());
+        assert!(std::ptr::eq(first.lookup, second.lookup));
+        assert_eq!(second.keyed_rules(), ["dict-call"]);
     }
 
     #[test]
