@@ -7,9 +7,13 @@
 //! ast-grep still deciding every match: a call rule whose pattern names the function or
 //! method called is tried on calls of that name only ([`Callees`]); a rule whose
 //! relations, pattern's nodes or `nthChild` need a relative of some kind or a position
-//! among the siblings is tried only where they are ([`Needs`]); and a rule whose pattern spells out names or literals, or whose
-//! constraint spells out the text of a metavariable every match binds, is tried only on
-//! nodes whose text holds them ([`Words`]). A file with
+//! among the siblings is tried only where they are ([`Needs`]); a rule whose pattern spells
+//! out names or literals, or whose constraint spells out the text of a metavariable every
+//! match binds, is tried only on nodes whose text holds them ([`Words`]); a rule whose
+//! pattern captures one metavariable twice only where the two places are alike
+//! ([`Twins`]); and a rule with `ast`-strictness patterns only on nodes of their shape:
+//! kinds and numbers of named children ([`Shape`]). A pack works these out once, for its
+//! first scanner. A file with
 //! ast-grep's own `ast-grep-ignore` comments is scanned with `CombinedScan` instead, which
 //! honours them as the `ast-grep scan` command does.
 
@@ -825,8 +829,8 @@ mod tests {
     #[test]
     fn the_scanners_of_a_pack_share_one_lookup() {
         let lang = by_name("python").expect("python");
-        let pack = RulePack::compile(lang, &[rule("dict-call", "  pattern: dict()\n")])
-            .expect("compiles");
+        let pack =
+            RulePack::compile(lang, &[rule("dict-call", "  pattern: dict()\n")]).expect("compiles");
         let (first, second) = (pack.scanner(), pack.scanner());
         assert!(std::ptr::eq(first.lookup, second.lookup));
         assert_eq!(second.keyed_rules(), ["dict-call"]);
