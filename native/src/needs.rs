@@ -907,7 +907,7 @@ fn alike(a: tree_sitter::Node<'_>, b: tree_sitter::Node<'_>, source: &[u8]) -> b
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::{Among, Needs, Position, Twins};
     use crate::analyze::Analyzer;
     use crate::lang::by_name;
@@ -916,7 +916,7 @@ mod tests {
     use ast_grep_core::tree_sitter::StrDoc;
     use ast_grep_core::AstGrep;
 
-    fn rule(id: &str, body: &str) -> String {
+    pub(crate) fn rule(id: &str, body: &str) -> String {
         format!("id: {id}\nlanguage: python\nrule:\n{body}")
     }
 
@@ -993,7 +993,7 @@ mod tests {
     }
 
     /// The hits of the prefiltered scan equal ast-grep's own scan's, and there are some.
-    fn same_hits(texts: &[String], source: &str) -> usize {
+    pub(crate) fn same_hits(texts: &[String], source: &str) -> usize {
         let lang = by_name("python").expect("python");
         let pack = RulePack::compile(lang, texts).expect("compiles");
         let analyzer = Analyzer::new(lang, Some(&pack), Default::default());

@@ -92,14 +92,14 @@ impl RulePack {
             .collect();
         Scanner {
             pack: self,
-            lookup: self.lookup.get_or_init(|| self.lookup()),
+            lookup: self.lookup.get_or_init(|| self.make_lookup()),
             scan: CombinedScan::new(active),
         }
     }
 
     /// What a scanner looks the rules up by (it parses every rule's patterns: a pack makes
     /// it once, for its first scanner).
-    fn lookup(&self) -> Lookup {
+    fn make_lookup(&self) -> Lookup {
         let index = self
             .rules
             .iter()

@@ -81,58 +81,59 @@ impl Form {
         let (pattern, true) = whole_pattern(lang.ast_grep(), pattern)? else {
             return None;
         };
-        Self::of_node(lang, &pattern.node)
+        match &pattern.node {
+            PatternNode::Internal { kind_id, children } if !is_error(*kind_id) => {
+                Some(Self::of_internal(lang, *kind_id, children))
+            }
+            _ => None,
+        }
     }
 
-    fn of_node(lang: &'static dyn Language, node: &PatternNode) -> Option<Self> {
-        let PatternNode::Internal { kind_id, children } = node else {
-            return None;
-        };
-        let grammar = lang.grammar();
-        if is_error(*kind_id) {
-            return None;
-        }
+    /// The form of a pattern node with children (of a kind other than the error kind).
+    fn of_internal(lang: &'static dyn Language, kind: u16, children: &[PatternNode]) -> Self {
         let mut named = 0u32;
         let mut forms = Vec::new();
         let mut counted = true;
         for child in children {
-            match child {
+            // the child's form, None when it leaves the node's children unconstrained
+            let form = match child {
                 PatternNode::MetaVar { meta_var } => match meta_var {
-                    MetaVariable::Capture(_, true) | MetaVariable::Dropped(true) => named += 1,
-                    _ => counted = false,
+                    MetaVariable::Capture(_, true) | MetaVariable::Dropped(true) => {
+                        named += 1;
+                        continue;
+                    }
+                    _ => None,
                 },
+                PatternNode::Terminal { kind_id, .. } if is_error(*kind_id) => None,
                 PatternNode::Terminal {
                     kind_id, is_named, ..
                 } => {
-                    if is_error(*kind_id) {
-                        counted = false;
-                    } else if *is_named {
-                        let leaf = Self {
-                            kind: *kind_id,
-                            children: None,
-                        };
-                        forms.push((named, leaf));
-                        named += 1;
+                    if !is_named {
+                        continue;
                     }
+                    Some(Self {
+                        kind: *kind_id,
+                        children: None,
+                    })
                 }
-                PatternNode::Internal { kind_id, .. } => {
-                    if is_error(*kind_id) || !grammar.node_kind_is_named(*kind_id) {
-                        counted = false;
-                    } else {
-                        let form = Self::of_node(lang, child).unwrap_or(Self {
-                            kind: *kind_id,
-                            children: None,
-                        });
-                        forms.push((named, form));
-                        named += 1;
-                    }
+                PatternNode::Internal { kind_id, children } => {
+                    let named_kind = lang.grammar().node_kind_is_named(*kind_id);
+                    (!is_error(*kind_id) && named_kind)
+                        .then(|| Self::of_internal(lang, *kind_id, children))
                 }
+            };
+            match form {
+                Some(form) => {
+                    forms.push((named, form));
+                    named += 1;
+                }
+                None => counted = false,
             }
         }
-        Some(Self {
-            kind: *kind_id,
+        Self {
+            kind,
             children: counted.then_some((named, forms)),
-        })
+        }
     }
 
     fn fits(&self, node: tree_sitter::Node<'_>) -> bool {
@@ -157,10 +158,8 @@ fn is_error(kind: u16) -> bool {
 #[cfg(test)]
 mod tests {
     use super::Shape;
-    use crate::analyze::Analyzer;
     use crate::lang::by_name;
-    use crate::record::Outcome;
-    use crate::rules::RulePack;
+    use crate::needs::tests::{rule, same_hits};
     use ast_grep_core::tree_sitter::StrDoc;
     use ast_grep_core::AstGrep;
     use serde_json::json;
@@ -182,66 +181,31 @@ mod tests {
         Shape::of_rule(lang, rule).holds(node.get_inner_node())
     }
 
+    /// Whether the shape of `rule` holds at the first function definition in `source`.
+    fn holds_def(rule: &serde_json::Value, source: &str) -> bool {
+        holds_at(rule, source, "function_definition")
+    }
+
     const WRAPPER: &str = "def $N($A):\n    return $F($A)";
 
     #[test]
     fn named_children_are_counted_and_paired_by_position() {
         let rule = ast(WRAPPER);
-        assert!(holds_at(
-            &rule,
-            "def f(x):\n    return g(x)\n",
-            "function_definition"
-        ));
-        assert!(holds_at(
-            &rule,
-            "def f(x):\n    return g(y)\n",
-            "function_definition"
-        ));
-        assert!(holds_at(
-            &rule,
-            "def f(x):\n    return g.h(x)\n",
-            "function_definition"
-        ));
-        assert!(!holds_at(
-            &rule,
-            "def f(x):\n    y = 1\n    return g(x)\n",
-            "function_definition"
-        ));
-        assert!(!holds_at(
-            &rule,
-            "def f(x, y):\n    return g(x)\n",
-            "function_definition"
-        ));
-        assert!(!holds_at(
-            &rule,
-            "def f(x) -> int:\n    return g(x)\n",
-            "function_definition"
-        ));
-        assert!(!holds_at(
-            &rule,
-            "def f(x):\n    return x\n",
-            "function_definition"
-        ));
-        assert!(!holds_at(
-            &rule,
-            "def f(x):\n    # why\n    return g(x)\n",
-            "function_definition"
-        ));
+        assert!(holds_def(&rule, "def f(x):\n    return g(x)\n"));
+        assert!(holds_def(&rule, "def f(x):\n    return g(y)\n"));
+        assert!(holds_def(&rule, "def f(x):\n    return g.h(x)\n"));
+        assert!(!holds_def(&rule, "def f(x):\n    y = 1\n    return g(x)\n"));
+        assert!(!holds_def(&rule, "def f(x, y):\n    return g(x)\n"));
+        assert!(!holds_def(&rule, "def f(x) -> int:\n    return g(x)\n"));
+        assert!(!holds_def(&rule, "def f(x):\n    return x\n"));
+        assert!(!holds_def(&rule, "def f(x):\n    # why\n    return g(x)\n"));
     }
 
     #[test]
     fn ellipses_and_other_strictnesses_leave_the_children_open() {
         let open = ast("def $N($$$A):\n    return $F($$$A)");
-        assert!(holds_at(
-            &open,
-            "def f(x, y):\n    return g(x)\n",
-            "function_definition"
-        ));
-        assert!(!holds_at(
-            &open,
-            "def f(x, y) -> int:\n    return g(x)\n",
-            "function_definition"
-        ));
+        assert!(holds_def(&open, "def f(x, y):\n    return g(x)\n"));
+        assert!(!holds_def(&open, "def f(x, y) -> int:\n    return g(x)\n"));
         assert!(
             !holds_at(&open, "class C:\n    pass\n", "class_definition"),
             "kind"
@@ -251,49 +215,23 @@ mod tests {
             Shape::of_rule(by_name("python").expect("python"), &smart),
             Shape::default()
         );
-        assert!(holds_at(
-            &smart,
-            "def f(x, y):\n    y = 1\n",
-            "function_definition"
-        ));
+        assert!(holds_def(&smart, "def f(x, y):\n    y = 1\n"));
     }
 
     #[test]
     fn alternatives_need_one_of_their_forms_and_all_needs_each() {
         let any = json!({"any": [ast(WRAPPER), ast("def $N($A, $B):\n    return $F($A, $B)")]});
-        assert!(holds_at(
-            &any,
-            "def f(x, y):\n    return g(x, y)\n",
-            "function_definition"
-        ));
-        assert!(!holds_at(
-            &any,
-            "def f(x, y, z):\n    return g(x, y, z)\n",
-            "function_definition"
-        ));
+        assert!(holds_def(&any, "def f(x, y):\n    return g(x, y)\n"));
+        assert!(!holds_def(&any, "def f(x, y, z):\n    return g(x, y, z)\n"));
         let loose = json!({"any": [ast(WRAPPER), {"kind": "function_definition"}]});
-        assert!(holds_at(
-            &loose,
-            "def f(x, y, z):\n    pass\n",
-            "function_definition"
-        ));
+        assert!(holds_def(&loose, "def f(x, y, z):\n    pass\n"));
         let all = json!({"all": [ast(WRAPPER), {"not": ast("def $N($A):\n    return $A")}]});
-        assert!(!holds_at(
-            &all,
-            "def f(x, y):\n    return g(x, y)\n",
-            "function_definition"
-        ));
-        assert!(holds_at(
-            &all,
-            "def f(x):\n    return x(x)\n",
-            "function_definition"
-        ));
+        assert!(!holds_def(&all, "def f(x, y):\n    return g(x, y)\n"));
+        assert!(holds_def(&all, "def f(x):\n    return x(x)\n"));
     }
 
     #[test]
     fn the_shape_keeps_every_hit_of_ast_grep() {
-        let lang = by_name("python").expect("python");
-        let rule = |id: &str, body: &str| format!("id: {id}\nlanguage: python\nrule:\n{body}");
         let texts = [
             rule("wrapper", "  kind: function_definition\n  pattern:\n    context: |\n      def $N($A):\n          return $F($A)\n    strictness: ast\n"),
             rule("count", "  kind: if_statement\n  pattern:\n    context: |\n      if $K in $D:\n          $D[$K] += 1\n      else:\n          $D[$K] = 1\n    strictness: ast\n"),
@@ -333,20 +271,6 @@ else:
     a()
     b()
 ";
-        let pack = RulePack::compile(lang, &texts).expect("compiles");
-        let analyzer = Analyzer::new(lang, Some(&pack), Default::default());
-        let Outcome::Measured(record) = analyzer.text(source) else {
-            panic!("not measured");
-        };
-        let root = AstGrep::doc(StrDoc::try_new(source, lang.ast_grep()).expect("parses"));
-        let expected: Vec<_> = pack
-            .scanner()
-            .hits(&root)
-            .iter()
-            .map(|h| (h.rule, h.start))
-            .collect();
-        let found: Vec<_> = record.hits.iter().map(|h| (h.rule, h.start)).collect();
-        assert_eq!(found, expected);
-        assert_eq!(found.len(), 4, "{found:?}");
+        assert_eq!(same_hits(&texts, source), 4);
     }
 }
