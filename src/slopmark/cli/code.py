@@ -28,6 +28,7 @@ from slopmark.cli.options import none_empty
 from slopmark.cli.output import output_file, print_json
 from slopmark.cli.progress import progress_bar
 from slopmark.errors import BadInput, CheckFailed
+from slopmark.gcpause import gc_paused
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -131,11 +132,12 @@ def measure(
             cache=cache,
             catalog=catalog,
         )
-        with progress_bar("measuring") as advance:
+        # the report (a million objects for a big tree) lives until the command ends: frozen
+        # before the collector resumes, which would otherwise walk it at once and again
+        # while the output is made
+        with gc_paused(), progress_bar("measuring") as advance:
             report = measure_tree(path, options, advance)
-        # the report (a million objects for a big tree) lives until the command ends:
-        # kept out of the collector, which would otherwise walk it while the output is made
-        gc.freeze()
+            gc.freeze()
     finally:
         close_cache(cache)
     new = known.findings(report, choose(catalog, select, ignore))

@@ -37,6 +37,8 @@ FILE_NAME = f"code-v{FORMAT}.sqlite3"
 RACY_NS = 2_000_000_000
 #: Seconds a run waits for another run's write transaction.
 BUSY_TIMEOUT = 30.0
+#: Seconds between two tries of the switch to WAL mode (see `_use_wal`).
+WAL_RETRY_SECONDS = 0.01
 #: Keys per SELECT (well under SQLite's bound on host parameters).
 CHUNK = 500
 
@@ -312,15 +314,35 @@ def astuple(stat: StatKey) -> tuple[int, int, int, int]:
 def _open(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=BUSY_TIMEOUT, isolation_level=None)
     try:
-        db.execute("PRAGMA journal_mode=WAL")
+        _use_wal(db)
         db.execute("PRAGMA synchronous=NORMAL")
+        # Transactions that write take the write lock as they begin, waiting for it: one that
+        # reads first (the schema's IF NOT EXISTS) and then writes fails at once, without
+        # waiting, when another run wrote in between (two runs starting on a new cache).
+        db.execute("BEGIN IMMEDIATE")
         for statement in _SCHEMA:
             db.execute(statement)
-        db.isolation_level = "DEFERRED"
+        db.execute("COMMIT")
+        db.isolation_level = "IMMEDIATE"
     except sqlite3.Error:
         db.close()
         raise
     return db
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Put the database in WAL mode. Unlike other statements the switch does not wait for a
+    lock: SQLite answers "database is locked" at once while another run opens a new cache,
+    so it is tried again until `BUSY_TIMEOUT`."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(WAL_RETRY_SECONDS)
 
 
 # entries -------------------------------------------------------------------------------
