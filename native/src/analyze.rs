@@ -12,14 +12,15 @@ use crate::lang::{Kinds, Language};
 use crate::record::{ErrorKind, FileError, FileRecord, Outcome};
 use crate::rules::{RulePack, Scanner, Surroundings, AST_GREP_IGNORE};
 use crate::walk::{walk, TooDeep, DEEP};
-use ast_grep_core::tree_sitter::StrDoc;
+use ast_grep_core::tree_sitter::{LanguageExt, StrDoc, TSLanguage};
 use ast_grep_core::AstGrep;
+use ast_grep_language::SupportLang;
 use rayon::prelude::*;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use tree_sitter::Node;
+use tree_sitter::{Node, Parser};
 
 /// Knobs of the analysis.
 #[derive(Clone, Copy, Debug)]
@@ -132,12 +133,16 @@ impl<'p> Analyzer<'p> {
         }
     }
 
-    /// Analyse one input, whatever it holds.
+    /// Analyse one input, whatever it holds (a file's bytes are read once and parsed where
+    /// they were read, not copied).
     pub fn input(&self, input: &Input) -> Outcome {
         match input {
             Input::Bytes(bytes) => self.bytes(bytes),
             Input::Path(path) => match std::fs::read(path) {
-                Ok(bytes) => self.bytes(&bytes),
+                Ok(bytes) => match String::from_utf8(bytes) {
+                    Ok(text) => self.owned(text),
+                    Err(error) => not_utf8(error.as_bytes(), error.utf8_error()),
+                },
                 Err(error) => Outcome::failed(ErrorKind::Unreadable, error.to_string(), 0, 0),
             },
         }
@@ -147,22 +152,18 @@ impl<'p> Analyzer<'p> {
     pub fn bytes(&self, bytes: &[u8]) -> Outcome {
         match std::str::from_utf8(bytes) {
             Ok(text) => self.text(text),
-            Err(error) => {
-                let at = error.valid_up_to();
-                let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
-                let column = at
-                    - bytes[..at]
-                        .iter()
-                        .rposition(|b| *b == b'\n')
-                        .map_or(0, |p| p + 1);
-                let message = format!("byte 0x{:02x} is not UTF-8", bytes[at]);
-                Outcome::failed(ErrorKind::NotUtf8, message, line, column + 1)
-            }
+            Err(error) => not_utf8(bytes, error),
         }
     }
 
     /// Analyse source text; a panic inside becomes an `Internal` record.
     pub fn text(&self, text: &str) -> Outcome {
+        self.owned(text.to_owned())
+    }
+
+    /// Analyse source text the analysis may keep; a panic inside becomes an `Internal`
+    /// record.
+    fn owned(&self, text: String) -> Outcome {
         catch_unwind(AssertUnwindSafe(|| self.measure(text))).unwrap_or_else(|panic| {
             let reason = panic
                 .downcast_ref::<String>()
@@ -178,13 +179,14 @@ impl<'p> Analyzer<'p> {
         })
     }
 
-    fn measure(&self, text: &str) -> Outcome {
+    fn measure(&self, text: String) -> Outcome {
         let lang = self.lang;
-        let doc = match StrDoc::try_new(text, lang.ast_grep()) {
+        let doc = match parse(text, lang.ast_grep()) {
             Ok(doc) => doc,
             Err(reason) => return Outcome::failed(ErrorKind::Internal, reason, 0, 0),
         };
         let root = AstGrep::doc(doc);
+        let text = root.root().get_doc().src.as_str();
         let tree = root.root().get_inner_node();
         let source = text.as_bytes();
         let syntax = tree.has_error().then(|| syntax_error(tree, text));
@@ -267,6 +269,51 @@ impl<'p> Analyzer<'p> {
             declares_encoding: lang.may_declare_encoding(text),
         })
     }
+}
+
+/// The `NotUtf8` record of `bytes`, naming the first bad byte.
+fn not_utf8(bytes: &[u8], error: std::str::Utf8Error) -> Outcome {
+    let at = error.valid_up_to();
+    let line = bytes[..at].iter().filter(|b| **b == b'\n').count() + 1;
+    let column = at
+        - bytes[..at]
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |p| p + 1);
+    let message = format!("byte 0x{:02x} is not UTF-8", bytes[at]);
+    Outcome::failed(ErrorKind::NotUtf8, message, line, column + 1)
+}
+
+thread_local! {
+    /// The thread's parser and the grammar it is set to (set again when a batch of another
+    /// language runs on the thread).
+    static PARSER: RefCell<Option<(TSLanguage, Parser)>> = const { RefCell::new(None) };
+}
+
+/// `text` parsed into the document ast-grep matches on, which keeps the text as it is
+/// (ast-grep's own `StrDoc::try_new` copies it first).
+fn parse(text: String, lang: SupportLang) -> Result<StrDoc<SupportLang>, String> {
+    let grammar = lang.get_ts_language();
+    let tree = PARSER.with_borrow_mut(|held| {
+        if held.as_ref().is_none_or(|(set, _)| *set != grammar) {
+            let mut parser = Parser::new();
+            parser
+                .set_language(&grammar)
+                .map_err(|error| error.to_string())?;
+            *held = Some((grammar, parser));
+        }
+        let (_, parser) = held.as_mut().ok_or("no parser")?;
+        // a parse that failed midway can leave state behind: every parse starts clean
+        parser.reset();
+        parser
+            .parse(text.as_bytes(), None)
+            .ok_or_else(|| "tree-sitter returned no tree".to_owned())
+    })?;
+    Ok(StrDoc {
+        src: text,
+        lang,
+        tree,
+    })
 }
 
 thread_local! {

@@ -10,12 +10,15 @@
 
 pub mod analyze;
 pub mod clones;
+pub mod json;
 pub mod lang;
 pub mod needs;
+pub mod preorder;
 pub mod record;
 pub mod rules;
 pub(crate) mod shape;
 pub mod walk;
+pub mod yaml;
 
 #[cfg(feature = "python")]
 mod python;

@@ -9,10 +9,12 @@ use crate::analyze::{Analyzer, Input, Settings};
 use crate::lang::{by_name, Language, LANGUAGES};
 use crate::record::{FileRecord, Outcome};
 use crate::rules::RulePack as Pack;
+use crate::{json, yaml};
 use pyo3::create_exception;
+use pyo3::exceptions::PyTypeError;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -272,6 +274,113 @@ fn measured(py: Python<'_>, file: FileRecord) -> PyResult<Bound<'_, PyTuple>> {
         .into_pyobject(py)
 }
 
+/// Each text's YAML documents as JSON texts, or why it is not YAML slopmark reads (one
+/// line): the rule files of a pack, read in parallel (see [`crate::yaml`]).
+#[pyfunction]
+fn yaml_documents(py: Python<'_>, texts: Vec<String>) -> PyResult<Vec<Py<PyAny>>> {
+    let read = py.detach(|| yaml::documents_of_each(&texts));
+    read.into_iter()
+        .map(|found| match found {
+            Ok(documents) => Ok(documents.into_pyobject(py)?.into_any().unbind()),
+            Err(why) => Ok(PyString::new(py, &why).into_any().unbind()),
+        })
+        .collect()
+}
+
+/// Rows as compact JSON objects, the text `json.dumps(..., separators=(",", ":"))` writes
+/// for them: for each list of `lists`, its rows' objects joined by commas, an object having
+/// each of `keys` with the row's item at the matching index of `columns` (a string, int,
+/// float, bool or None).
+#[pyfunction]
+fn json_objects(
+    keys: Vec<String>,
+    columns: Vec<usize>,
+    lists: Vec<Bound<'_, PyAny>>,
+) -> PyResult<Vec<String>> {
+    if keys.len() != columns.len() {
+        return Err(PyValueError::new_err("json_objects: one column per key"));
+    }
+    let opened: Vec<String> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, key)| {
+            let mut text = String::from(if i == 0 { "{" } else { "," });
+            json::push_str(&mut text, key);
+            text.push(':');
+            text
+        })
+        .collect();
+    lists
+        .iter()
+        .map(|rows| {
+            let mut out = String::new();
+            for (n, row) in rows.try_iter()?.enumerate() {
+                let row = row?;
+                if n > 0 {
+                    out.push(',');
+                }
+                let tuple = row.cast::<PyTuple>().ok();
+                for (key, &column) in opened.iter().zip(&columns) {
+                    out.push_str(key);
+                    let cell = match tuple {
+                        Some(tuple) => tuple.get_item(column)?,
+                        None => row.get_item(column)?,
+                    };
+                    json_value(&mut out, &cell)?;
+                }
+                out.push('}');
+            }
+            Ok(out)
+        })
+        .collect()
+}
+
+/// Append one JSON value as `json.dumps` writes it.
+fn json_value(out: &mut String, value: &Bound<'_, PyAny>) -> PyResult<()> {
+    if let Ok(text) = value.cast::<PyString>() {
+        match text.to_str() {
+            Ok(text) => json::push_str(out, text),
+            Err(_) => json_lone_surrogates(out, text)?,
+        }
+    } else if let Ok(flag) = value.cast::<PyBool>() {
+        out.push_str(if flag.is_true() { "true" } else { "false" });
+    } else if let Ok(number) = value.cast::<PyInt>() {
+        match number.extract::<i64>() {
+            Ok(number) => out.push_str(&number.to_string()),
+            Err(_) => out.push_str(&number.str()?.to_cow()?),
+        }
+    } else if let Ok(number) = value.cast::<PyFloat>() {
+        json::push_float(out, number.value());
+    } else if value.is_none() {
+        out.push_str("null");
+    } else {
+        let kind = value.get_type().name()?;
+        return Err(PyTypeError::new_err(format!(
+            "json_objects: a {kind} is not a string, number, bool or None"
+        )));
+    }
+    Ok(())
+}
+
+/// A Python string holding lone surrogates (a path read with `surrogateescape`), escaped
+/// code unit by code unit as `json.dumps` escapes it.
+fn json_lone_surrogates(out: &mut String, text: &Bound<'_, PyString>) -> PyResult<()> {
+    let encoded = text.call_method1("encode", ("utf-16-le", "surrogatepass"))?;
+    let bytes = encoded.cast::<PyBytes>()?.as_bytes();
+    out.push('"');
+    for pair in bytes.chunks_exact(2) {
+        let unit = u16::from_le_bytes([pair[0], pair[1]]);
+        match u8::try_from(unit) {
+            Ok(b'"') => out.push_str("\\\""),
+            Ok(b'\\') => out.push_str("\\\\"),
+            Ok(byte @ b' '..=b'~') => out.push(char::from(byte)),
+            _ => json::push_unit(out, unit),
+        }
+    }
+    out.push('"');
+    Ok(())
+}
+
 #[pymodule]
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::use_one_allocator();
@@ -281,5 +390,7 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Stream>()?;
     module.add_function(wrap_pyfunction!(stream, module)?)?;
     module.add_function(wrap_pyfunction!(languages, module)?)?;
+    module.add_function(wrap_pyfunction!(json_objects, module)?)?;
+    module.add_function(wrap_pyfunction!(yaml_documents, module)?)?;
     Ok(())
 }

@@ -1,15 +1,16 @@
 //! One walk of a file's syntax tree, shared by every language.
 //!
-//! In a single pre-order pass (a stack on the heap, so nesting depth never touches the
-//! call stack) it records the callables with their decision counts,
+//! In a single pre-order pass (the nodes read by [`crate::preorder`], a stack of frames on
+//! the heap, so nesting depth never touches the call stack) it records the callables with their decision counts,
 //! the lines where code tokens start, the documentation nodes, the clone candidates with
 //! their slice of the normal-form token stream (see [`crate::clones`]) and the
 //! suppression comments, and hands every node to a visitor (the rule scan).
 
 use crate::clones::{Token, CLOSE};
 use crate::lang::{KindBits, Kinds, Language, LineSet, SlocStep};
+use crate::preorder::Preorder;
 use crate::record::{CallableRecord, IgnoreRecord};
-use tree_sitter::{Node, TreeCursor};
+use tree_sitter::Node;
 
 /// A clone candidate and its slice of the token stream (None when it sits where no
 /// tokens are emitted, e.g. inside a literal: its form is then made from the tree).
@@ -94,44 +95,38 @@ pub fn walk<'t>(
     visit: &mut dyn FnMut(Node<'t>, u16, usize, bool),
 ) -> Result<Walked<'t>, TooDeep> {
     let mut walker = Walker::new(lang, kinds, root, source);
-    let mut path = Path::new(root);
-    let mut step = Step::Enter(root);
-    loop {
-        match step {
-            Step::Enter(node) => {
-                let depth = path.open.len();
-                if depth >= max_depth {
-                    return Err(TooDeep(depth + 1));
-                }
-                // each node's kind and child count read once (every read is a call into
-                // the C library)
-                let id = node.kind_id();
-                let count = node.child_count();
-                visit(node, id, depth, count == 0);
-                let at = Visited {
-                    node,
-                    id,
-                    bits: kinds.bits(id),
-                    leaf: count == 0,
-                };
-                let frame = walker.enter(at, path.frame());
-                path.push(node, frame, count);
-                if depth >= DEEP {
-                    let depth = depth as u64 + 1;
-                    walker.found.deep_weight += depth * depth;
-                }
+    // the frames of the nodes from the root to the one entered last
+    let mut open: Vec<Frame> = Vec::new();
+    for entry in Preorder::new(root) {
+        let depth = entry.depth;
+        while open.len() > depth {
+            if let Some(frame) = open.pop() {
+                walker.exit(frame);
             }
-            Step::Leave(frame) => walker.exit(frame),
-            Step::Done => return Ok(walker.found),
         }
-        step = path.step();
+        if depth >= max_depth {
+            return Err(TooDeep(depth + 1));
+        }
+        let leaf = entry.children == 0;
+        visit(entry.node, entry.kind, depth, leaf);
+        let at = Visited {
+            node: entry.node,
+            id: entry.kind,
+            bits: kinds.bits(entry.kind),
+            leaf,
+        };
+        let frame = walker.enter(at, open.last());
+        open.push(frame);
+        if depth >= DEEP {
+            let depth = depth as u64 + 1;
+            walker.found.deep_weight += depth * depth;
+        }
     }
+    while let Some(frame) = open.pop() {
+        walker.exit(frame);
+    }
+    Ok(walker.found)
 }
-
-/// Nodes with more children than this have them read at once with a cursor: `Node::child`
-/// scans the node's children up to the one asked for, but it is cheaper than a cursor's
-/// move (which climbs in and out of the hidden nodes of the grammar) for a few children.
-const WIDE: u32 = 16;
 
 /// A node being entered, with what the walk reads of it once.
 #[derive(Clone, Copy)]
@@ -141,96 +136,6 @@ struct Visited<'t> {
     /// the kind tables that hold its kind
     bits: KindBits,
     leaf: bool,
-}
-
-/// A node entered and not left yet.
-struct Open<'t> {
-    node: Node<'t>,
-    frame: Frame,
-    /// the index of the next child to enter
-    next: u32,
-    children: u32,
-    /// where its children start in [`Path::wide`], when it is wide
-    read: Option<usize>,
-}
-
-/// The nodes from the root to the one being walked.
-struct Path<'t> {
-    open: Vec<Open<'t>>,
-    /// the children of the wide nodes on the path
-    wide: Vec<Node<'t>>,
-    cursor: TreeCursor<'t>,
-}
-
-/// What the walk does next.
-enum Step<'t> {
-    Enter(Node<'t>),
-    /// leave the node of this frame (its children are done)
-    Leave(Frame),
-    /// the root was left
-    Done,
-}
-
-impl<'t> Path<'t> {
-    fn new(root: Node<'t>) -> Self {
-        Path {
-            open: Vec::new(),
-            wide: Vec::new(),
-            cursor: root.walk(),
-        }
-    }
-
-    /// The frame of the node being walked (None before the root).
-    fn frame(&self) -> Option<&Frame> {
-        self.open.last().map(|open| &open.frame)
-    }
-
-    /// Enter `node`, which has `children` children.
-    fn push(&mut self, node: Node<'t>, frame: Frame, children: u32) {
-        let mut open = Open {
-            node,
-            frame,
-            next: 0,
-            children,
-            read: None,
-        };
-        if children > WIDE {
-            let start = self.wide.len();
-            self.cursor.reset(node);
-            if self.cursor.goto_first_child() {
-                self.wide.push(self.cursor.node());
-                while self.cursor.goto_next_sibling() {
-                    self.wide.push(self.cursor.node());
-                }
-            }
-            open.children = u32::try_from(self.wide.len() - start).unwrap_or(u32::MAX);
-            open.read = Some(start);
-        }
-        self.open.push(open);
-    }
-
-    /// The next child of the node being walked, or leave it when it has no more.
-    fn step(&mut self) -> Step<'t> {
-        let Some(top) = self.open.last_mut() else {
-            return Step::Done;
-        };
-        let child = match top.read {
-            _ if top.next >= top.children => None,
-            Some(start) => self.wide.get(start + top.next as usize).copied(),
-            None => top.node.child(top.next),
-        };
-        if let Some(child) = child {
-            top.next += 1;
-            return Step::Enter(child);
-        }
-        let Some(done) = self.open.pop() else {
-            return Step::Done;
-        };
-        if let Some(start) = done.read {
-            self.wide.truncate(start);
-        }
-        Step::Leave(done.frame)
-    }
 }
 
 impl<'l, 't> Walker<'l, 't> {

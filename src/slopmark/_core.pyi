@@ -41,3 +41,12 @@ def stream(
     """Analyse files (each a path, or its source bytes) on the core's threads."""
 
 def languages() -> list[tuple[str, list[str]]]: ...
+def json_objects(
+    keys: Sequence[str], columns: Sequence[int], lists: Sequence[Sequence[Sequence[Any]]]
+) -> list[str]:
+    """For each list of ``lists``, its rows as compact JSON objects joined by commas (what
+    ``json.dumps(..., separators=(",", ":"))`` writes), an object having each of ``keys``
+    with the row's item at the matching index of ``columns``."""
+def yaml_documents(texts: Sequence[str]) -> list[list[str] | str]:
+    """Each text's YAML documents as JSON texts (an empty one left out), or why it is not
+    YAML slopmark reads (aliases are refused), in one line."""

@@ -75,3 +75,28 @@ def test_bad_rule_files_name_file_and_field(text: str, message: str) -> None:
     with pytest.raises(BadInput, match="my-rules.yml") as error:
         parse_rules(text, "my-rules.yml")
     assert message in str(error.value)
+
+
+def test_every_built_in_rule_file_reads_as_pyyaml_reads_it() -> None:
+    """The core reads rule files with ast-grep's YAML parser: no file of the packs means
+    something else to PyYAML's safe loader (the YAML 1.1 reading of slopmark's other files)."""
+    import json
+
+    import yaml
+
+    from slopmark import _core
+    from slopmark.code.rules import LANG_DIR
+
+    paths = sorted(p for folder in (PACK_DIR, LANG_DIR) for p in folder.rglob("*.yml"))
+    texts = [p.read_text(encoding="utf-8") for p in paths]
+    for path, text, documents in zip(paths, texts, _core.yaml_documents(texts), strict=True):
+        expected = [d for d in yaml.load_all(text, Loader=yaml.SafeLoader) if d is not None]  # noqa: S506
+        assert [json.loads(d) for d in documents] == expected, path
+        assert [list(json.loads(d)) for d in documents] == [list(d) for d in expected], path
+
+
+def test_a_rule_file_that_is_not_yaml_or_uses_an_alias_is_refused_in_one_line() -> None:
+    for text, says in (("id: [\n", "not valid YAML"), ("a: &x 1\nb: *x\n", "alias")):
+        with pytest.raises(BadInput, match="my-rules.yml") as error:
+            parse_rules(text, "my-rules.yml")
+        assert says in str(error.value) and "\n" not in str(error.value)

@@ -7,12 +7,15 @@ import heapq
 import json
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from json.encoder import encode_basestring_ascii
 from typing import TYPE_CHECKING, Any
 
-from slopmark import __version__
+from slopmark import __version__, _core
 from slopmark.cli.output import dumps
-from slopmark.code.report import FileMetrics, LanguageRow, TreeReport
+from slopmark.code.clones import CloneGroup, CloneMember
+from slopmark.code.hits import RuleHit
+from slopmark.code.report import CallableMetrics, FileMetrics, LanguageRow, TreeReport
 
 if TYPE_CHECKING:  # rich is imported where tables are drawn: `--json` never needs it
     from rich.console import Console
@@ -104,42 +107,59 @@ def _file_json(f: FileMetrics, detail: bool = True) -> dict[str, Any]:
     }
 
 
-#: A callable and a rule hit as `_file_json` has them, as compact JSON templates.
-_CALLABLE = '{"qualname":%s,"start":%d,"end":%d,"cc":%d,"sloc":%d,"mass":%s}'
-_HIT = '{"rule":%s,"start":%d,"end":%d,"severity":%s,"message":%s}'
-#: Where the files go in the compact text (a string no report holds: paths have no NUL).
-_FILES = "\0files\0"
+#: The keys of a callable, a rule hit and a clone group's member in `to_json`, with the
+#: fields of `CallableMetrics`, `RuleHit` and `CloneMember` they take (a callable's path is
+#: its file's).
+_CALLABLE = ("qualname", "start", "end", "cc", "sloc", "mass")
+_HIT = ("rule", "start", "end", "severity", "message")
+_MEMBER = ("path", "start", "end", "sloc")
+_CALLABLE_FIELDS = tuple(CallableMetrics._fields.index(key) for key in _CALLABLE)
+_HIT_FIELDS = tuple(RuleHit._fields.index(key) for key in _HIT)
+_MEMBER_FIELDS = tuple(CloneMember._fields.index(key) for key in _MEMBER)
+#: A clone group as compact JSON, its members' text put in.
+_GROUP = '{"digest":%s,"kind":%s,"sloc":%d,"members":[%s]}'
+#: Where the files and clone groups go in the compact text (strings no report holds:
+#: paths have no NUL).
+_FILES, _GROUPS = "\0files\0", "\0clone_groups\0"
 _compact = functools.partial(json.dumps, separators=(",", ":"))
 
 
 def json_text(report: TreeReport, extra: dict[str, Any]) -> str:
     """``dumps(to_json(report) | extra)``, the same text; compact JSON (stdout not a
-    terminal) writes the files' callables and hits through templates, ~1.5x faster than
-    building and encoding a dict for each of a big tree's tens of thousands."""
+    terminal) has the core write the files' callables and hits and the clone groups'
+    members (a big tree's tens of thousands of objects), ~5x faster than `json.dumps`."""
     if sys.stdout.isatty():
         return dumps(to_json(report) | extra)
-    text = _compact(to_json(report, files=False) | extra)
-    files = ",".join(map(_file_text, report.files))
-    return text.replace(_compact(_FILES), f"[{files}]", 1)
+    head = _compact(to_json(report, detail=False) | extra)
+    head = head.replace(_compact(_FILES), _files_text(report.files), 1)
+    return head.replace(_compact(_GROUPS), _groups_text(report.clone_groups), 1)
 
 
-def _file_text(f: FileMetrics) -> str:
-    """`_file_json` as compact JSON text (strings escaped as `json.dumps` does)."""
-    head = _compact(_file_json(f, detail=False))
+def _files_text(files: Sequence[FileMetrics]) -> str:
+    """The files of `to_json` as compact JSON text."""
+    callables = _core.json_objects(_CALLABLE, _CALLABLE_FIELDS, [f.callables for f in files])
+    hits = _core.json_objects(_HIT, _HIT_FIELDS, [f.hits for f in files])
+    texts = [
+        f'{_compact(_file_json(f, detail=False))[:-1]},"callables":[{c}],"hits":[{h}]}}'
+        for f, c, h in zip(files, callables, hits, strict=True)
+    ]
+    return f"[{','.join(texts)}]"
+
+
+def _groups_text(groups: Sequence[CloneGroup]) -> str:
+    """The clone groups of `to_json` as compact JSON text."""
     quote = encode_basestring_ascii
-    callables = ",".join(
-        [_CALLABLE % (quote(c.qualname), c.start, c.end, c.cc, c.sloc, float.__repr__(c.mass))
-         for c in f.callables]
-    )  # fmt: skip
-    hits = ",".join(
-        [_HIT % (quote(h.rule), h.start, h.end, quote(h.severity), quote(h.message))
-         for h in f.hits]
-    )  # fmt: skip
-    return f'{head[:-1]},"callables":[{callables}],"hits":[{hits}]}}'
+    members = _core.json_objects(_MEMBER, _MEMBER_FIELDS, [g.members for g in groups])
+    texts = [
+        _GROUP % (quote(g.digest), quote(g.kind), g.sloc, text)
+        for g, text in zip(groups, members, strict=True)
+    ]
+    return f"[{','.join(texts)}]"
 
 
-def to_json(report: TreeReport, files: bool = True) -> dict[str, Any]:
-    """The whole report: summary at the top, then per file, clone groups, skips, problems."""
+def to_json(report: TreeReport, detail: bool = True) -> dict[str, Any]:
+    """The whole report: summary at the top, then per file, clone groups, skips, problems
+    (without ``detail``, `json_text` puts the files and clone groups in)."""
     return {
         "slopmark": __version__,
         "root": report.root,
@@ -149,22 +169,23 @@ def to_json(report: TreeReport, files: bool = True) -> dict[str, Any]:
         },
         **summary(report),
         "languages": [language_json(row) for row in report.languages()],
-        "files": [_file_json(f) for f in report.files] if files else _FILES,
-        "clone_groups": [
-            {
-                "digest": g.digest,
-                "kind": g.kind,
-                "sloc": g.sloc,
-                "members": [
-                    {"path": m.path, "start": m.start, "end": m.end, "sloc": m.sloc}
-                    for m in g.members
-                ],
-            }
-            for g in report.clone_groups
-        ],
+        "files": [_file_json(f) for f in report.files] if detail else _FILES,
+        "clone_groups": [_group_json(g) for g in report.clone_groups] if detail else _GROUPS,
         "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
         "problems": [
             {"path": p.path, "line": p.line, "message": p.message} for p in report.problems
+        ],
+    }
+
+
+def _group_json(group: CloneGroup) -> dict[str, Any]:
+    return {
+        "digest": group.digest,
+        "kind": group.kind,
+        "sloc": group.sloc,
+        "members": [
+            {"path": m.path, "start": m.start, "end": m.end, "sloc": m.sloc}
+            for m in group.members
         ],
     }
 

@@ -6,8 +6,10 @@ documentation sections (``what``, ``why``, ``example``, ``use_instead``,
 ``false_positives``) and ``min_hits`` (the rule only counts in a file where it
 hits at least that many times).
 
-YAML is imported where a file is read: a warm run takes the parsed catalog from the
-content cache (`slopmark.code.rulecache`) and never needs it.
+The files are read by the native core with the YAML parser ast-grep reads its own rule
+files with, all of a folder's files at once and in parallel (`native/src/yaml.rs`): a rule
+file means what it means to ast-grep, and the pack's few hundred files take a few
+milliseconds. As everywhere in slopmark, YAML aliases are refused.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from slopmark import _core
 from slopmark.errors import BadInput, did_you_mean
 
 PACK_DIR = Path(__file__).parent / "pack"
@@ -50,25 +53,21 @@ class Rule:
         """The rule as the core compiles it for ``grammar`` (its ``language:`` replaced)."""
         if grammar == self.language:
             return self.yaml_text
-        from slopmark.yamlconfig import load_yaml
-
-        doc = load_yaml(self.yaml_text)
-        return _engine_text({**doc, "language": grammar})
+        return _engine_text({**json.loads(self.yaml_text), "language": grammar})
 
 
 def parse_rules(text: str, source: str) -> list[Rule]:
     """Parse the rule documents in ``text``; ``source`` names the file in errors."""
-    import yaml
+    return _rules(_core.yaml_documents([text])[0], source)
 
-    from slopmark.yamlconfig import load_yaml_all, yaml_problem
 
-    try:
-        documents = [d for d in load_yaml_all(text) if d is not None]
-    except yaml.YAMLError as error:
-        raise BadInput(
-            f"{source}: not valid YAML: {yaml_problem(error)}; fix the file or drop it"
-        ) from error
-    return [_rule(doc, source) for doc in documents]
+def _rules(documents: list[str] | str, source: str) -> list[Rule]:
+    """The rules of a file's documents as the core read them (JSON texts), or BadInput
+    with why the file is not valid YAML."""
+    if isinstance(documents, str):
+        raise BadInput(f"{source}: not valid YAML: {documents}; fix the file or drop it")
+    parsed = (json.loads(document) for document in documents)
+    return [_rule(doc, source) for doc in parsed if doc is not None]
 
 
 def _require(condition: bool, message: str) -> None:
@@ -120,14 +119,9 @@ def _rule(doc: Any, source: str) -> Rule:
 
 
 def _engine_text(doc: dict[str, Any]) -> str:
-    """The rule as ast-grep reads it: JSON, which is YAML too and is written in C
-    (dumping 216 rules as YAML took half a second before every scan could start)."""
-    try:
-        return json.dumps(doc, ensure_ascii=False)
-    except (TypeError, ValueError):  # YAML-only values, e.g. an unquoted date
-        import yaml
-
-        return yaml.safe_dump(doc, sort_keys=False)
+    """The rule as ast-grep reads it: JSON, which is YAML too (every value the core reads
+    from YAML is one JSON holds)."""
+    return json.dumps(doc, ensure_ascii=False)
 
 
 def _rule_files(directory: Path) -> list[Path]:
@@ -140,8 +134,10 @@ def load_catalog(extra_dirs: Sequence[Path] = ()) -> tuple[Rule, ...]:
     """Every rule of the built-in packs plus ``extra_dirs``, sorted by id."""
     rules: dict[str, Rule] = {}
     for directory in (PACK_DIR, LANG_DIR, *extra_dirs):
-        for path in _rule_files(directory):
-            for rule in parse_rules(path.read_text(encoding="utf-8"), str(path)):
+        paths = _rule_files(directory)
+        texts = [path.read_text(encoding="utf-8") for path in paths]
+        for path, documents in zip(paths, _core.yaml_documents(texts), strict=True):
+            for rule in _rules(documents, str(path)):
                 if rule.id in rules:
                     raise BadInput(
                         f"{path}: rule id '{rule.id}' is already defined in {rules[rule.id].source}"
