@@ -4,8 +4,8 @@
 //! every file of TREE with one of LANGUAGE's extensions (folders named in the
 //! comma-separated list left out, as slopmark's discovery leaves them out) and parses it
 //! with the same grammar, allocator (with mimalloc's default options: the core keeps freed
-//! memory, see `_core::use_one_allocator`) and thread pool (one thread per core) as the core,
-//! doing nothing else. Prints `{"parsed": N, "with_errors": M, "bytes": B}`.
+//! memory and small pages, see `_core::use_one_allocator`, which make no difference to a
+//! bare parse) and thread pool (one thread per core) as the core, doing nothing else. Prints `{"parsed": N, "with_errors": M, "bytes": B}`.
 //! `benchmarks/code_measure.py` times it beside `slopmark code measure`.
 
 use _core::lang::by_name;

@@ -110,7 +110,7 @@ def measure(
     JavaScript, TypeScript, Go, Java, Rust), per language and pooled."""
     from slopmark.cli.code_baseline import BaselineRun
     from slopmark.cli.code_cache import close_cache, open_cache
-    from slopmark.cli.code_report import json_text, render
+    from slopmark.cli.code_report import json_parts, render
     from slopmark.code.measure import MeasureOptions, measure_tree
     from slopmark.code.rulecache import cached_catalog
     from slopmark.code.rules import choose
@@ -142,7 +142,8 @@ def measure(
         close_cache(cache)
     new = known.findings(report, choose(catalog, select, ignore))
     if as_json:
-        print(json_text(report, known.json(new)))
+        sys.stdout.writelines(json_parts(report, known.json(new)))
+        sys.stdout.write("\n")
     else:
         from rich.console import Console
 
