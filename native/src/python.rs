@@ -3,7 +3,9 @@
 //! Python hands in paths or bytes, the language name, a compiled rule pack and settings;
 //! it gets back a [`Stream`] of one plain tuple per file (see
 //! `slopmark.code.analysis.from_record`), which it reads while the core's threads go on
-//! with the rest. The GIL is released while Python waits for records.
+//! with the rest. The GIL is released while Python waits for records. Two helpers beside:
+//! rule files' YAML read in parallel ([`yaml_documents`]) and report rows written as JSON
+//! text ([`json_objects`]).
 
 use crate::analyze::{Analyzer, Input, Settings};
 use crate::lang::{by_name, Language, LANGUAGES};
@@ -11,8 +13,7 @@ use crate::record::{FileRecord, Outcome};
 use crate::rules::RulePack as Pack;
 use crate::{json, yaml};
 use pyo3::create_exception;
-use pyo3::exceptions::PyTypeError;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyFloat, PyInt, PyList, PyString, PyTuple};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, TryRecvError};

@@ -1,10 +1,11 @@
 //! One walk of a file's syntax tree, shared by every language.
 //!
 //! In a single pre-order pass (the nodes read by [`crate::preorder`], a stack of frames on
-//! the heap, so nesting depth never touches the call stack) it records the callables with their decision counts,
-//! the lines where code tokens start, the documentation nodes, the clone candidates with
-//! their slice of the normal-form token stream (see [`crate::clones`]) and the
-//! suppression comments, and hands every node to a visitor (the rule scan).
+//! the heap, so nesting depth never touches the call stack) it records the callables with
+//! their decision counts, the lines where code tokens start, the documentation nodes, the
+//! clone candidates with their slice of the normal-form token stream (see
+//! [`crate::clones`]) and the suppression comments, and hands every node to a visitor (the
+//! rule scan).
 
 use crate::clones::{Token, CLOSE};
 use crate::lang::{KindBits, Kinds, Language, LineSet, SlocStep};

@@ -100,3 +100,9 @@ def test_a_rule_file_that_is_not_yaml_or_uses_an_alias_is_refused_in_one_line() 
         with pytest.raises(BadInput, match="my-rules.yml") as error:
             parse_rules(text, "my-rules.yml")
         assert says in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_rule_file_that_is_not_utf8_is_one_line_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "latin.yml").write_bytes(b"id: caf\xe9\nlanguage: python\nrule: {pattern: x}\n")
+    with pytest.raises(BadInput, match=r"latin\.yml: cannot read the rule file"):
+        load_catalog([tmp_path])

@@ -130,12 +130,21 @@ def _rule_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.rglob("*") if p.suffix in (".yml", ".yaml") and p.is_file())
 
 
+def _read(path: Path) -> str:
+    """A rule file's text; BadInput when it cannot be read or is not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        message = f"{path}: cannot read the rule file ({error}); fix the file or drop it"
+        raise BadInput(message) from error
+
+
 def load_catalog(extra_dirs: Sequence[Path] = ()) -> tuple[Rule, ...]:
     """Every rule of the built-in packs plus ``extra_dirs``, sorted by id."""
     rules: dict[str, Rule] = {}
     for directory in (PACK_DIR, LANG_DIR, *extra_dirs):
         paths = _rule_files(directory)
-        texts = [path.read_text(encoding="utf-8") for path in paths]
+        texts = [_read(path) for path in paths]
         for path, documents in zip(paths, _core.yaml_documents(texts), strict=True):
             for rule in _rules(documents, str(path)):
                 if rule.id in rules:
