@@ -285,24 +285,22 @@ fn not_utf8(bytes: &[u8], error: std::str::Utf8Error) -> Outcome {
 }
 
 thread_local! {
-    /// The thread's parser and the grammar it is set to (set again when a batch of another
-    /// language runs on the thread).
-    static PARSER: RefCell<Option<(TSLanguage, Parser)>> = const { RefCell::new(None) };
+    /// The thread's parser and the grammar it is set to (None before its first parse; set
+    /// again when a batch of another language runs on the thread).
+    static PARSER: RefCell<(Option<TSLanguage>, Parser)> = RefCell::new((None, Parser::new()));
 }
 
 /// `text` parsed into the document ast-grep matches on, which keeps the text as it is
 /// (ast-grep's own `StrDoc::try_new` copies it first).
 fn parse(text: String, lang: SupportLang) -> Result<StrDoc<SupportLang>, String> {
     let grammar = lang.get_ts_language();
-    let tree = PARSER.with_borrow_mut(|held| {
-        if held.as_ref().is_none_or(|(set, _)| *set != grammar) {
-            let mut parser = Parser::new();
+    let tree = PARSER.with_borrow_mut(|(set, parser)| {
+        if set.as_ref() != Some(&grammar) {
             parser
                 .set_language(&grammar)
                 .map_err(|error| error.to_string())?;
-            *held = Some((grammar, parser));
+            *set = Some(grammar);
         }
-        let (_, parser) = held.as_mut().ok_or("no parser")?;
         // a parse that failed midway can leave state behind: every parse starts clean
         parser.reset();
         parser

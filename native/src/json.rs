@@ -5,40 +5,33 @@
 
 use std::fmt::Write;
 
-/// Append `text` as a JSON string: quoted, `"` and `\` escaped, the five short escapes
-/// (`\b \f \n \r \t`), every other character outside printable ASCII as `\uXXXX` (a
-/// surrogate pair above U+FFFF).
+/// Append `text` as a JSON string (see [`push_units`]).
 pub fn push_str(out: &mut String, text: &str) {
+    push_units(out, text.encode_utf16());
+}
+
+/// Append UTF-16 code units as a JSON string: quoted, `"` and `\` escaped, the five short
+/// escapes (`\b \f \n \r \t`), every other unit outside printable ASCII as `\uXXXX` (so a
+/// character above U+FFFF as its surrogate pair, and a lone surrogate of a Python string,
+/// read with `surrogateescape`, as itself).
+pub fn push_units(out: &mut String, units: impl IntoIterator<Item = u16>) {
     out.push('"');
-    let mut units = [0u16; 2];
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            ' '..='~' => out.push(c),
+    for unit in units {
+        match unit {
+            0x22 => out.push_str("\\\""),
+            0x5c => out.push_str("\\\\"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            0x0a => out.push_str("\\n"),
+            0x0d => out.push_str("\\r"),
+            0x09 => out.push_str("\\t"),
+            0x20..=0x7e => out.push(char::from(unit as u8)),
             _ => {
-                for unit in c.encode_utf16(&mut units) {
-                    push_unit(out, *unit);
-                }
+                let _ = write!(out, "\\u{unit:04x}");
             }
         }
     }
     out.push('"');
-}
-
-/// Append one UTF-16 code unit of a character outside printable ASCII, escaped (a lone
-/// surrogate in a Python string is written this way too).
-pub fn push_unit(out: &mut String, unit: u16) {
-    match unit {
-        0x08 => out.push_str("\\b"),
-        0x0c => out.push_str("\\f"),
-        0x0a => out.push_str("\\n"),
-        0x0d => out.push_str("\\r"),
-        0x09 => out.push_str("\\t"),
-        _ => {
-            let _ = write!(out, "\\u{unit:04x}");
-        }
-    }
 }
 
 /// Append `value` as `float.__repr__` writes it (the shortest digits that read back as the

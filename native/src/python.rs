@@ -368,17 +368,10 @@ fn json_value(out: &mut String, value: &Bound<'_, PyAny>) -> PyResult<()> {
 fn json_lone_surrogates(out: &mut String, text: &Bound<'_, PyString>) -> PyResult<()> {
     let encoded = text.call_method1("encode", ("utf-16-le", "surrogatepass"))?;
     let bytes = encoded.cast::<PyBytes>()?.as_bytes();
-    out.push('"');
-    for pair in bytes.chunks_exact(2) {
-        let unit = u16::from_le_bytes([pair[0], pair[1]]);
-        match u8::try_from(unit) {
-            Ok(b'"') => out.push_str("\\\""),
-            Ok(b'\\') => out.push_str("\\\\"),
-            Ok(byte @ b' '..=b'~') => out.push(char::from(byte)),
-            _ => json::push_unit(out, unit),
-        }
-    }
-    out.push('"');
+    let units = bytes
+        .chunks_exact(2)
+        .map(|pair| u16::from_le_bytes([pair[0], pair[1]]));
+    json::push_units(out, units);
     Ok(())
 }
 

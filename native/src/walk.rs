@@ -100,10 +100,8 @@ pub fn walk<'t>(
     let mut open: Vec<Frame> = Vec::new();
     for entry in Preorder::new(root) {
         let depth = entry.depth;
-        while open.len() > depth {
-            if let Some(frame) = open.pop() {
-                walker.exit(frame);
-            }
+        for frame in open.drain(depth.min(open.len())..).rev() {
+            walker.exit(frame);
         }
         if depth >= max_depth {
             return Err(TooDeep(depth + 1));
@@ -123,7 +121,7 @@ pub fn walk<'t>(
             walker.found.deep_weight += depth * depth;
         }
     }
-    while let Some(frame) = open.pop() {
+    for frame in open.drain(..).rev() {
         walker.exit(frame);
     }
     Ok(walker.found)
