@@ -133,7 +133,7 @@ def test_a_bench_run_with_the_plugin_agent_in_the_plugin_sandbox(
     assert {test["outcome"] for r in results for test in r["tests"]} == {"failed"}  # no code
     notes = (checkpoints[0] / "workspace" / "NOTES.md").read_text()
     assert notes.startswith("# Plan: checkpoint_1\n")
-    hidden = [line for line in audit.read_text().splitlines() if "-m pytest" in line]
+    hidden = [line for line in audit.read_text().splitlines() if "run_hidden_tests.py" in line]
     assert [line.rsplit("--checkpoint=", 1)[1] for line in hidden] == [
         "checkpoint_1", "checkpoint_2", "checkpoint_3"
     ]  # fmt: skip

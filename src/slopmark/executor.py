@@ -23,10 +23,14 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import threading
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import partial
+from multiprocessing.process import BaseProcess
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from slopmark.errors import SlopmarkError
@@ -62,10 +66,48 @@ def map_chunks(
             yield work(chunk)
         return
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=exit_with_parent)
+    with pool:
         futures = [pool.submit(work, chunk) for chunk in chunks]
         for future in as_completed(futures):
             yield future.result()
+
+
+def exit_with_parent() -> None:
+    """Make this pool worker end when the process that started it ends, even killed with
+    SIGKILL (a pool's initializer; the local executor's workers call it too).
+
+    A spawned worker holds the read end of a pipe whose write end only its parent has
+    (`multiprocessing.parent_process`); the kernel closes it when the parent dies, so
+    a thread waiting on it wakes then, whichever of the parent's threads started the
+    worker, and also when the parent died before the thread began waiting. The worker's
+    own child processes (a git clone) are killed with it.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        watch = threading.Thread(target=_end_with, args=(parent,), name="parent-watch", daemon=True)
+        watch.start()
+
+
+def _end_with(parent: BaseProcess) -> None:
+    parent.join()
+    for child in _children():
+        try:
+            os.kill(child, signal.SIGKILL)
+        except OSError:
+            continue  # already gone
+    os._exit(1)
+
+
+def _children() -> list[int]:
+    """The ids of this process's children (Linux's /proc; none known elsewhere)."""
+    found: list[int] = []
+    for listing in Path("/proc/self/task").glob("*/children"):
+        try:
+            found.extend(map(int, listing.read_text().split()))
+        except OSError:
+            continue
+    return found
 
 
 def balanced_chunks(items: Sequence[Item], weights: Sequence[int], count: int) -> list[list[Item]]:

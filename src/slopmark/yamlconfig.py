@@ -19,12 +19,15 @@ from typing import Any
 import yaml
 
 from slopmark.errors import BadInput, did_you_mean
+from slopmark.regular import Unreadable, read_text
 
 __all__ = [
     "NoAliasLoader", "load_yaml", "load_yaml_all", "read_mapping", "reject_unknown", "yaml_problem",
 ]
 
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: A configuration file larger than this is refused (one is a few KiB).
+MAX_CONFIG_BYTES = 10 * 2**20
 
 
 class NoAliasLoader(yaml.SafeLoader):
@@ -97,9 +100,10 @@ def read_mapping(path: Path, expected: str) -> dict[str, Any]:
     ``expected`` says what the mapping should hold, for the message.
     """
     try:
-        data = load_yaml(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInput(f"{path}: cannot read the file ({error})") from error
+        data = load_yaml(read_text(path, MAX_CONFIG_BYTES))
+    except Unreadable as error:
+        message = f"{path}: cannot read the file ({error.reason}); pass a YAML file"
+        raise BadInput(message) from error
     except yaml.YAMLError as error:
         raise BadInput(f"{path}: not valid YAML ({yaml_problem(error)})") from error
     if not isinstance(data, dict):

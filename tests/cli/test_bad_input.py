@@ -386,7 +386,10 @@ def test_eval_run_stops_at_once_when_nothing_can_be_reached(tmp_path: Path) -> N
     db = tmp_path / "runs.db"
     url = f"http://127.0.0.1:{_closed_port()}/v1"
     args = ("eval", "run", "--model", "openai-compat:m", "--domain", "math", "--base-url", url)
-    line = one_line(cli(*args, "--db", str(db), "--retries", "1"))
+    done = cli(*args, "--db", str(db), "--retries", "1")
+    retrying, line = done.stderr.splitlines()  # the retry is said at once, then one error line
+    assert retrying.startswith(f"slopmark: cannot reach {url}: ") and "attempt 1 of 2" in retrying
+    assert done.returncode == 2 and line.startswith(ONE_LINE)
     assert f"cannot reach {url}" in line and "the suite stopped with no run stored" in line
     with sqlite3.connect(db) as connection:
         assert connection.execute("SELECT count(*) FROM runs").fetchone() == (0,)

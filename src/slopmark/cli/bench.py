@@ -92,19 +92,27 @@ def list_command(
     problems: Path = _PROBLEMS,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """List the problems in a folder with their checkpoints."""
+    """List the problems in a folder with their checkpoints (an invalid one is named on
+    stderr, and the others are listed all the same)."""
     from slopmark.cli.bench_view import print_problems
-    from slopmark.code.bench.problem import load_problems
+    from slopmark.code.bench.problem import scan_problems
 
-    found = load_problems(problems)
+    found, invalid = scan_problems(problems)
     if as_json:
         print_json([
             {"name": p.name, "version": p.version, "description": p.description,
              "entry_file": p.entry_script, "checkpoints": [c.name for c in p.checkpoints]}
             for p in found
         ])  # fmt: skip
-        return
-    print_problems(Console(), found)
+    else:
+        print_problems(Console(), found)
+    for bad in invalid[:-1]:
+        typer.echo(f"slopmark: error: {bad.error}", err=True)
+    if invalid:
+        raise BadInput(
+            f"{invalid[-1].error} ({len(invalid)} of {len(found) + len(invalid)} problem folders "
+            f"in {problems} not valid; the others are listed)"
+        )
 
 
 @app.command()

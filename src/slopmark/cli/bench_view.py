@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from slopmark.cli.bench_integrity_view import integrity_json, print_integrity
 from slopmark.cli.tables import print_table
 from slopmark.code.bench.problem import Problem
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult, Quality
@@ -125,6 +126,7 @@ def print_report(console: Console, run_dir: Path, results: Sequence[CheckpointRe
     print_table(console, _checkpoint_table(results), keys=2)
     print_table(console, _phase_table(summary))
     print_table(console, _trajectory_table(summary))
+    print_integrity(console, results)
     cost = _num(summary.cost_usd, 4) + (
         f" (+{summary.cost_unknown} unknown)" if summary.cost_unknown else ""
     )
@@ -164,6 +166,7 @@ def report_json(run_dir: Path, results: Sequence[CheckpointResult]) -> dict[str,
              "verbosity_rose": t.verbosity_rose}
             for t in summary.trajectories
         ],
+        "integrity": integrity_json(results),
         "checkpoints": [_result_json(result) for result in results],
     }  # fmt: skip
 

@@ -58,13 +58,16 @@ def _parse_gates(values: list[str]) -> dict[str, float]:
     return parse_bounds("--fail-over", values, _GATES, "erosion=0.4")
 
 
-def _check_gates(report: TreeReport, gates: dict[str, float]) -> None:
+def _check_gates(report: TreeReport, gates: dict[str, float], chosen: Sequence[str]) -> None:
     """Exit 1 when a gated metric reaches its bound, or cannot be taken: a gate over
-    nothing measured fails rather than passing by default."""
+    nothing measured fails rather than passing by default (``chosen``: the languages
+    measured)."""
     if gates and not report.files:
+        names = " or ".join([", ".join(chosen[:-1]), chosen[-1]] if len(chosen) > 1 else chosen)
         raise CheckFailed(
-            f"--fail-over: nothing was measured under {report.root} "
-            f"(0 Python files measured, {len(report.skipped)} skipped), so no gate can pass"
+            f"--fail-over: nothing was measured under {report.root} (0 {names} files "
+            f"measured, {len(report.skipped)} skipped), so no gate can pass; point it at "
+            "a folder with such files or choose another --language"
         )
     failed = []
     for name, bound in gates.items():
@@ -155,7 +158,7 @@ def measure(
             print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",
                   file=sys.stderr)  # fmt: skip
         raise typer.Exit(2)
-    _check_gates(report, gates)
+    _check_gates(report, gates, options.languages)
     known.gate(new)
 
 

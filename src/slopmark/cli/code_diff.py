@@ -68,7 +68,7 @@ def parse_max_increase(values: list[str]) -> dict[str, float]:
 
 def _named(change: Change) -> str:
     f = change.finding
-    what = f.rule if f.kind == "hit" else f.subject if f.kind == "complex" else "block"
+    what = f.rule if f.kind == "hit" else "block" if f.kind == "clone" else f.subject
     cc = f", CC {change.after}" if change.after is not None else ""
     return f"`{what}` ({f.path}:{f.start}{cc})"
 
@@ -135,7 +135,8 @@ def diff(
     fail_on: list[str] = typer.Option(
         [],
         "--fail-on",
-        help="Exit 1 on these new findings: new-complex,cc-rise,new-hits,new-clones.",
+        help="Exit 1 on these new findings: "
+        "new-complex,cc-rise,new-hits,new-clones,new-suppressions.",
     ),
     max_increase: list[str] = typer.Option(
         [],
@@ -150,7 +151,9 @@ def diff(
     language: list[str] = LANGUAGE,
     no_cache: bool = NO_CACHE,
 ) -> None:
-    """What a change adds: new complex callables, CC rises, rule hits, clones; totals."""
+    """What a change adds: new complex callables, CC rises, rule hits, clones, and the
+    suppressions it adds to its own measurement (both sides are measured with the base
+    side's settings); totals."""
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.diff_view import describe, diff_json, diff_markdown, render_diff
     from slopmark.cli.options import none_empty

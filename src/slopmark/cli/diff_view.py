@@ -7,15 +7,18 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from slopmark import __version__
+from slopmark.code.analysis import Skipped
 from slopmark.code.diff import (
     CC_FALL,
     CC_RISE,
     NEW_CLONES,
     NEW_COMPLEX,
     NEW_HITS,
+    NEW_SUPPRESSIONS,
     REMOVED_CLONES,
     REMOVED_COMPLEX,
     REMOVED_HITS,
+    REMOVED_SUPPRESSIONS,
     Change,
     DiffReport,
 )
@@ -50,6 +53,8 @@ def describe(change: Change, threshold: int) -> str:
         CC_FALL: f"`{f.subject}` CC {change.before} → {change.after}",
         REMOVED_HITS: f"{f.rule} no longer hits: {f.message}",
         REMOVED_CLONES: f"no longer duplicated: {f.message}",
+        NEW_SUPPRESSIONS: f.message,
+        REMOVED_SUPPRESSIONS: f.message,
     }
     return texts[change.kind]
 
@@ -146,7 +151,7 @@ def _changes(
     for change in changes[: top or len(changes)]:
         f = change.finding
         console.print(
-            f"  {change.kind:15} {f.path}:{f.start}  {describe(change, threshold)}",
+            f"  {change.kind:16} {f.path}:{f.start}  {describe(change, threshold)}",
             highlight=False, markup=False, soft_wrap=True,
         )  # fmt: skip
     if top and len(changes) > top:
@@ -209,4 +214,15 @@ def diff_markdown(report: DiffReport, top: int, link_base: str = "") -> str:
             lines.append(f"| | | … and {len(changes) - top} more |")
     if report.suppressed:
         lines += ["", f"{report.suppressed} finding(s) left out: in the baseline."]
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *_skipped_markdown(report.skipped, top)]) + "\n"
+
+
+def _skipped_markdown(skipped: Sequence[Skipped], top: int) -> list[str]:
+    """The files left out, as a table (none: nothing)."""
+    if not skipped:
+        return []
+    lines = ["", f"#### Skipped ({len(skipped)})", "", "| file | why |", "|---|---|"]
+    lines += [f"| {_cell(s.path)} | {_cell(s.reason)} |" for s in skipped[: top or None]]
+    if top and len(skipped) > top:
+        lines.append(f"| … and {len(skipped) - top} more | |")
+    return lines

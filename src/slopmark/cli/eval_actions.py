@@ -7,6 +7,7 @@ only imported when an eval command runs, not on every ``slopmark`` call.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
@@ -19,6 +20,7 @@ from slopmark.evals.pool import load_pool
 from slopmark.evals.runner import Outcome
 from slopmark.evals.session import SuiteRequest, paste_target, run_request, suite_tasks
 from slopmark.evals.summary import Summary, summarise
+from slopmark.llm.retry import OnRetry, Retrying
 from slopmark.store import Run, Series, series_runs
 
 
@@ -28,11 +30,25 @@ def run_suite_command(request: SuiteRequest, as_json: bool) -> int:
     tasks = suite_tasks(request.domain, request.tasks)
     engine = open_cli_store(request.db)
     with progress_bar(f"{request.domain} × {request.model}", lines=True) as advance:
-        series, outcome = run_request(request, engine, advance, tasks)
+        series, outcome = run_request(request, engine, advance, tasks, _retry_notes())
     summary = summarise([t.id for t in tasks], series_runs(engine, series))
     show = _summary_json if as_json else _summary_text
     print(show(series, request.domain, outcome, summary))
     return 1 if summary.errors else 0
+
+
+def _retry_notes() -> OnRetry:
+    """Say on stderr, at once, that a request failed and will be tried again: one line per
+    failure and attempt number, so many tasks failing alike print one line per round."""
+    shown: set[tuple[str, int]] = set()
+
+    def note(retrying: Retrying) -> None:
+        seen = (retrying.failure.message, retrying.number)
+        if seen not in shown:
+            shown.add(seen)
+            print(f"slopmark: {retrying.line()}", file=sys.stderr, flush=True)
+
+    return note
 
 
 def _summary_json(series: Series, domain: str, outcome: Outcome, summary: Summary) -> str:

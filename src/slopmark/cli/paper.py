@@ -151,7 +151,7 @@ def _pair_lines(pairs: Path) -> tuple[list[PairLine], list[tuple[str, str]]]:
     usable pair is `BadInput` (its problems reported first)."""
     from slopmark.paper.bench import read_pairs
 
-    if not pairs.is_file():
+    if not pairs.exists():
         raise BadInput(f"{pairs}: no such file; pass a PAIRS.jsonl")
     lines, problems = read_pairs(pairs)
     if not lines:

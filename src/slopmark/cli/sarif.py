@@ -18,6 +18,7 @@ from slopmark.code.languages import language_of_path
 from slopmark.code.pairing import DELETED
 from slopmark.code.report import TreeReport
 from slopmark.code.rules import Rule
+from slopmark.code.suppressions import SUPPRESSION_RULE
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT = "slopmark/v1"
@@ -36,6 +37,15 @@ _OWN_RULES = (
         "defaultConfiguration": {"level": "note"},
     },
 )
+#: The rule of a `code diff` finding on a suppression the change adds to its own settings.
+_SUPPRESSION = {
+    "id": SUPPRESSION_RULE,
+    "shortDescription": {
+        "text": "An exclude glob or ignore comment a change adds to its own measurement "
+        "(not applied: the base side's settings measure both sides)."
+    },
+    "defaultConfiguration": {"level": "warning"},
+}
 
 
 def _location(path: str, start: int, end: int) -> dict[str, Any]:
@@ -89,14 +99,16 @@ def document(
     rules: Sequence[Rule],
     root: str,
     artifacts: Sequence[dict[str, Any]] = (),
+    extra: Sequence[dict[str, Any]] = (),
 ) -> dict[str, Any]:
-    """One SARIF run of slopmark with ``results`` (and the measured files as artifacts)."""
+    """One SARIF run of slopmark with ``results`` (and the measured files as artifacts;
+    ``extra``: rule descriptors besides the pack's and `_OWN_RULES`)."""
     run: dict[str, Any] = {
         "tool": {
             "driver": {
                 "name": "slopmark",
                 "version": __version__,
-                "rules": [*(_rule_descriptor(r) for r in rules), *_OWN_RULES],
+                "rules": [*(_rule_descriptor(r) for r in rules), *_OWN_RULES, *extra],
             }
         },
         "originalUriBaseIds": {"SRCROOT": {"uri": "file://" + _root_uri(root)}},
@@ -130,7 +142,8 @@ def diff_sarif(
     report: DiffReport, rules: Sequence[Rule], root: str, describe: Any
 ) -> dict[str, Any]:
     """A `code diff` run: only what the change added (``describe(change)`` words it), each
-    result naming its language; each changed file is an artifact with its ``sourceLanguage``."""
+    result naming its language; each changed file is an artifact with its ``sourceLanguage``;
+    each skipped file a tool notification naming it and why."""
     results = []
     for change in report.added:
         language = language_of_path(change.finding.path)
@@ -143,7 +156,19 @@ def diff_sarif(
          "sourceLanguage": language_of_path(f.path)}
         for f in report.files if f.status != DELETED
     ]  # fmt: skip
-    return document(results, rules, root, artifacts)
+    found = document(results, rules, root, artifacts, [_SUPPRESSION])
+    found["runs"][0]["invocations"] = [_invocation(report)]
+    return found
+
+
+def _invocation(report: DiffReport) -> dict[str, Any]:
+    """The run's invocation: the files left out, as notifications."""
+    notes = [
+        {"level": "warning", "message": {"text": f"skipped {s.path}: {s.reason}"},
+         "locations": [_location(s.path, 1, 1)]}
+        for s in report.skipped
+    ]  # fmt: skip
+    return {"executionSuccessful": True, "toolExecutionNotifications": notes}
 
 
 def _root_uri(root: str) -> str:

@@ -59,7 +59,7 @@ def serve(
     open_cli_store(db).dispose()  # a bad store is refused here, naming --db or $SLOPMARK_DB
     for notice in _notices(host, token, key, key_base_url):
         print(f"slopmark serve: {notice}")
-    app = create_app(database_url(db, os.environ), token, outbound)
+    app = create_app(database_url(db, os.environ), token, outbound, names=(host,))
     uvicorn.run(app, host=host, port=port, log_level="info")
 
 

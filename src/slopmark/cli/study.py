@@ -43,7 +43,11 @@ _COMMITS = typer.Option(
 _SAMPLE = typer.Option(
     None, "--sample", min=1, help="A seeded sample of N source-modifying commits (default 30)."
 )
-_TIMEOUT = typer.Option("30m", "--timeout", help="Time allowed per repository (clone and measure).")
+_TIMEOUT = typer.Option(
+    "10m", "--timeout",
+    help="Time allowed per repository, clone and measure (e.g. 90s, 10m, 1h); past it the "
+    "repository is stored as failed and the study goes on.",
+)  # fmt: skip
 _MIN_COMMITS = typer.Option(
     5, "--min-commits", min=1, help="Repositories count with at least N measured commits."
 )

@@ -35,6 +35,8 @@ from slopmark.code.engine import DEFAULT_GRAMMAR, Each, Engine, Outcome, Progres
 from slopmark.code.hits import RuleHit
 from slopmark.code.languages import grammar_of, rule_targets
 from slopmark.code.rules import Rule
+from slopmark.code.tree import MAX_FILE_BYTES
+from slopmark.regular import Unreadable, read_stat
 
 
 class BlobSource(Protocol):
@@ -60,7 +62,8 @@ class Version:
 
 
 class Analyzer:
-    """The engine behind the cache (``cache`` None: no cache, every file analysed)."""
+    """The engine behind the cache (``cache`` None: no cache, every file analysed); a file
+    on disk is read only when it is a regular file of at most ``max_bytes``."""
 
     def __init__(
         self,
@@ -68,8 +71,10 @@ class Analyzer:
         jobs: int = 0,
         cache: ResultCache | None = None,
         blobs: BlobSource | None = None,
+        max_bytes: int = MAX_FILE_BYTES,
     ) -> None:
         self.rules = tuple(rules)
+        self.max_bytes = max_bytes
         self.jobs = jobs
         self.cache = cache if cache is not None and cache.off is None else None
         self.blob_source = blobs
@@ -125,7 +130,7 @@ class Analyzer:
         ]
         self.read([v for v, o in zip(versions, outcomes, strict=True) if o is None])
         return [
-            Skipped(v.path, f"unreadable: {v.error}") if o is None and v.data is None else o
+            Skipped(v.path, v.error or "unreadable") if o is None and v.data is None else o
             for v, o in zip(versions, outcomes, strict=True)
         ]
 
@@ -205,20 +210,21 @@ class Analyzer:
             if version.data is None and version.location is not None:
                 self._read_file(version)
             elif version.data is None and version.error is None:
-                version.error = f"git object {version.oid} could not be read"
+                version.error = f"unreadable: git object {version.oid} could not be read"
             elif version.data is not None and version.digest is None:
                 version.digest = content_digest(version.data)
 
     def _read_file(self, version: Version) -> None:
+        """Its bytes, when it is still a regular file within the limit (the walk said it
+        was; a file swapped for a FIFO, a device or a symlink since is not read)."""
         location = version.location or ""
         started = now_ns()
         try:
-            with open(location, "rb") as handle:
-                stat = StatKey.of(os.fstat(handle.fileno()))
-                data = handle.read()
-        except OSError as error:
-            version.error = error.strerror or str(error)
+            data, found = read_stat(location, self.max_bytes, follow=False)
+        except Unreadable as error:
+            version.error = error.reason
             return
+        stat = StatKey.of(found)
         version.data, version.digest = data, content_digest(data)
         if self.cache is not None:
             self.cache.put_stat(os.path.abspath(location), stat, version.digest, started)

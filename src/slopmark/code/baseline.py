@@ -17,9 +17,13 @@ from pathlib import Path
 from slopmark import __version__
 from slopmark.code.findings import Finding, file_findings, members_by_path
 from slopmark.code.report import TreeReport
+from slopmark.code.tree import MAX_FILE_BYTES
 from slopmark.errors import BadInput
+from slopmark.regular import Unreadable, read_regular
 
 FORMAT = 1
+#: A baseline file larger than this is refused (a finding takes a few hundred bytes).
+MAX_BASELINE_BYTES = 256 * 2**20
 
 Reader = Callable[[str], "bytes | None"]
 
@@ -45,9 +49,9 @@ def tree_reader(root: str) -> Reader:
 
     def read(path: str) -> bytes | None:
         target = base if base.is_file() else base / path
-        try:
-            return target.read_bytes()
-        except OSError:
+        try:  # the file measured, if it is still a regular file (a FIFO is not waited for)
+            return read_regular(target, MAX_FILE_BYTES, follow=False)
+        except Unreadable:
             return None
 
     return read
@@ -85,9 +89,9 @@ def read_baseline(path: Path) -> frozenset[str]:
     """The fingerprints a baseline file holds."""
     where = f"--baseline {path}"
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise BadInput(f"{where}: cannot read: {error.strerror or error}") from None
+        document = json.loads(read_regular(path, MAX_BASELINE_BYTES))
+    except Unreadable as error:
+        raise BadInput(f"{where}: cannot read: {error.reason}; pass a baseline file") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise BadInput(f"{where}: not a slopmark baseline (not JSON: {error})") from None
     if not isinstance(document, dict) or document.get("slopmark_baseline") != FORMAT:

@@ -13,9 +13,14 @@ been modified for `RACY_NS` before it was hashed (git's "racily clean" problem).
 
 Writes go into one transaction at the end of a run, so two runs sharing the folder
 never see half an entry (SQLite's locking; WAL journal). Every entry carries a checksum:
-a corrupt or foreign one reads as a miss and is rewritten. A folder that cannot be
-written (read-only, full) turns the cache off for the run with its reason, and the
-measurement goes on without it.
+a corrupt or foreign one reads as a miss and is rewritten. A database SQLite finds
+corrupt (when it is opened or on any later read or write) is deleted and started anew,
+once a run, with one note. A folder that cannot be written (read-only, full) turns the
+cache off for the run with its reason, and the measurement goes on without it.
+
+The cache is never opened through a symlink, and a SQLite database that is not a
+slopmark cache (another `APPLICATION_ID`, or tables that are not ours) is left
+untouched: the cache is off for the run and says why.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +39,10 @@ from typing import Any
 #: Bump when the layout of the tables or of an entry changes.
 FORMAT = 1
 FILE_NAME = f"code-v{FORMAT}.sqlite3"
+#: The database and the files SQLite keeps beside it.
+FILE_NAMES = (FILE_NAME, f"{FILE_NAME}-wal", f"{FILE_NAME}-shm", f"{FILE_NAME}-journal")
+#: ``PRAGMA application_id`` of a slopmark cache (the bytes ``slpm``).
+APPLICATION_ID = 0x736C706D
 #: A file modified less than this before it was hashed is hashed again next time.
 RACY_NS = 2_000_000_000
 #: Seconds a run waits for another run's write transaction.
@@ -55,6 +65,9 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS report_uses (key BLOB PRIMARY KEY, used INTEGER NOT NULL)"
     " WITHOUT ROWID",
 )
+#: Our tables: a database without our `APPLICATION_ID` is adopted only when it holds no others
+#: (a cache written before the id was set).
+TABLES = frozenset(("results", "stats", "blobs", "trees", "catalogs", "reports", "report_uses"))
 #: Tree summaries kept (the most recently used; each is a few MiB for a big tree).
 MAX_TREES = 8
 #: Parsed rule catalogs kept (the most recently written; see `slopmark.code.rulecache`).
@@ -128,24 +141,49 @@ class ResultCache:
     def path(self) -> Path:
         return self.location / FILE_NAME
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self) -> sqlite3.Connection | None:
+        """The open database; None (with ``off`` saying why) when it must not be used."""
         self.location.mkdir(parents=True, exist_ok=True)
         try:
-            return _open(self.path)
+            self.off = _refusal(self.location)
+            return None if self.off else _open(self.path)
         except sqlite3.DatabaseError as error:
-            if isinstance(error, sqlite3.OperationalError):
+            if not _corrupt(error):
                 raise
-            # not a database (corrupt or foreign): start a new one in its place
-            self.reopened = f"{self.path} was unreadable ({error}); started a new cache"
-            self.path.unlink(missing_ok=True)
-            return _open(self.path)
+            return self._renew(error)
+
+    def _renew(self, error: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """Delete the corrupt database and start a new one in its place (once a run)."""
+        if self.reopened is not None:
+            raise error
+        self.reopened = f"{self.path} was corrupt ({error}); deleted it and started a new cache"
+        self._disconnect()
+        for name in FILE_NAMES:
+            (self.location / name).unlink(missing_ok=True)
+        return _open(self.path)
+
+    def _failed(self, error: sqlite3.Error) -> bool:
+        """After a failed statement: True when the database was corrupt and is new now,
+        else the cache is off."""
+        if not (isinstance(error, sqlite3.DatabaseError) and _corrupt(error)):
+            self._turn_off(error)
+            return False
+        try:
+            self._db = self._renew(error)
+        except (OSError, sqlite3.Error) as again:
+            self._turn_off(again)
+            return False
+        return True
 
     def _turn_off(self, error: BaseException) -> None:
         reason = getattr(error, "strerror", None) or str(error)
         self.off = f"{self.location}: {reason}"
-        if self._db is not None:
-            self._db.close()
-        self._db = None
+        self._disconnect()
+
+    def _disconnect(self) -> None:
+        db, self._db = self._db, None
+        if db is not None:
+            db.close()
 
     # reads -------------------------------------------------------------------------
 
@@ -199,7 +237,7 @@ class ResultCache:
                 marks = ",".join("?" * len(part))
                 rows.extend(self._db.execute(query.format(marks), part))
         except sqlite3.Error as error:
-            self._turn_off(error)
+            self._failed(error)  # a new database holds nothing: every key is a miss
             return []
         return rows
 
@@ -219,25 +257,32 @@ class ResultCache:
             self._pending.blobs[oid] = digest
 
     def flush(self) -> None:
-        """Write what this run learned in one transaction (the cache turns off on failure)."""
+        """Write what this run learned in one transaction (into a new database when this
+        one is corrupt; the cache turns off on any other failure)."""
         pending, self._pending = self._pending, _Pending()
         if self._db is None or not pending:
             return
-        stats = [(p, *astuple(s), d) for p, (s, d) in pending.stats.items()]
         try:
-            with self._db:
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO results VALUES (?, ?)", pending.results.items()
-                )
-                self._db.executemany("INSERT OR REPLACE INTO stats VALUES (?,?,?,?,?,?)", stats)
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO blobs VALUES (?, ?)", pending.blobs.items()
-                )
-                self._write_trees(pending)
-                self._write_catalogs(pending)
-                self._write_reports(pending)
+            self._write(pending)
         except sqlite3.Error as error:
-            self._turn_off(error)
+            if self._failed(error):
+                self._pending = pending
+                self.flush()
+
+    def _write(self, pending: _Pending) -> None:
+        assert self._db is not None
+        stats = [(p, *astuple(s), d) for p, (s, d) in pending.stats.items()]
+        with self._db:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO results VALUES (?, ?)", pending.results.items()
+            )
+            self._db.executemany("INSERT OR REPLACE INTO stats VALUES (?,?,?,?,?,?)", stats)
+            self._db.executemany(
+                "INSERT OR REPLACE INTO blobs VALUES (?, ?)", pending.blobs.items()
+            )
+            self._write_trees(pending)
+            self._write_catalogs(pending)
+            self._write_reports(pending)
 
     def put_tree(self, key: bytes, value: bytes) -> None:
         if self._db is not None:
@@ -295,9 +340,7 @@ class ResultCache:
 
     def close(self) -> None:
         self.flush()
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        self._disconnect()
 
     def size_on_disk(self) -> int:
         """Bytes of the cache's files (the database and its journal)."""
@@ -322,12 +365,51 @@ def _open(path: Path) -> sqlite3.Connection:
         db.execute("BEGIN IMMEDIATE")
         for statement in _SCHEMA:
             db.execute(statement)
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         db.execute("COMMIT")
         db.isolation_level = "IMMEDIATE"
     except sqlite3.Error:
         db.close()
         raise
     return db
+
+
+def _refusal(folder: Path) -> str | None:
+    """Why the cache in ``folder`` must not be opened: one of its files is a symlink, or
+    its database is not a slopmark cache; None when it may be."""
+    for name in FILE_NAMES:
+        if (folder / name).is_symlink():
+            return f"{folder / name} is a symlink; a cache is never opened through one: delete it"
+    path = folder / FILE_NAME
+    if path.is_file() and path.stat().st_size > 0:
+        return _foreign(path)
+    return None
+
+
+def _foreign(path: Path) -> str | None:
+    """What shows the database at ``path`` is not a slopmark cache (looked at read-only:
+    it is not changed), or None for ours."""
+    uri = f"{path.absolute().as_uri()}?mode=ro"
+    with closing(sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT)) as db:
+        application, version = (db.execute(f"PRAGMA {p}").fetchone()[0]
+                                for p in ("application_id", "user_version"))  # fmt: skip
+        listed = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        tables = {row[0] for row in listed}
+    if application == APPLICATION_ID or (application == version == 0 and tables <= TABLES):
+        return None
+    found = ", ".join(sorted(tables)) or "none"
+    return (
+        f"{path} is a SQLite database that is not slopmark's cache (application_id "
+        f"{application}, tables: {found}); left untouched: move it away or set SLOPMARK_CACHE"
+    )
+
+
+def _corrupt(error: sqlite3.DatabaseError) -> bool:
+    """SQLite found the file corrupt or not a database at all."""
+    if isinstance(error, sqlite3.OperationalError):
+        return False
+    code = getattr(error, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
 
 
 def _use_wal(db: sqlite3.Connection) -> None:

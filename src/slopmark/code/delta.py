@@ -163,7 +163,8 @@ def _report(
     for a in analyses:
         files[a.path] = file_metrics(a, spans[a.path], pooling.min_hits, pooling.known,
                                      pooling.settings)  # fmt: skip
-        problems[a.path] = effective_hits(a, pooling.min_hits, pooling.known)[1]
+        honour = pooling.settings.suppressions
+        problems[a.path] = effective_hits(a, pooling.min_hits, pooling.known, honour)[1]
     order = sorted(files)
     return TreeReport(
         root=base.report.root,

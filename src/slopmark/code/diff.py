@@ -15,6 +15,9 @@ Only files whose content differs are looked at; the rest is the same on both sid
   the new ones are those on added lines, the outermost block of each.
 - **Totals** are the two trees' `TreeReport` numbers, before and after (from tree
   summaries, `slopmark.code.summary`, which give exactly those numbers).
+- **Suppressions**: both sides are measured with the base side's settings and
+  suppression comments; the exclude globs and ``slopmark: ignore[...]`` comments the
+  change adds are findings of their own (`slopmark.code.suppressions`), and hide nothing.
 """
 
 from __future__ import annotations
@@ -31,10 +34,12 @@ from slopmark.code.pairing import UNCHANGED, FilePair, changed_lines, lines_of, 
 from slopmark.code.report import CallableMetrics, FileMetrics, TreeReport
 
 NEW_COMPLEX, CC_RISE, NEW_HITS, NEW_CLONES = "new-complex", "cc-rise", "new-hits", "new-clones"
-GATE_KINDS = (NEW_COMPLEX, CC_RISE, NEW_HITS, NEW_CLONES)
+NEW_SUPPRESSIONS = "new-suppressions"
+GATE_KINDS = (NEW_COMPLEX, CC_RISE, NEW_HITS, NEW_CLONES, NEW_SUPPRESSIONS)
 REMOVED_COMPLEX, CC_FALL, REMOVED_HITS, REMOVED_CLONES = (
     "removed-complex", "cc-fall", "removed-hits", "removed-clones",
 )  # fmt: skip
+REMOVED_SUPPRESSIONS = "removed-suppressions"
 #: Share of body digests two callables must have in common to be one moved callable.
 BODY_SIMILARITY = 0.5
 #: The totals compared, as `TreeReport` attributes or counts.
@@ -125,36 +130,65 @@ def changed_paths(base: Mapping[str, bytes | None], head: Mapping[str, bytes | N
     }
 
 
+@dataclass(frozen=True)
+class Touched:
+    """The changed files paired (base side, head side), and the lines the change removed
+    from each base file and added to each head file (1-based)."""
+
+    pairs: tuple[FilePair, ...]
+    removed: Mapping[str, set[int]]
+    added: Mapping[str, set[int]]
+
+
+def touched(
+    base: Mapping[str, bytes | None],
+    head: Mapping[str, bytes | None],
+    texts: tuple[Mapping[str, bytes], Mapping[str, bytes]],
+) -> Touched:
+    """What a change touched (``base``/``head``: path → content digest; ``texts``: the
+    content of each side's changed files)."""
+    pairs = [p for p in pair_files(base, head, texts) if p.status != UNCHANGED]
+    removed, added = {}, {}
+    for pair in pairs:
+        old, new = lines_of(texts[0].get(pair.old or "")), lines_of(texts[1].get(pair.new or ""))
+        lines = changed_lines(old, new)
+        if pair.old:
+            removed[pair.old] = lines[0]
+        if pair.new:
+            added[pair.new] = lines[1]
+    return Touched(tuple(pairs), removed, added)
+
+
 @dataclass
 class _Work:
     """The changed files of both sides with their findings and touched lines."""
 
-    pairs: list[FilePair]
+    pairs: Sequence[FilePair]
     findings: tuple[dict[str, list[Finding]], dict[str, list[Finding]]]
-    removed_lines: dict[str, set[int]] = field(default_factory=dict)
-    added_lines: dict[str, set[int]] = field(default_factory=dict)
+    removed_lines: Mapping[str, set[int]] = field(default_factory=dict)
+    added_lines: Mapping[str, set[int]] = field(default_factory=dict)
 
 
-def compare(base: Side, head: Side, threshold: int) -> DiffReport:
+#: Changes found outside `compare` (added, removed): a change's own suppressions.
+Own = tuple[Sequence[Change], Sequence[Change]]
+
+
+def compare(
+    base: Side, head: Side, threshold: int, lines: Touched | None = None, own: Own = ((), ())
+) -> DiffReport:
     """Everything `code diff` reports about going from ``base`` to ``head`` (callables
-    with CC over ``threshold`` are complex)."""
-    pairs = [p for p in pair_files(base.digests, head.digests, (base.texts, head.texts))
-             if p.status != UNCHANGED]  # fmt: skip
+    with CC over ``threshold`` are complex; ``lines``: `touched` when known; ``own``: the
+    suppressions the change adds and drops, `slopmark.code.suppressions`)."""
+    if lines is None:
+        lines = touched(base.digests, head.digests, (base.texts, head.texts))
+    pairs = lines.pairs
     findings = (_findings(base, pairs, 0, threshold), _findings(head, pairs, 1, threshold))
-    work = _Work(pairs, findings)
-    for pair in pairs:
-        lines = changed_lines(
-            lines_of(base.texts.get(pair.old or "")), lines_of(head.texts.get(pair.new or ""))
-        )
-        if pair.old:
-            work.removed_lines[pair.old] = lines[0]
-        if pair.new:
-            work.added_lines[pair.new] = lines[1]
+    work = _Work(pairs, findings, lines.removed, lines.added)
     callables = _callable_changes(base, head, work, threshold)
     hits = _hit_changes(work)
     clones = _clone_changes(base, head, work)
-    new = sorted([*callables[0], *hits[0], *clones[0]], key=_order)
-    gone = sorted([*callables[1], *hits[1], *clones[1]], key=_order)
+    new = sorted([*callables[0], *hits[0], *clones[0], *own[0]], key=_order)
+    gone = sorted([*callables[1], *hits[1], *clones[1], *own[1]], key=_order)
     before, after = base.totals, head.totals
     skipped = {s.path: s for s in (*base.skipped, *head.skipped)}
     return DiffReport(
@@ -313,12 +347,12 @@ def _hit_changes(work: _Work) -> tuple[list[Change], list[Change]]:
     removed = [f for path, found in work.findings[0].items() for f in found
                if f.kind == HIT and _touches(f, work.removed_lines.get(path, set()))]  # fmt: skip
     return (
-        [Change(NEW_HITS, f) for f in _unmatched(added, removed)],
-        [Change(REMOVED_HITS, f) for f in _unmatched(removed, added)],
+        [Change(NEW_HITS, f) for f in unmatched(added, removed)],
+        [Change(REMOVED_HITS, f) for f in unmatched(removed, added)],
     )
 
 
-def _unmatched(found: list[Finding], others: list[Finding]) -> list[Finding]:
+def unmatched(found: list[Finding], others: list[Finding]) -> list[Finding]:
     """``found`` less one finding per equal key among ``others`` (code that moved)."""
     pool = Counter(f.key for f in others)
     left = []

@@ -1,5 +1,9 @@
 """`slopmark code diff`: two sides measured through the cache, then compared (orchestration).
 
+Both sides are listed and measured with the base side's settings, and rule hits count
+with the base side's suppression comments: what the change adds to its own
+configuration is reported (`slopmark.code.suppressions`), never applied.
+
 Only the changed files are analysed for themselves. The base side's totals come from its
 tree summary (`slopmark.code.summary`: cached by the exact set of file contents, else
 made once from every file's cached analysis); the head side's are that summary with the
@@ -16,7 +20,7 @@ from pathlib import Path
 from slopmark.code.analysis import FileAnalysis, Skipped
 from slopmark.code.analyzer import Analyzer, Version
 from slopmark.code.cache import seal, unseal
-from slopmark.code.diff import DiffReport, Side, changed_paths, compare
+from slopmark.code.diff import Change, DiffReport, Side, Touched, changed_paths, compare, touched
 from slopmark.code.engine import Outcome, Progress
 from slopmark.code.languages import LANGUAGES, grammar_of, grammars_of
 from slopmark.code.measure import MeasureOptions, catalog_of, min_hits_of, split
@@ -31,6 +35,7 @@ from slopmark.code.sides import (
 )
 from slopmark.code.sides import Side as Files
 from slopmark.code.summary import Rules, TreeSummary, decode, encode, updated
+from slopmark.code.suppressions import comment_changes, exclude_changes, without_added
 from slopmark.errors import BadInput
 from slopmark.gcpause import gc_paused
 
@@ -47,32 +52,26 @@ class DiffRequest:
     staged: bool = False
 
 
-def resolve_sides(
-    request: DiffRequest, options: MeasureOptions
-) -> tuple[Files, Files, DiffRepository | None]:
-    """The two sides' files of the chosen languages (and the repository they come from,
-    None for folders)."""
-    base, head, repo = _sides(request, options)
-    return _in_languages(base, options.languages), _in_languages(head, options.languages), repo
-
-
 def _sides(
     request: DiffRequest, options: MeasureOptions
 ) -> tuple[Files, Files, DiffRepository | None]:
+    """The two sides' files, both listed with the base side's settings (and the repository
+    they come from, None for folders)."""
     limits = (options.excludes, options.max_file_bytes)
     if request.base and request.head and _folders(request):
-        base, head = Path(request.base), Path(request.head)
-        return folder_side(base, *limits), folder_side(head, *limits), None
+        base = folder_side(Path(request.base), *limits)
+        return base, folder_side(Path(request.head), *limits, base.config), None
     if request.staged and request.head:
         raise BadInput(f"--staged compares BASE with the index; drop HEAD ({request.head!r})")
     repo = DiffRepository(request.location)
     base_files = revision_side(repo, request.base or "HEAD", *limits)
+    config = base_files.config
     if request.head:
-        head_files = revision_side(repo, request.head, *limits)
+        head_files = revision_side(repo, request.head, *limits, config)
     elif request.staged:
-        head_files = index_side(repo, *limits)
+        head_files = index_side(repo, *limits, config)
     else:
-        head_files = work_tree_side(repo, *limits)
+        head_files = work_tree_side(repo, *limits, config)
     return base_files, head_files, repo
 
 
@@ -90,6 +89,22 @@ def _folders(request: DiffRequest) -> bool:
     return Path(request.base or "").is_dir() and Path(request.head or "").is_dir()
 
 
+def _listed(files: Files) -> list[str]:
+    """Every source path of a side: measured, skipped or hidden by its settings."""
+    return [*files.versions, *(s.path for s in files.skipped), *files.hidden]
+
+
+def _skips_touched(base: Files, head: Files) -> set[str]:
+    """The skipped paths a change touches: all but those both sides skip with the same
+    known content."""
+    paths = {s.path for s in (*base.skipped, *head.skipped)}
+    return {
+        p
+        for p in paths
+        if p not in base.skipped_ids or base.skipped_ids[p] != head.skipped_ids.get(p)
+    }
+
+
 @dataclass
 class _Run:
     analyzer: Analyzer
@@ -97,35 +112,78 @@ class _Run:
     rules_run: int
 
 
+@dataclass(frozen=True)
+class _Changed:
+    """The changed files: their paths, their analyses and texts per side (base, head;
+    the head's without the suppression comments the change adds) and what it touched."""
+
+    paths: set[str]
+    analyses: tuple[dict[str, FileAnalysis], dict[str, FileAnalysis]]
+    texts: tuple[dict[str, bytes], dict[str, bytes]]
+    lines: Touched
+    comments: tuple[list[Change], list[Change]]
+    skipped: tuple[list[Skipped], list[Skipped]]
+
+
 def diff_sides(
     request: DiffRequest,
     options: MeasureOptions = MeasureOptions(),
     progress: Progress | None = None,
 ) -> DiffReport:
-    """Measure both sides of ``request`` and compare them."""
+    """Measure both sides of ``request`` (with the base side's settings) and compare them."""
     with gc_paused():  # listing both sides' files already makes a heap worth walking
-        base, head, repo = resolve_sides(request, options)
+        base, head, repo = _sides(request, options)
+        globs = exclude_changes(base.config, head.config, (_listed(base), _listed(head)))
+        base, head = _in_languages(base, options.languages), _in_languages(head, options.languages)
         catalog = catalog_of(options)
         chosen = choose(catalog, options.select, options.ignore)
         rules = Rules(options.settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
-        run = _Run(Analyzer(chosen, options.jobs, options.cache, blobs=repo), rules, len(chosen))
+        analyzer = Analyzer(
+            chosen, options.jobs, options.cache, blobs=repo, max_bytes=options.max_file_bytes
+        )
+        run = _Run(analyzer, rules, len(chosen))
         run.analyzer.digests([*base.versions.values(), *head.versions.values()])
-        changed = changed_paths(_digests(base), _digests(head))
         summary = _summary(run, base, progress)
-        outcomes = _analyse(run.analyzer, [
-            files.versions[p] for files in (base, head) for p in changed if p in files.versions
-        ])  # fmt: skip
-        before = _side(run, base, changed, outcomes, summary)
+        changed = _changed(run.analyzer, base, head)
+        touched_skips = _skips_touched(base, head)
+        before = _side(run, base, changed, 0, summary, touched_skips)
         head_summary, metrics = updated(
             summary,
-            removed=[p for p in changed if p in summary.files],
-            added=_measured(head, changed, outcomes),
+            removed=[p for p in changed.paths if p in summary.files],
+            added=changed.analyses[1],
             load=lambda paths: _load(run.analyzer, head, paths),
             rules=rules,
         )
-        after = _side(run, head, changed, outcomes, head_summary, metrics)
-        report = compare(before, after, options.settings.cc_threshold)
+        after = _side(run, head, changed, 1, head_summary, touched_skips, metrics)
+        own = ([*globs[0], *changed.comments[0]], [*globs[1], *changed.comments[1]])
+        report = compare(before, after, options.settings.cc_threshold, changed.lines, own)
         return replace(report, languages=tuple(options.languages))
+
+
+def _changed(analyzer: Analyzer, base: Files, head: Files) -> _Changed:
+    """The changed files of both sides analysed and read, and the suppression comments
+    the change adds taken out of the head's analyses (and reported)."""
+    paths = changed_paths(_digests(base), _digests(head))
+    versions = [files.versions[p] for files in (base, head) for p in paths if p in files.versions]
+    outcomes = _analyse(analyzer, versions)
+    analyzer.read(versions)
+    texts = (_texts(base, paths), _texts(head, paths))
+    lines = touched(_digests(base), _digests(head), texts)
+    analyses = (_measured(base, paths, outcomes), _measured(head, paths, outcomes))
+    comments = comment_changes(lines, analyses, texts)
+    own = (analyses[0], without_added(analyses[1], comments[0]))
+    skipped = (_skipped(base, paths, outcomes), _skipped(head, paths, outcomes))
+    return _Changed(paths, own, texts, lines, comments, skipped)
+
+
+def _skipped(files: Files, changed: set[str], outcomes: Mapping[int, Outcome]) -> list[Skipped]:
+    """The changed files of a side its analysis skipped (binary, undecodable...)."""
+    found = (outcomes[id(files.versions[p])] for p in sorted(changed & files.versions.keys()))
+    return [o for o in found if isinstance(o, Skipped)]
+
+
+def _texts(files: Files, changed: set[str]) -> dict[str, bytes]:
+    return {p: v.data for p in changed if (v := files.versions.get(p)) and v.data is not None}
 
 
 def _digests(files: Files) -> dict[str, bytes | None]:
@@ -146,20 +204,19 @@ def _measured(
 def _side(
     run: _Run,
     files: Files,
-    changed: set[str],
-    outcomes: Mapping[int, Outcome],
+    changed: _Changed,
+    index: int,
     summary: TreeSummary,
+    skips: set[str],
     metrics: Mapping[str, FileMetrics] | None = None,
 ) -> Side:
-    """One side as `compare` sees it (``metrics``: the changed files', when known)."""
-    analyses = _measured(files, changed, outcomes)
+    """Side ``index`` (0 base, 1 head) as `compare` sees it (``metrics``: the changed
+    files', when known; ``skips``: the skipped paths the change touches)."""
+    analyses = changed.analyses[index]
     if metrics is None:
         metrics = {p: run.rules.metrics(a, summary.counts) for p, a in analyses.items()}
-    skipped = [o for p in sorted(changed & files.versions.keys())
-               if isinstance(o := outcomes[id(files.versions[p])], Skipped)]  # fmt: skip
-    skipped.extend(s for s in files.skipped if s.path in changed)
-    run.analyzer.read([files.versions[p] for p in changed & files.versions.keys()])
-    texts = {p: v.data for p in changed if (v := files.versions.get(p)) and v.data is not None}
+    skipped = [*changed.skipped[index]]
+    skipped.extend(s for s in files.skipped if s.path in changed.paths or s.path in skips)
     return Side(
         label=files.label,
         totals=summary.totals(run.rules.settings.cc_threshold),
@@ -167,7 +224,7 @@ def _side(
         metrics={p: m for p, m in metrics.items() if p in analyses},
         analyses=analyses,
         counts=summary.counts,
-        texts=texts,
+        texts=changed.texts[index],
         skipped=tuple(skipped),
     )
 

@@ -15,7 +15,6 @@ together.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 from slopmark import _core
@@ -29,7 +28,9 @@ from slopmark.code.analysis import (
 )
 from slopmark.code.languages import grammar_of, language_of, rule_targets
 from slopmark.code.rules import Rule
+from slopmark.code.tree import MAX_FILE_BYTES
 from slopmark.errors import BadInput
+from slopmark.regular import Unreadable, read_regular
 
 Progress = Callable[[int, int], None]
 Outcome = FileAnalysis | Skipped
@@ -174,9 +175,9 @@ def _decode(
 ) -> tuple[bytes, tuple[str, ...]] | Skipped:
     """A file's text as UTF-8 bytes with notes on how it was read, or why it is skipped."""
     try:
-        data = source if isinstance(source, bytes) else Path(source).read_bytes()
-    except OSError as error:
-        return Skipped(path, f"unreadable: {error.strerror or error}")
+        data = source if isinstance(source, bytes) else _read_again(source)
+    except Unreadable as error:
+        return Skipped(path, error.reason)
     if grammar != "python":
         text = data.decode("utf-8", errors="replace")
         return text.encode("utf-8"), ("undecodable bytes for utf-8 were replaced",)
@@ -192,12 +193,18 @@ def _python_refuses(source: str | bytes) -> str | None:
     an encoding (its coding cookie names an unknown encoding or one its bytes are not valid
     in), else None."""
     try:
-        decode(source if isinstance(source, bytes) else Path(source).read_bytes())
+        decode(source if isinstance(source, bytes) else _read_again(source))
     except Undecodable as error:
         return str(error)
-    except OSError:
+    except Unreadable:
         return None
     return None
+
+
+def _read_again(location: str) -> bytes:
+    """A file the core read already, read here to be decoded (still a regular file within
+    the walk's limit, or `Unreadable`)."""
+    return read_regular(location, MAX_FILE_BYTES, follow=False)
 
 
 def compile_pack(grammar: str, rules: Sequence[Rule]) -> Any:

@@ -4,8 +4,10 @@ of a measured file, as SARIF, baselines and `code diff` name them.
 A fingerprint leaves line numbers out, so inserting lines above a finding or editing
 another function of the file keeps it. It is made of the file's path, the finding's
 kind, its subject (qualified name, rule id, clone digest), the callable it sits in, the
-whitespace-normalised text of a rule hit's lines, and the finding's rank among the
-findings of the file that share all of that (two equal hits in one function).
+whitespace-normalised text of a rule hit's lines (less any ``slopmark: ignore[...]``
+directive: adding a suppression to a hit's line keeps the hit's fingerprint), and the
+finding's rank among the findings of the file that share all of that (two equal hits in
+one function).
 
 ``key`` is the same without the path and the rank: what `code diff` compares when it
 matches code that moved between files.
@@ -14,6 +16,7 @@ matches code that moved between files.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +29,8 @@ from slopmark.code.report import CallableMetrics, FileMetrics
 COMPLEX, HIT, CLONE = "complex", "hit", "clone"
 #: SARIF rule ids of the findings that are not rule hits.
 COMPLEX_RULE, CLONE_RULE = "complex-callable", "duplicated-block"
+#: A suppression comment's directive (with its comment opener), left out of a hit's text.
+_DIRECTIVE = re.compile(r"[ \t]*(#|//|/\*)?[ \t]*slopmark:[ \t]*ignore\[[^\]\n]*\]([ \t]*\*/)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +164,7 @@ def _hits(metrics: FileMetrics, lines: Sequence[str]) -> list[Finding]:
     found = []
     for hit in metrics.hits:
         context = enclosing(metrics.callables, hit.start)
-        text = normalised(lines, hit.start, hit.end)
+        text = _DIRECTIVE.sub("", normalised(lines, hit.start, hit.end))
         level = {"error": "error", "warning": "warning"}.get(hit.severity, "note")
         key = _digest(HIT, hit.rule, context, text)
         found.append(

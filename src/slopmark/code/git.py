@@ -1,10 +1,25 @@
 """Read commits and file versions straight from a git object database (adapter).
 
 Nothing is checked out: bare repositories and dirty work trees both work.
+
+Every git command slopmark runs is built by `git_command` and run with
+`git_environment` (`run_git`): the repository being read never decides what runs.
+Its config could name programs for git to start; the commands used here
+(rev-parse, rev-list, ls-tree, diff-tree, ls-files, cat-file, clone) would start
+these ones, and they are turned off on the command line, which wins over any
+config file: ``core.fsmonitor`` (ls-files and cat-file on the index), hooks
+(``core.hooksPath``), transports (``protocol.allow``: a partial clone's lazy
+fetch would otherwise run ``core.sshCommand`` or ``remote.*.uploadpack``; a
+clone allows the usual ones but never ``ext::``), an external diff or textconv
+(diff-tree's ``--no-ext-diff --no-textconv``) and the pager. The system config
+is not read (``GIT_CONFIG_NOSYSTEM``); prompts, askpass and ssh are fixed by the
+environment, which git prefers to config. Clean and smudge filters run only when
+git hashes or checks out work-tree files, which none of these commands do.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,6 +47,59 @@ class Entry:
 
     path: str
     blob: str
+
+
+#: ``-c`` settings of every git call: nothing the repository configures is started.
+SAFE_CONFIG = (
+    "core.fsmonitor=",
+    "core.hooksPath=/dev/null",
+    "protocol.ext.allow=never",
+)
+#: Reading a repository needs no transport: a lazy fetch goes nowhere.
+NO_TRANSPORT = ("protocol.allow=never",)
+#: The environment of every git call: no system config, no prompt, no pager, batch ssh.
+GIT_ENV = {
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_ASKPASS": "true",
+    "SSH_ASKPASS": "true",
+    "GIT_SSH_COMMAND": "ssh -o BatchMode=yes",
+    "GIT_PAGER": "cat",
+    "GIT_NO_LAZY_FETCH": "1",
+}
+
+
+def git_command(
+    args: Sequence[str], location: Path | None = None, fetch: bool = False
+) -> list[str]:
+    """``git ARGS`` (in ``location``) with every repository-configured program off;
+    ``fetch`` allows the transports a clone needs (never ``ext::``)."""
+    settings = SAFE_CONFIG if fetch else (*SAFE_CONFIG, *NO_TRANSPORT)
+    where = ["-C", str(location)] if location is not None else []
+    return ["git", "--no-pager", *(f for s in settings for f in ("-c", s)), *where, *args]
+
+
+def git_environment() -> dict[str, str]:
+    return {**os.environ, **GIT_ENV}
+
+
+def run_git(
+    args: Sequence[str],
+    location: Path | None = None,
+    *,
+    stdin: bytes | None = None,
+    timeout: float | None = None,
+    fetch: bool = False,
+) -> subprocess.CompletedProcess[bytes]:
+    """Run `git_command` (output captured; `subprocess.TimeoutExpired` after ``timeout``)."""
+    try:
+        return subprocess.run(
+            git_command(args, location, fetch), input=stdin, capture_output=True,
+            env=git_environment(), timeout=timeout,
+            stdin=subprocess.DEVNULL if stdin is None else None,
+        )  # fmt: skip
+    except FileNotFoundError as error:
+        raise EngineError("git is not installed; install git to read repositories") from error
 
 
 def check_revision(rev: str) -> str:
@@ -62,12 +130,7 @@ class Repository:
     def _run(
         self, args: list[str], check: bool = True, stdin: bytes | None = None
     ) -> subprocess.CompletedProcess[bytes]:
-        try:
-            done = subprocess.run(
-                ["git", "-C", str(self.location), *args], input=stdin, capture_output=True
-            )
-        except FileNotFoundError as error:
-            raise EngineError("git is not installed; install git to measure history") from error
+        done = run_git(args, self.location, stdin=stdin)
         if check and done.returncode != 0:
             lines = done.stderr.decode(errors="replace").strip().splitlines() or ["failed"]
             raise BadInput(f"git {' '.join(args)}: {lines[0]}")
@@ -116,7 +179,8 @@ class Repository:
         found = {shas[0]: _entries(files)}
         pairs = "".join(f"{now} {before}\n" for before, now in zip(shas, shas[1:], strict=False))
         if pairs:
-            command = ["diff-tree", "--stdin", "-r", "-z", "--no-renames", "--always"]
+            command = ["diff-tree", "--stdin", "-r", "-z", "--no-renames", "--always",
+                       "--no-ext-diff", "--no-textconv"]  # fmt: skip
             output = self._run(command, stdin=pairs.encode()).stdout
             for sha, changes in _differences(output):
                 for path, mode, blob in changes:
@@ -132,21 +196,25 @@ class Repository:
         done = self._run(["cat-file", "--batch-check"], stdin=request)
         sizes = {}
         for line in done.stdout.decode().splitlines():
-            blob, _, size = line.split(" ")
-            sizes[blob] = int(size)
+            fields = line.split(" ")
+            if len(fields) == 3:  # else "<id> missing": not in the object database
+                sizes[fields[0]] = int(fields[2])
         return sizes
 
     def blobs(self, blobs: list[str]) -> Iterator[tuple[str, bytes]]:
-        """(id, content) of each blob, read through one ``git cat-file --batch``."""
+        """(id, content) of each blob, read through one ``git cat-file --batch``; a blob
+        the object database lacks (a partial clone's, never fetched) is left out."""
         request = "".join(f"{b}\n" for b in blobs).encode()
         data = self._run(["cat-file", "--batch"], stdin=request).stdout
         pos = 0
         for _ in blobs:
             header_end = data.index(b"\n", pos)
-            blob, _, size = data[pos:header_end].decode().split(" ")
-            start = header_end + 1
-            yield blob, data[start : start + int(size)]
-            pos = start + int(size) + 1
+            fields = data[pos:header_end].decode().split(" ")
+            start = pos = header_end + 1
+            if len(fields) == 3:  # else "<id> missing"
+                size = int(fields[2])
+                yield fields[0], data[start : start + size]
+                pos = start + size + 1
 
 
 def _differences(output: bytes) -> Iterator[tuple[str, list[tuple[str, str, str]]]]:

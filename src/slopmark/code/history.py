@@ -119,10 +119,10 @@ def _measure_versions(
     blob_of = {key: key.partition(".")[0] for key in keys}
     sizes = repo.blob_sizes(set(blob_of.values()))
     limit = options.max_file_bytes
-    too_big = {
+    too_big = {  # a blob git lacks (no size) is reported by the analyzer as unreadable
         k: f"{sizes[b] / 2**20:.1f} MiB is over the size limit"
         for k, b in blob_of.items()
-        if sizes[b] > limit
+        if sizes.get(b, 0) > limit
     }
     analyzer = Analyzer(rules, options.jobs, options.cache, blobs=repo)
     wanted = [k for k in keys if k not in too_big]

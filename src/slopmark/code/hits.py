@@ -3,7 +3,8 @@
 ``# slopmark: ignore[rule-id, other-id]`` on a hit's first line, or on the
 line above it, suppresses that hit. An id there that no rule has is reported
 as a problem, never silently ignored. A rule with ``min_hits: N`` only counts
-in a file where it hits at least N times (after suppression).
+in a file where it hits at least N times (after suppression). With
+``honour=False`` (the benchmark's profile) comments suppress nothing.
 """
 
 from __future__ import annotations
@@ -41,8 +42,22 @@ def effective_hits(
     analysis: FileAnalysis,
     min_hits: Mapping[str, int],
     known: Collection[str],
+    honour: bool = True,
 ) -> tuple[list[RuleHit], list[Problem]]:
-    """The hits of one file that count, and the problems its directives have."""
+    """The hits of one file that count, and the problems its directives have
+    (``honour``: whether its suppression comments apply)."""
+    suppressed, problems = _directives(analysis, known) if honour else ({}, [])
+    kept = [h for h in analysis.hits if h.rule not in suppressed.get(h.start, ())]
+    if any(h.rule in min_hits for h in kept):  # most files have no hit of such a rule
+        counts = Counter(h.rule for h in kept)
+        kept = [h for h in kept if counts[h.rule] >= min_hits.get(h.rule, 1)]
+    return kept, problems
+
+
+def _directives(
+    analysis: FileAnalysis, known: Collection[str]
+) -> tuple[dict[int, set[str]], list[Problem]]:
+    """The rule ids each line's suppression comments name, and the ids no rule has."""
     suppressed: dict[int, set[str]] = {}
     problems = []
     for line, ids in analysis.ignores:
@@ -55,8 +70,4 @@ def effective_hits(
                 )
         for target in (line, line + 1):
             suppressed.setdefault(target, set()).update(ids)
-    kept = [h for h in analysis.hits if h.rule not in suppressed.get(h.start, ())]
-    if any(h.rule in min_hits for h in kept):  # most files have no hit of such a rule
-        counts = Counter(h.rule for h in kept)
-        kept = [h for h in kept if counts[h.rule] >= min_hits.get(h.rule, 1)]
-    return kept, problems
+    return suppressed, problems

@@ -25,6 +25,7 @@ __all__ = [
     "Progress",
     "applicable",
     "catalog_of",
+    "measure_sources",
     "measure_tree",
     "min_hits_of",
     "split",
@@ -69,9 +70,16 @@ def measure_tree(
 ) -> TreeReport:
     """Measure every source file of the chosen languages under ``path``."""
     sources = discover(path, options.excludes, options.max_file_bytes, options.languages)
+    return measure_sources(sources, options, progress)
+
+
+def measure_sources(
+    sources: SourceSet, options: MeasureOptions = MeasureOptions(), progress: Progress | None = None
+) -> TreeReport:
+    """Measure the files of ``sources`` (found by `discover`, or chosen by the caller)."""
     catalog = catalog_of(options)
     rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
-    analyzer = Analyzer(rules, options.jobs, options.cache)
+    analyzer = Analyzer(rules, options.jobs, options.cache, max_bytes=options.max_file_bytes)
     known = frozenset(rule.id for rule in catalog)
     with gc_paused():
         files = [Version(f.path, location=f.location) for f in sources.files]

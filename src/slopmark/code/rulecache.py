@@ -20,6 +20,8 @@ from slopmark import __version__
 from slopmark.code.cache import ResultCache, seal, unseal
 from slopmark.code.rules import Rule, load_catalog
 from slopmark.code.rules import catalog as catalog_module
+from slopmark.code.rules.catalog import MAX_RULE_BYTES
+from slopmark.regular import Unreadable, read_regular
 
 _RULE_FIELDS = tuple(f.name for f in fields(Rule))
 
@@ -45,10 +47,19 @@ def _catalog_key(extra_dirs: Sequence[Path]) -> bytes:
     for folder in (package, *extra_dirs):
         digest.update(b"\1" + os.fsencode(folder))
         for path in _files(folder):
-            with open(path, "rb") as handle:
-                data = handle.read()
+            data = _content(path)
             digest.update(os.fsencode(path) + b"\0" + len(data).to_bytes(8, "big") + data)
     return digest.digest()
+
+
+def _content(path: str) -> bytes:
+    """A file's bytes, or why it is not read (a FIFO, a device, over the rule file limit):
+    the loader refuses such a rule file, and a file that is no rule changes the key by
+    its kind."""
+    try:
+        return read_regular(path, MAX_RULE_BYTES)
+    except Unreadable as error:
+        return b"\1" + error.reason.encode()
 
 
 def _files(folder: Path) -> Iterator[str]:

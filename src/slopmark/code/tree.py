@@ -13,6 +13,7 @@ from pathlib import Path, PurePosixPath
 from slopmark.code.analysis import Skipped
 from slopmark.code.languages import LANGUAGES, grammar_of, grammars_of
 from slopmark.errors import BadInput
+from slopmark.regular import not_regular, over_limit, read_regular
 
 #: Folders never measured (virtual environments, caches, build output, VCS data).
 EXCLUDED_DIRS = frozenset(
@@ -57,10 +58,11 @@ class SourceSet:
 def project_excludes(root: Path) -> list[str]:
     """Globs from ``[tool.slopmark] exclude`` in the measured project's pyproject.toml."""
     config = root / "pyproject.toml"
-    if not config.is_file():
+    if not config.is_file():  # a FIFO or a device is not read (nor waited for)
         return []
+    advice = "make it a regular file or remove it"
     try:
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_regular(config, MAX_FILE_BYTES, advice=advice).decode())
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise BadInput(
             f"{config}: not valid TOML: {error}; fix it or remove [tool.slopmark]"
@@ -87,9 +89,8 @@ def discover(
 ) -> SourceSet:
     """Every source file of ``languages`` under ``path`` (or ``path`` itself when it is a
     file: a file of no known language is read as Python)."""
-    if not path.exists():
-        raise BadInput(f"{path}: no such file or directory; pass a source file or a folder")
-    if path.is_file():
+    kind = _kind(path)
+    if not stat.S_ISDIR(kind):
         return _one_file(path, max_bytes)
     grammars = grammars_of(languages)
     globs = [*excludes, *project_excludes(path)]
@@ -107,6 +108,24 @@ def discover(
     return SourceSet(str(path), tuple(files), tuple(skipped))
 
 
+def _kind(path: Path) -> int:
+    """The mode of the PATH a user named (symlinks followed); BadInput when it is neither a
+    folder nor a regular file (a FIFO or a device would block the run or never end)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError as error:
+        raise BadInput(
+            f"{path}: no such file or directory; pass a source file or a folder"
+        ) from error
+    except OSError as error:
+        raise BadInput(
+            f"{path}: cannot be read ({error.strerror}); pass a source file or a folder"
+        ) from error
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return mode
+    raise BadInput(f"{path}: {not_regular(mode)}; pass a source file or a folder")
+
+
 def _keep_dir(
     folder: str, rel: str, name: str, globs: Sequence[str], skipped: list[Skipped]
 ) -> bool:
@@ -121,25 +140,20 @@ def _keep_dir(
 def _add_file(
     source: SourceFile, max_bytes: int, files: list[SourceFile], skipped: list[Skipped]
 ) -> None:
-    rel = source.path
+    """Keep a regular file (its ``lstat``: a symlink is not followed) within ``max_bytes``;
+    skip anything else with the reason (a FIFO would block the read, a device never end)."""
     try:
         found = os.lstat(source.location)
-        if stat.S_ISLNK(found.st_mode):
-            skipped.append(Skipped(rel, "symlink (not followed)"))
-            return
     except OSError as error:
-        skipped.append(Skipped(rel, f"unreadable: {error.strerror}"))
+        skipped.append(Skipped(source.path, f"unreadable: {error.strerror}"))
         return
-    size = found.st_size
-    if size > max_bytes:
-        mib = size / 2**20
-        skipped.append(
-            Skipped(
-                rel, f"{mib:.1f} MiB is over the {max_bytes / 2**20:.0f} MiB limit (generated?)"
-            )
-        )
-        return
-    files.append(source)
+    reason = not_regular(found.st_mode)
+    if reason is None and found.st_size > max_bytes:
+        reason = f"{over_limit(found.st_size, max_bytes)} (generated?)"
+    if reason is None:
+        files.append(source)
+    else:
+        skipped.append(Skipped(source.path, reason))
 
 
 def _one_file(path: Path, max_bytes: int) -> SourceSet:

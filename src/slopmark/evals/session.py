@@ -36,6 +36,7 @@ from slopmark.store.runs import Run, Series, insert_run
 if TYPE_CHECKING:
     from slopmark.llm.cache import ResponseCache
     from slopmark.llm.openai_compat import OpenAICompatProvider
+    from slopmark.llm.retry import OnRetry
 
 
 @dataclass(frozen=True)
@@ -92,21 +93,28 @@ def _cache(path: Path | None) -> AbstractContextManager[ResponseCache | None]:
     return ResponseCache(path, HARNESS.version) if path else nullcontext()
 
 
-def _provider(request: SuiteRequest, cache: ResponseCache | None) -> OpenAICompatProvider:
+def _provider(
+    request: SuiteRequest, cache: ResponseCache | None, on_retry: OnRetry | None
+) -> OpenAICompatProvider:
     from slopmark.llm.openai_compat import OpenAICompatProvider
 
     return OpenAICompatProvider(request.base_url, api_key=request.api_key,
                                 timeout_s=request.timeout_s, max_retries=request.retries,
-                                cache=cache)  # fmt: skip
+                                cache=cache, on_retry=on_retry)  # fmt: skip
 
 
 async def ask(
-    request: SuiteRequest, engine: Engine, suite: Suite, progress: Progress | None = None
+    request: SuiteRequest,
+    engine: Engine,
+    suite: Suite,
+    progress: Progress | None = None,
+    on_retry: OnRetry | None = None,
 ) -> Outcome:
     """Ask what is left of ``suite`` (made by `suite_for`, which checked the request's
-    mode and provider) through the request's provider, storing each run."""
+    mode and provider) through the request's provider, storing each run; ``on_retry``
+    hears of each failed request that will be tried again."""
     with _cache(request.cache) as cache:
-        async with _provider(request, cache) as provider:
+        async with _provider(request, cache, on_retry) as provider:
             return await run_suite(
                 engine, provider, suite, request.concurrency, retry_errors=request.retry_errors,
                 limit=request.limit, progress=progress,
@@ -118,13 +126,14 @@ def run_request(
     engine: Engine,
     progress: Progress | None = None,
     tasks: list[Task] | None = None,
+    on_retry: OnRetry | None = None,
 ) -> tuple[Series, Outcome]:
     """Ask what is left of the request's suite (its ``tasks`` when loaded already) from
     outside an event loop; the suite's series and this run's outcome."""
     check_mode(request.mode)
     tasks = tasks if tasks is not None else suite_tasks(request.domain, request.tasks)
     suite = suite_for(request, tasks)
-    return suite.series, asyncio.run(ask(request, engine, suite, progress))
+    return suite.series, asyncio.run(ask(request, engine, suite, progress, on_retry))
 
 
 @dataclass(frozen=True)
@@ -148,4 +157,3 @@ def paste_target(pool: Sequence[Task], task_id: str, model: str) -> PasteTarget:
     task = find_task(pool, task_id)
     version = task_set_version(t for t in pool if t.domain == task.domain)
     return PasteTarget(task, Series(model, PASTE_PROVIDER, HARNESS.version, "standard", version))
-

@@ -15,8 +15,11 @@ from slopmark.errors import BadInput
 from slopmark.evals.schema import TASK_SCHEMA
 from slopmark.evals.task import Task
 from slopmark.evals.verifiers import get_verifier
+from slopmark.regular import Unreadable, read_text
 from slopmark.yamlconfig import NoAliasLoader, load_yaml, yaml_problem
 
+#: A task file larger than this is refused (the largest pool file is a few hundred KiB).
+MAX_TASK_FILE_BYTES = 64 * 2**20
 _VALIDATOR = jsonschema.Draft202012Validator(TASK_SCHEMA)
 _ALLOWED: dict[str, Callable[[jsonschema.ValidationError], str]] = {
     "enum": lambda e: f"allowed: {', '.join(map(str, e.validator_value))}",
@@ -92,9 +95,12 @@ def _jsonl_records(path: Path, text: str) -> Iterator[tuple[int, Any]]:
 def records(path: Path) -> Iterator[tuple[int, Any]]:
     """(line, raw record) for each task in a YAML or JSONL file."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise BadInput(f"{path}: cannot read task file: {error}") from error
+        text = read_text(path, MAX_TASK_FILE_BYTES)
+    except Unreadable as error:
+        raise BadInput(
+            f"{path}: cannot read task file ({error.reason}); pass a regular .yaml, .yml "
+            "or .jsonl file"
+        ) from error
     if path.suffix == ".jsonl":
         return _jsonl_records(path, text)
     if path.suffix in (".yaml", ".yml"):

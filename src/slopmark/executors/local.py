@@ -1,6 +1,7 @@
 """The ``local`` executor: units on a pool of worker processes on this machine.
 
-Workers are started with ``spawn`` and ignore Ctrl-C (the driver cancels them).
+Workers are started with ``spawn``, ignore Ctrl-C (the driver cancels them) and end
+when the driver does, even when it is killed (`slopmark.executor.exit_with_parent`).
 A unit's messages reach the driver through one pipe (`SimpleQueue`, whose ``put``
 is written before it returns). A worker that dies breaks the whole pool in
 `ProcessPoolExecutor`: the units then in flight are started again on a new pool.
@@ -25,6 +26,7 @@ from slopmark.executor import (
     Task,
     Unit,
     default_jobs,
+    exit_with_parent,
     install_outbox,
     register_executor,
 )
@@ -48,6 +50,7 @@ class _QueueOutbox:
 
 def _init_worker(queue: SimpleQueue[Any]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_with_parent()
     _QUEUE.append(queue)
 
 

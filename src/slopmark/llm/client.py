@@ -35,7 +35,8 @@ from slopmark.llm.base import ProviderError
 from slopmark.llm.failures import failure_of
 from slopmark.llm.keys import wire_key
 from slopmark.llm.prices import PriceTable, load_prices, usage_numbers
-from slopmark.llm.retry import AttemptFailed, Backoff, call_blocking_with_retries
+from slopmark.llm.retry import AttemptFailed, Backoff, OnRetry, call_blocking_with_retries
+from slopmark.llm.transport import NoRedirects
 
 T = TypeVar("T")
 #: ``(token text, character offset in the prompt, log-probability or None)``.
@@ -72,7 +73,8 @@ class ModelClient(Closes):
     """Blocking calls to the endpoint at ``base_url``; failures raise `ProviderError`.
 
     ``api_key`` None sends the placeholder key; ``timeout_s`` bounds each attempt
-    unless a call gives its own.
+    unless a call gives its own; ``on_retry`` hears of each retry before its wait.
+    Redirects are never followed: a 3xx is a `ProviderError` naming both URLs.
     """
 
     def __init__(
@@ -83,14 +85,20 @@ class ModelClient(Closes):
         max_retries: int = 2,
         backoff: Backoff | None = None,
         prices: PriceTable | None = None,
+        on_retry: OnRetry | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout_s = timeout_s
+        self.on_retry = on_retry
         self.max_retries = max_retries
         self.backoff = backoff or Backoff()
         self.prices = prices if prices is not None else load_prices()
         self._sdk = OpenAI(
-            base_url=self.base_url, api_key=wire_key(api_key), timeout=timeout_s, max_retries=0
+            base_url=self.base_url,
+            api_key=wire_key(api_key),
+            timeout=timeout_s,
+            max_retries=0,
+            http_client=NoRedirects(),
         )
 
     def chat(
@@ -139,7 +147,9 @@ class ModelClient(Closes):
                 failure = failure_of(error, self.base_url, timeout_s, keyless=False)
                 raise AttemptFailed(failure) from error
 
-        return call_blocking_with_retries(attempt, self.max_retries, self.backoff)
+        return call_blocking_with_retries(
+            attempt, self.max_retries, self.backoff, on_retry=self.on_retry
+        )
 
 
 def _reply(completion: Any, model: str, prices: PriceTable) -> Reply:

@@ -17,8 +17,9 @@ equals ``total_ms`` (the body arrives whole).
 
 The SDK's own retries are off; `slopmark.llm.retry` retries 429, 5xx,
 connection errors and timeouts, and turns the last failure into
-`ProviderError`. Each attempt is bounded by ``timeout_s`` as a whole, not
-only between bytes.
+`ProviderError`; ``on_retry`` (a `slopmark.llm.retry.OnRetry`) hears of each
+retry before its wait. Each attempt is bounded by ``timeout_s`` as a whole, not
+only between bytes. Redirects are never followed (`slopmark.llm.transport`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from slopmark.llm.cache import ResponseCache
 from slopmark.llm.failures import failure_of
 from slopmark.llm.keys import resolve_api_key, wire_key
 from slopmark.llm.prices import PriceTable, load_prices, usage_numbers
-from slopmark.llm.retry import AttemptFailed, Backoff, Failure, call_with_retries
+from slopmark.llm.retry import AttemptFailed, Backoff, Failure, OnRetry, call_with_retries
+from slopmark.llm.transport import AsyncNoRedirects
 
 __all__ = ["OpenAICompatProvider"]
 
@@ -58,8 +60,10 @@ class OpenAICompatProvider:
         cache: ResponseCache | None = None,
         prices: PriceTable | None = None,
         backoff: Backoff | None = None,
+        on_retry: OnRetry | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.on_retry = on_retry
         self._key = resolve_api_key(api_key, os.environ)
         self.timeout_s = timeout_s
         self.max_retries = max_retries
@@ -77,7 +81,7 @@ class OpenAICompatProvider:
             if hit is not None:
                 return hit
         response = await call_with_retries(
-            lambda: self._attempt(request), self.max_retries, self.backoff
+            lambda: self._attempt(request), self.max_retries, self.backoff, on_retry=self.on_retry
         )
         if self.cache is not None:
             await self.cache.store(self.base_url, request, response)
@@ -109,6 +113,7 @@ class OpenAICompatProvider:
                 api_key=wire_key(self._key),
                 timeout=self.timeout_s,
                 max_retries=0,
+                http_client=AsyncNoRedirects(),
             )
             self._client_loop = loop
         return self._client

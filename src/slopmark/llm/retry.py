@@ -3,7 +3,10 @@
 The provider turns each failed attempt into a `Failure` (one line, retryable
 or not, the server's Retry-After if any) and raises it as `AttemptFailed`;
 `call_with_retries` waits and tries again, and after the last attempt raises
-`ProviderError` with the last failure's line.
+`ProviderError` with the last failure's line. Before each wait it tells the
+caller's ``on_retry`` observer (a `Retrying`: what failed, attempt *n* of
+*N*, the wait), so an edge can say at once that an endpoint is failing
+instead of staying silent through every backoff.
 
 Wait before retry *n* (0-based) without Retry-After:
 ``min(cap_s, base_s · 2ⁿ) · u`` with ``u`` uniform in [0.5, 1] ("equal
@@ -40,6 +43,27 @@ class Failure:
     retry_after_s: float | None = None
     unreachable: bool = False
     status: int | None = None
+
+
+@dataclass(frozen=True)
+class Retrying:
+    """Attempt ``number`` of ``attempts`` failed with ``failure``; the next starts in ``wait_s``."""
+
+    failure: Failure
+    number: int
+    attempts: int
+    wait_s: float
+
+    def line(self) -> str:
+        """One line for a person: what failed, which attempt, when the next one starts."""
+        return (
+            f"{self.failure.message}; attempt {self.number} of {self.attempts} failed, "
+            f"retrying in {self.wait_s:.1f} s"
+        )
+
+
+#: Told of each failed attempt that will be tried again, before the wait.
+OnRetry = Callable[[Retrying], None]
 
 
 class AttemptFailed(Exception):
@@ -88,12 +112,13 @@ async def call_with_retries(
     retries: int,
     backoff: Backoff,
     rng: random.Random | None = None,
+    on_retry: OnRetry | None = None,
 ) -> T:
     """Await ``attempt()`` up to ``retries + 1`` times; raise `ProviderError` at the end
     (`Unreachable` when the last attempt could not connect at all).
 
-    Only `AttemptFailed` with a retryable failure is retried; any other
-    exception propagates unchanged (a bug is not an outage).
+    Only `AttemptFailed` with a retryable failure is retried (``on_retry`` is told
+    before each wait); any other exception propagates unchanged (a bug is not an outage).
     """
     rng = rng or random.Random()
     attempts = max(0, retries) + 1
@@ -101,7 +126,10 @@ async def call_with_retries(
         try:
             return await attempt()
         except AttemptFailed as error:
-            await asyncio.sleep(_wait_or_give_up(error, number, attempts, backoff, rng))
+            wait = _wait_or_give_up(error, number, attempts, backoff, rng)
+            if on_retry is not None:
+                on_retry(Retrying(error.failure, number, attempts, wait))
+            await asyncio.sleep(wait)
     raise AssertionError("unreachable: the loop returns or raises")
 
 
@@ -110,6 +138,7 @@ def call_blocking_with_retries(
     retries: int,
     backoff: Backoff,
     rng: random.Random | None = None,
+    on_retry: OnRetry | None = None,
 ) -> T:
     """`call_with_retries` for a blocking ``attempt``: the same policy, waiting with sleep."""
     rng = rng or random.Random()
@@ -118,7 +147,10 @@ def call_blocking_with_retries(
         try:
             return attempt()
         except AttemptFailed as error:
-            time.sleep(_wait_or_give_up(error, number, attempts, backoff, rng))
+            wait = _wait_or_give_up(error, number, attempts, backoff, rng)
+            if on_retry is not None:
+                on_retry(Retrying(error.failure, number, attempts, wait))
+            time.sleep(wait)
     raise AssertionError("unreachable: the loop returns or raises")
 
 

@@ -21,6 +21,7 @@ from slopmark.paper.load import load_with_reference
 from slopmark.paper.measures.base import MeasureSpec
 from slopmark.paper.pairs import Design, PairReport, evaluate
 from slopmark.paper.score import PaperScore, Profile, score_paper
+from slopmark.regular import read_regular
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 AGGREGATE = "aggregate"
 MATCHED = "matched pairs"
 CROSSED = "all cross pairs"
+#: A PAIRS.jsonl larger than this is refused (a line is a hundred bytes).
+MAX_PAIRS_BYTES = 16 * 2**20
 Progress = Callable[[int, int], None]
 
 
@@ -68,7 +71,8 @@ def _pair(path: Path, number: int, text: str) -> PairLine:
 def read_pairs(path: Path) -> tuple[list[PairLine], list[tuple[str, str]]]:
     """The pairs of ``path`` and a problem per line that cannot be used."""
     pairs, problems = [], []
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    data = read_regular(path, MAX_PAIRS_BYTES, advice="pass a PAIRS.jsonl")
+    lines = data.decode("utf-8", errors="replace").splitlines()
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue

@@ -30,6 +30,7 @@ from slopmark.evals.harness import MODES, check_mode
 from slopmark.evals.runner import MAX_PASTE_CHARS, Suite
 from slopmark.evals.session import SuiteRequest, ask, domain_tasks, paste_target, suite_for
 from slopmark.evals.task import DOMAINS, SOURCES
+from slopmark.llm.retry import Retrying
 from slopmark.server import reads
 from slopmark.server.redact import public_details
 from slopmark.server.state import (
@@ -158,8 +159,11 @@ async def _suite(
     def progress(done: int, planned: int) -> None:
         status.done, status.planned = done, planned
 
+    def retrying(note: Retrying) -> None:
+        status.last_retry = note.line()
+
     try:
-        outcome = await ask(request, state.engine, suite, progress)
+        outcome = await ask(request, state.engine, suite, progress, retrying)
     except Exception as error:  # a suite fails alone; the server keeps serving
         status.state, status.error = "failed", f"{type(error).__name__}: {error}"
         return
@@ -168,7 +172,7 @@ async def _suite(
 
 @router.get("/eval/suite/{suite_id}", responses=errors(404))
 def suite_status(suite_id: str, state: State) -> dict[str, Any]:
-    """A started suite: running, done or failed, with its counts."""
+    """A started suite: running, done or failed, with its counts and its latest retry."""
     status = state.suites.get(suite_id)
     if status is None:
         raise HTTPException(404, f"no suite {suite_id!r} was started on this server")

@@ -8,7 +8,7 @@ would load Swagger UI from a CDN).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from slopmark import __version__
 from slopmark.errors import BadInput
 from slopmark.server import api, docs, pages
+from slopmark.server.hosts import OwnHostOnly
 from slopmark.server.limits import MAX_BODY_BYTES, BodyLimit, validation_problem
 from slopmark.server.outbound import Outbound
 from slopmark.server.state import ServerState, loopback_writes
@@ -32,7 +33,9 @@ DESCRIPTION = (
     "verifier details (expected values) are shown only with `Authorization: Bearer TOKEN`. "
     "POST endpoints need the bearer token when the server has one, and come only from "
     "127.0.0.1 when it has none; POST /api/eval/suite, which spends the server's "
-    "credentials, always needs the token. Request bodies are limited to "
+    "credentials, always needs the token. A server without a token answers only requests "
+    "whose Host names it (127.0.0.1, localhost, [::1] or its --host, with its port): "
+    "others get 421. Request bodies are limited to "
     f"{MAX_BODY_BYTES} bytes."
 )
 
@@ -44,10 +47,13 @@ def _bad_input(request: Request, error: Exception) -> Response:
     return pages.error_page(request, 400, str(error))
 
 
-def create_app(db_url: str, token: str | None, outbound: Outbound | None = None) -> FastAPI:
+def create_app(
+    db_url: str, token: str | None, outbound: Outbound | None = None, names: Iterable[str] = ()
+) -> FastAPI:
     """The app on the store at ``db_url``; ``token`` (None or empty: none) guards writes;
     ``outbound`` says which model servers it may call and with which key (default:
-    loopback only, and the server's key goes nowhere)."""
+    loopback only, and the server's key goes nowhere). Without a token it answers only
+    requests addressed to itself: loopback names, or ``names`` (its ``--host``)."""
     state = ServerState(open_store(db_url), token or None, outbound or Outbound())
 
     @asynccontextmanager
@@ -75,6 +81,7 @@ def create_app(db_url: str, token: str | None, outbound: Outbound | None = None)
     app.add_exception_handler(RequestValidationError, validation_problem)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     if state.token is None:
+        app.add_middleware(OwnHostOnly, names=tuple(names))
         _document_loopback_writes(app)
     return app
 

@@ -40,7 +40,8 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)]
 
 @dataclass
 class SuiteStatus:
-    """A suite started by ``POST /api/eval/suite``; counts update as runs are stored."""
+    """A suite started by ``POST /api/eval/suite``; counts update as runs are stored, and
+    ``last_retry`` says the latest failed request that is being tried again."""
 
     id: str
     model: str
@@ -51,6 +52,7 @@ class SuiteStatus:
     planned: int = 0
     stored: int = 0
     error: str | None = None
+    last_retry: str | None = None
 
 
 @dataclass

@@ -4,6 +4,7 @@ OpenAI-compatible server on 127.0.0.1, and (once) the real bubblewrap sandbox.""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from slopmark.code.bench.agents import tools as agent_tools
 from slopmark.code.bench.agents.transcript import read_transcript
 from slopmark.code.bench.problem import Problem, load_problem
 from slopmark.code.bench.sandbox.base import Limits, Mount, Sandbox, choose_sandbox
+from slopmark.code.bench.sandbox.private import path_tools
 from slopmark.errors import BadInput
 from slopmark.llm.prices import cost
 
@@ -158,8 +160,10 @@ def test_host_paths_the_command_names_are_mounted_read_only(
     agent = make_agent(template + f" {tmp_path} {{workspace}}", {})
     task = make_task(problem, tmp_path)
     assert agent.mounts(task) == [
+        Mount(task.log_dir, writable=False),
         Mount(task.workspace, writable=True),
-        Mount(task.log_dir, writable=True),
+        Mount(task.log_dir / "home", writable=True),
+        *path_tools(os.environ.get("PATH", "")),
         Mount(script, writable=False),
     ]
 

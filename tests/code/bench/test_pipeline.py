@@ -109,7 +109,8 @@ shutil.copytree(Path(solutions) / f"checkpoint_{number}", workspace, dirs_exist_
 def test_killed_run_resumes_without_scoring_twice(tmp_path: Path) -> None:
     script, gate = tmp_path / "agent.py", tmp_path / "gate"
     script.write_text(AGENT)
-    solutions = DATA / "wordcount" / "solutions"
+    solutions = tmp_path / "solutions"  # the problems' folder is hidden from agents
+    shutil.copytree(DATA / "wordcount" / "solutions", solutions)
     agent = f"{sys.executable} {script} {{prompt_file}} {{workspace}} {solutions} {gate}"
     run_dir, db = tmp_path / "run", f"sqlite:///{tmp_path / 'store.db'}"
     argv = [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -105,3 +107,51 @@ def test_load_problems_by_name(tmp_path: Path) -> None:
         load_problems(tmp_path / "tiny" / "tests")
     with pytest.raises(BadInput, match="no such problems folder"):
         load_problems(tmp_path / "missing")
+
+
+# -- confinement: nothing outside the problem folder reaches the agent or the tests ------------
+
+
+def test_a_spec_linked_outside_the_problem_folder_is_refused(tmp_path: Path) -> None:
+    folder = make_problem(tmp_path)
+    secret = tmp_path / "secret.md"
+    secret.write_text("the host's file")
+    (folder / "checkpoint_1.md").unlink()
+    (folder / "checkpoint_1.md").symlink_to(secret)
+    with pytest.raises(BadInput, match=r"checkpoint_1\.md.* leaves the problem folder"):
+        load_problem(folder)
+
+
+@pytest.mark.parametrize("entry", ["../../x", "/etc/passwd", "a/../../b", "''"])
+def test_an_entry_file_outside_the_workspace_is_refused(tmp_path: Path, entry: str) -> None:
+    folder = make_problem(tmp_path, CONFIG.replace("entry_file: main", f"entry_file: {entry}"))
+    with pytest.raises(BadInput, match="'entry_file' .* must be a file inside the workspace"):
+        load_problem(folder)
+
+
+@pytest.mark.parametrize("where", ["tests/data.txt", "solutions/checkpoint_1/main.py"])
+def test_a_test_or_solution_linked_outside_is_refused(tmp_path: Path, where: str) -> None:
+    folder = make_problem(tmp_path)
+    (tmp_path / "host.txt").write_text("host")
+    (folder / where).symlink_to(tmp_path / "host.txt")
+    with pytest.raises(BadInput, match=f"'{where}' links outside the problem folder"):
+        load_problem(folder)
+
+
+def test_one_invalid_problem_hides_no_other(tmp_path: Path) -> None:
+    make_problem(tmp_path)
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "config.yaml").write_text("name: broken\n")
+    assert [p.name for p in load_problems(tmp_path, ["tiny"])] == ["tiny"]
+    with pytest.raises(BadInput, match="missing required field 'entry_file'"):
+        load_problems(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "slopmark", "code", "bench", "list", "--problems", str(tmp_path)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "tiny" in done.stdout
+    [line] = done.stderr.splitlines()
+    assert "broken/config.yaml: missing required field 'entry_file'" in line
+    assert "1 of 2 problem folders" in line

@@ -9,6 +9,7 @@ cannot run here; the isolation tests over the safe ones only. Commands run
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -194,21 +195,21 @@ def test_network_on_when_asked(bwrap: Sandbox, ws: Path, http_server: int) -> No
 
 def test_writes_land_only_in_the_writable_workspace(safe: Sandbox, ws: Path) -> None:
     repo_file = Path(__file__).with_name(f"sandbox-escape-{uuid.uuid4().hex}")
-    targets = [repo_file, Path("/root") / repo_file.name, Path("/etc") / repo_file.name]
+    targets = [repo_file, Path("/usr") / repo_file.name, Path("/etc") / repo_file.name]
+    home_file = Path("/root") / repo_file.name  # the home is a throwaway folder inside
     code = (
         "import sys\nopen('inside.txt', 'w').write('made inside')\nfor path in sys.argv[1:]:\n"
         "    try:\n        open(path, 'w').write('escaped')\n        print('WROTE', path)\n"
         "    except OSError as error:\n        print('refused', path, error.errno)\n"
     )
     done = safe.run(
-        ["python3", "-c", code, *map(str, targets)], workdir=ws,
+        ["python3", "-c", code, *map(str, [*targets, home_file])], workdir=ws,
         mounts=[Mount(ws, writable=True)], limits=FAST, env=ENV,
     )  # fmt: skip
     assert done.ok, done.stderr
-    assert "WROTE" not in done.stdout
-    assert done.stdout.count("refused") == 3
+    assert all(f"refused {target}" in done.stdout for target in targets)
     assert (ws / "inside.txt").read_text() == "made inside"
-    assert not any(target.exists() for target in targets)
+    assert not any(target.exists() for target in [*targets, home_file])
 
 
 def test_read_only_mount_cannot_be_written(safe: Sandbox, ws: Path, tmp_path: Path) -> None:
@@ -320,3 +321,58 @@ def test_host_has_no_sandbox_cgroups_left() -> None:
         pytest.skip("no cgroup v1 pids hierarchy here")
     mine = [p for p in root.iterdir() if p.name.startswith(f"slopmark-{os.getpid()}-")]
     assert mine == []
+
+
+def test_homes_and_credentials_are_hidden(
+    bwrap: Sandbox, ws: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key planted in the caller's home, root's home and the password hashes are not
+    readable inside (the sandbox's uid is the caller's outside, so permissions alone
+    would not stop it); the harness's own interpreter under a home still runs."""
+    home = Path(__file__).with_name(f"home-{uuid.uuid4().hex}")  # outside /tmp and /root
+    (home / ".ssh").mkdir(parents=True)
+    key = home / ".ssh" / "id_rsa"
+    key.write_text("PRIVATE KEY")
+    key.chmod(0o600)
+    monkeypatch.setenv("HOME", str(home))
+    planted = Path("/root") / f".slopmark-planted-{uuid.uuid4().hex}"
+    planted.write_text("ROOT SECRET")
+    planted.chmod(0o600)
+    code = (
+        "import sys\nfor path in sys.argv[1:]:\n    try:\n"
+        "        print(path, repr(open(path).read()))\n"
+        "    except OSError as error:\n        print(path, 'unreadable', error.errno)\n"
+    )
+    try:
+        done = bwrap.run(
+            ["python3", "-c", code, str(key), str(planted), "/etc/shadow"], workdir=ws,
+            mounts=[Mount(ws, writable=True)], limits=FAST, env=ENV,
+        )  # fmt: skip
+    finally:
+        planted.unlink()
+        shutil.rmtree(home)
+    assert done.ok, done.stderr
+    assert "PRIVATE KEY" not in done.stdout and "ROOT SECRET" not in done.stdout
+    assert f"{key} unreadable" in done.stdout and f"{planted} unreadable" in done.stdout
+    assert "/etc/shadow unreadable" in done.stdout or "/etc/shadow ''" in done.stdout
+
+
+def test_a_hidden_mount_shows_an_empty_read_only_folder(
+    bwrap: Sandbox, ws: Path, tmp_path: Path
+) -> None:
+    secret = tmp_path / "problems"
+    (secret / "inner").mkdir(parents=True)
+    (secret / "tests.py").write_text("expected = 42")
+    (secret / "inner" / "kept.txt").write_text("visible")
+    code = (
+        f"import os\nprint(sorted(os.listdir({str(secret)!r})))\n"
+        f"print(open({str(secret / 'inner' / 'kept.txt')!r}).read())\n"
+        f"try:\n    open({str(secret / 'new.txt')!r}, 'w')\nexcept OSError as error:\n"
+        "    print('refused', error.errno)\n"
+    )
+    done = bwrap.run(
+        ["python3", "-c", code], workdir=ws, limits=FAST, env=ENV,
+        mounts=[Mount(ws, writable=True), Mount(secret, hidden=True), Mount(secret / "inner")],
+    )  # fmt: skip
+    assert done.ok, done.stderr
+    assert done.stdout.splitlines() == ["['inner']", "visible", "refused 30"]

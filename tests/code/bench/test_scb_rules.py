@@ -9,7 +9,6 @@ in docs/bench-evaluation.md was written from).
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -30,7 +29,7 @@ from slopmark.code.bench.results import AgentRecord, CaseOutcome, CheckpointResu
 from slopmark.code.bench.sandbox.base import Execution
 from slopmark.code.bench.scoring import summarize
 from slopmark.code.bench.testlayout import PLUGIN, PLUGIN_DIR, _copy_tests
-from slopmark.code.bench.testrun import NETWORK_OFF, read_report
+from slopmark.code.bench.testrun import NETWORK_OFF, parse_events, read_report
 
 CUSTOM = {"slow": "FUNCTIONALITY", "critical": "CORE"}
 
@@ -157,14 +156,21 @@ def test_case(x): pass
 def run_plugin(folder: Path, source: str) -> dict[str, Any]:
     """Run pytest with the report plugin on one test file; the report it wrote."""
     (folder / "test_checkpoint_1.py").write_text(source)
-    report = folder / "report.json"
+    report = folder / "report.jsonl"
     env = {**os.environ, "PYTHONPATH": str(PLUGIN_DIR), "SLOPMARK_BENCH_REPORT": str(report)}
     subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", PLUGIN, "-p", "no:cacheprovider", str(folder)],
         cwd=folder, env=env, capture_output=True, check=False, timeout=120,
     )  # fmt: skip
-    payload: dict[str, Any] = json.loads(report.read_text())
+    payload = parse_events(report.read_text())
+    assert payload is not None
     return payload
+
+
+def finished(**fields: Any) -> dict[str, Any]:
+    """The gathered events of a session that ran to its end (`parse_events`' shape)."""
+    return {"expected": [], "complete": True, "kept_out": [], "collect_errors": [], "tests": [],
+            **fields}  # fmt: skip
 
 
 def test_the_report_plugin_gives_pytest_json_reports_outcomes(tmp_path: Path) -> None:
@@ -216,7 +222,7 @@ def test_pytests_infrastructure_exit_statuses_are_errored(
 ) -> None:
     """``INFRA_FAILURE_CODES = {EXIT_INTERRUPTED, EXIT_INTERNALERROR, EXIT_USAGEERROR,
     EXIT_NOTESTSCOLLECTED}``."""
-    payload = {"exitstatus": status, "collected": 1, "collect_errors": [], "tests": []}
+    payload = finished(exitstatus=status, collected=1)
     run = read_report(payload, DONE, problem.checkpoints[0], problem, network=False)
     assert run.status == "collect_error"
     assert run.error == f"pytest could not run the tests (exit status {status}: {meaning})"
@@ -224,7 +230,7 @@ def test_pytests_infrastructure_exit_statuses_are_errored(
 
 def test_nothing_collected_is_errored(problem: Any) -> None:
     """``_check_collection_line``: ``if num_collected == 0: return False, 0``."""
-    payload = {"exitstatus": 0, "collected": 0, "collect_errors": [], "tests": []}
+    payload = finished(exitstatus=0, collected=0)
     assert (
         read_report(payload, DONE, problem.checkpoints[0], problem, False).status == "collect_error"
     )
@@ -307,7 +313,7 @@ def test_a_network_failure_is_named_only_when_the_network_was_off(problem: Any) 
     message = "URLError: <urlopen error [Errno -3] Temporary failure in name resolution>"
     record = {"nodeid": "tests/test_checkpoint_1.py::test_fetch", "outcome": "failed",
               "message": message, "detail": "..."}  # fmt: skip
-    payload = {"exitstatus": 1, "collected": 1, "collect_errors": [], "tests": [record]}
+    payload = finished(exitstatus=1, collected=1, tests=[record])
     off = read_report(payload, DONE, problem.checkpoints[0], problem, network=False)
     assert off.tests[0].message == f"{NETWORK_OFF}: {record['message']}"
     on = read_report(payload, DONE, problem.checkpoints[0], problem, network=True)

@@ -25,6 +25,8 @@ from pathlib import Path
 
 from slopmark.code.bench.pythons import Interpreter
 from slopmark.code.bench.sandbox.base import Limits, Mount, Sandbox
+from slopmark.code.bench.sandbox.private import hidden_mounts
+from slopmark.code.bench.testrun import read_regular
 from slopmark.errors import EngineError
 
 #: What every hidden test session may import (the public problems use these).
@@ -107,18 +109,25 @@ def _build_test_environment(env: Path, requirements: Sequence[str], python: Inte
     (env / ".complete").write_text("\n".join(requirements) + "\n")
 
 
+#: A requirements.txt longer than this is not read (nor installed).
+MAX_REQUIREMENTS_BYTES = 1024 * 1024
+
+
 def requirement_lines(workspace: Path) -> list[str]:
-    """The workspace's requirements.txt without comments and blank lines."""
-    path = workspace / "requirements.txt"
-    if not path.is_file():
-        return []
-    text = path.read_text(encoding="utf-8", errors="replace")
+    """The workspace's requirements.txt without comments and blank lines (read only when
+    it is a regular file: a link the agent left there is not followed)."""
+    data = read_regular(workspace / "requirements.txt", MAX_REQUIREMENTS_BYTES)
+    text = data.decode("utf-8", errors="replace")
     lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
     return [line for line in lines if line]
 
 
 def workspace_environment(
-    workspace: Path, envs: Path, sandbox: Sandbox, python: Interpreter
+    workspace: Path,
+    envs: Path,
+    sandbox: Sandbox,
+    python: Interpreter,
+    hidden: Sequence[Path] = (),
 ) -> tuple[Path, str | None]:
     """The environment of the workspace's requirements (cached in ``envs``) and an error, if any.
 
@@ -133,20 +142,28 @@ def workspace_environment(
     with _building(env) as missing:
         if not missing:
             return env, None
-        return env, _build_workspace_environment(env, workspace, requirements, sandbox, python)
+        setting = (sandbox, python, hidden)
+        return env, _build_workspace_environment(env, workspace, requirements, setting)
 
 
 def _build_workspace_environment(
-    env: Path, workspace: Path, requirements: Sequence[str], sandbox: Sandbox, python: Interpreter
+    env: Path,
+    workspace: Path,
+    requirements: Sequence[str],
+    setting: tuple[Sandbox, Interpreter, Sequence[Path]],
 ) -> str | None:
+    sandbox, python, hidden = setting
     shutil.rmtree(env, ignore_errors=True)
     _create_venv(env, with_pip=bool(requirements), python=python)
     if requirements:
+        listed = env / "requirements.txt"  # the lines read, not a file the agent controls
+        listed.write_text("\n".join(requirements) + "\n", encoding="utf-8")
         done = sandbox.run(
             [str(env / "bin" / "python"), "-m", "pip", "install", "--quiet",
-             "--disable-pip-version-check", "-r", str(workspace / "requirements.txt")],
+             "--disable-pip-version-check", "-r", str(listed)],
             workdir=workspace,
-            mounts=[Mount(workspace), Mount(env, writable=True), Mount(python.prefix)],
+            mounts=[*hidden_mounts(hidden), Mount(workspace), Mount(env, writable=True),
+                    Mount(python.prefix)],
             limits=INSTALL_LIMITS,
             env={"PATH": f"{env / 'bin'}:/usr/bin:/bin", "HOME": str(env), "PIP_NO_CACHE_DIR": "1"},
         )  # fmt: skip

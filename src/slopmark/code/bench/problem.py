@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
@@ -26,6 +26,7 @@ import yaml
 from slopmark.code.bench.pythons import check_version
 from slopmark.confine import inside
 from slopmark.errors import BadInput
+from slopmark.regular import Unreadable, read_text
 from slopmark.yamlconfig import load_yaml, yaml_problem
 
 _CHECKPOINT_NAME = re.compile(r"checkpoint_(\d+)")
@@ -112,6 +113,10 @@ class Problem:
         return next((path for path in candidates if path.is_dir()), None)
 
 
+#: A config.yaml longer than this is not read.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
 def _fail(config: Path, what: str) -> BadInput:
     return BadInput(f"{config}: {what}")
 
@@ -142,7 +147,7 @@ def _inside(root: Path, config: Path, where: str, relative: Any) -> Path:
 
 
 def _spec_path(root: Path, config: Path, name: str, entry: dict[str, Any]) -> Path:
-    candidates = [root / f"{name}.md"]
+    candidates = [_inside(root, config, f"checkpoints.{name} (its {name}.md)", f"{name}.md")]
     folder = _inside(root, config, f"checkpoints.{name}.path", entry.get("path", name))
     where = f"checkpoints.{name}.specification"
     candidates.append(_inside(folder, config, where, entry.get("specification", "spec.md")))
@@ -256,28 +261,65 @@ def _source(config: Path, value: Any) -> str:
     return str(value)
 
 
-def load_problem(root: Path) -> Problem:
-    """Read ``root/config.yaml``; BadInput names the file and field that is wrong."""
-    config = root / "config.yaml"
+def _entry_file(config: Path, value: Any) -> str:
+    """``entry_file``: a relative path that stays in the workspace (no ``..``, not absolute)."""
+    text = str(value)
+    path = PurePosixPath(text)
+    if not text.strip() or path.is_absolute() or ".." in path.parts or "\0" in text:
+        raise _fail(
+            config, f"'entry_file' {text[:80]!r} must be a file inside the workspace, e.g. main"
+        )
+    return text
+
+
+def _confined(root: Path, config: Path, folder: Path) -> None:
+    """BadInput when a link under ``folder`` (or ``folder`` itself) leaves the problem folder:
+    the harness copies tests and reference solutions, and a link out would bring a host
+    file into the test session."""
+    if not inside(root, folder):
+        raise _fail(config, f"'{folder.name}' leaves the problem folder {root}")
+    for path in sorted(folder.rglob("*")):
+        if path.is_symlink() and not inside(root, path):
+            where = path.relative_to(root)
+            raise _fail(config, f"'{where}' links outside the problem folder {root}; remove it")
+
+
+def _read_config(root: Path, config: Path) -> dict[str, Any]:
+    """``config.yaml`` as a mapping: a regular file inside the problem folder, valid YAML."""
     if not config.is_file():
         raise BadInput(f"{root}: not a problem folder (no config.yaml)")
+    if not inside(root, config):
+        raise _fail(config, f"links outside the problem folder {root}; make it a file")
     try:
-        raw = load_yaml(config.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise _fail(config, f"cannot be read as UTF-8 text ({error})") from None
+        raw = load_yaml(read_text(config, MAX_CONFIG_BYTES, advice="fix it"))
+    except Unreadable as error:
+        raise _fail(config, f"cannot be read as UTF-8 text ({error.reason})") from None
     except yaml.YAMLError as error:
         raise _fail(config, f"not valid YAML ({yaml_problem(error)})") from None
-    raw = _mapping(raw, config, "config.yaml")
+    return _mapping(raw, config, "config.yaml")
+
+
+def _check_layout(root: Path, config: Path, raw: dict[str, Any]) -> None:
     for key in ("entry_file", "checkpoints"):
         if key not in raw:
             raise _fail(config, f"missing required field '{key}'")
     if not (root / "tests").is_dir():
         raise _fail(config, f"the problem has no tests folder ({root / 'tests'})")
+    for folder in (root / "tests", root / "solutions"):
+        if folder.exists():
+            _confined(root.resolve(), config, folder)
+
+
+def load_problem(root: Path) -> Problem:
+    """Read ``root/config.yaml``; BadInput names the file and field that is wrong."""
+    config = root / "config.yaml"
+    raw = _read_config(root, config)
+    _check_layout(root, config, raw)
     return Problem(
         name=str(raw.get("name", root.name)),
         root=root.resolve(),
         description=str(raw.get("description", "")).strip(),
-        entry_file=str(raw["entry_file"]),
+        entry_file=_entry_file(config, raw["entry_file"]),
         timeout_s=_number(config, "timeout", raw.get("timeout", DEFAULT_TIMEOUT_S), float),
         checkpoints=_checkpoints(root.resolve(), config, raw["checkpoints"]),
         test_dependencies=tuple(str(dep) for dep in raw.get("test_dependencies") or ()),
@@ -289,24 +331,53 @@ def load_problem(root: Path) -> Problem:
     )
 
 
-def _discover(folder: Path) -> list[Problem]:
+@dataclass(frozen=True)
+class Invalid:
+    """A problem folder that could not be read, and why."""
+
+    folder: Path
+    error: str
+
+
+def scan_problems(folder: Path) -> tuple[list[Problem], list[Invalid]]:
+    """Every problem under ``folder`` (each subfolder with a config.yaml), and apart the
+    folders that are not valid problems: one bad problem hides no other."""
     if (folder / "config.yaml").is_file():
-        return [load_problem(folder)]
+        return [load_problem(folder)], []
     if not folder.is_dir():
         raise BadInput(f"{folder}: no such problems folder")
     folders = [sub for sub in sorted(folder.iterdir()) if (sub / "config.yaml").is_file()]
-    found = [load_problem(sub) for sub in folders]
-    if not found:
+    if not folders:
         raise BadInput(f"{folder}: no problems here (no subfolder has a config.yaml)")
-    return found
+    found, invalid = [], []
+    for sub in folders:
+        try:
+            found.append(load_problem(sub))
+        except BadInput as error:
+            invalid.append(Invalid(sub, str(error)))
+    return found, invalid
 
 
 def load_problems(folder: Path, names: list[str] | None = None) -> list[Problem]:
-    """Every problem under ``folder`` (each subfolder with a config.yaml), by name."""
-    found = _discover(folder)
+    """The problems under ``folder`` named ``names`` (every one when None): BadInput when
+    one of those is not valid (an invalid problem that was not asked for is left out)."""
+    found, invalid = scan_problems(folder)
     if not names:
+        if invalid:
+            more = f" (and {len(invalid) - 1} more)" if len(invalid) > 1 else ""
+            raise BadInput(f"{invalid[0].error}{more}; fix it, or pick others with --problem")
         return found
+    return _named(folder, found, invalid, names)
+
+
+def _named(
+    folder: Path, found: list[Problem], invalid: list[Invalid], names: list[str]
+) -> list[Problem]:
     by_name = {problem.name: problem for problem in found}
+    broken = {bad.folder.name: bad for bad in invalid}
+    for name in names:
+        if name not in by_name and name in broken:
+            raise BadInput(broken[name].error)
     missing = [name for name in names if name not in by_name]
     if missing:
         raise BadInput(

@@ -1,14 +1,29 @@
-"""The quality numbers of a checkpoint's workspace: `code measure` plus the churn."""
+"""The quality numbers of a checkpoint's workspace: `code measure` plus the churn.
+
+The workspace is measured in full, whatever it says of itself: every folder
+(``build/``, ``env/`` and the other folders `code measure` leaves out by
+default are code the submission can import), no ``[tool.slopmark]``
+configuration of its own, and ``# slopmark: ignore`` comments suppress
+nothing. Only what the test session does not copy either (virtual
+environments, ``node_modules``, ``.git``, caches: `testlayout.NOT_COPIED`) and
+files that are not regular (symlinks, FIFOs) or over the size limit are left
+out, each with its reason.
+"""
 
 from __future__ import annotations
 
 import difflib
+import os
+import stat
 from pathlib import Path
 
+from slopmark.code.analysis import Skipped
 from slopmark.code.bench.results import Quality
 from slopmark.code.cache import ResultCache, default_location
-from slopmark.code.measure import MeasureOptions, measure_tree
-from slopmark.code.tree import EXCLUDED_DIRS
+from slopmark.code.languages import grammar_of
+from slopmark.code.measure import MeasureOptions, measure_sources
+from slopmark.code.metrics import Settings
+from slopmark.code.tree import EXCLUDED_DIRS, MAX_FILE_BYTES, SourceFile, SourceSet
 
 #: Files bigger than this are not diffed line by line (data, not code).
 MAX_DIFF_BYTES = 1024 * 1024
@@ -44,11 +59,48 @@ def churn(before: Path | None, after: Path) -> tuple[int, int]:
     return added, removed
 
 
+#: How the benchmark measures: the paper's profile, suppression comments off.
+BENCH_SETTINGS = Settings(suppressions=False)
+
+
+def _source(folder: str, name: str, rel: str) -> SourceFile | Skipped | None:
+    grammar = grammar_of(name)
+    if grammar is None:
+        return None
+    try:
+        found = os.lstat(os.path.join(folder, name))
+    except OSError as error:
+        return Skipped(rel, f"unreadable: {error.strerror}")
+    if not stat.S_ISREG(found.st_mode):
+        return Skipped(rel, "not a regular file (a link, a FIFO or a device)")
+    if found.st_size > MAX_FILE_BYTES:
+        return Skipped(rel, f"{found.st_size / 2**20:.1f} MiB is over the size limit")
+    return SourceFile(os.path.join(folder, name), rel, grammar)
+
+
+def workspace_sources(workspace: Path) -> SourceSet:
+    """Every source file of ``workspace``, in every folder (see the module docstring)."""
+    files: list[SourceFile] = []
+    skipped: list[Skipped] = []
+    for folder, dirs, names in os.walk(workspace):
+        dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
+        base = os.path.relpath(folder, workspace)
+        prefix = "" if base == "." else base.replace(os.sep, "/") + "/"
+        for name in sorted(names):
+            found = _source(folder, name, prefix + name)
+            if isinstance(found, SourceFile):
+                files.append(found)
+            elif found is not None:
+                skipped.append(found)
+    return SourceSet(str(workspace), tuple(files), tuple(skipped))
+
+
 def measure_workspace(workspace: Path, previous: Path | None) -> Quality:
     """Erosion, verbosity, size and complexity of ``workspace``; its churn since ``previous``."""
     cache = ResultCache(default_location())  # shared with code measure/diff/history
+    options = MeasureOptions(jobs=1, cache=cache, settings=BENCH_SETTINGS)
     try:
-        report = measure_tree(workspace, MeasureOptions(jobs=1, cache=cache))
+        report = measure_sources(workspace_sources(workspace), options)
     finally:
         cache.close()
     callables = report.callables

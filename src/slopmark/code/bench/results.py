@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from slopmark.code.bench.agents.base import AgentOutcome
+from slopmark.code.bench.integrity import Finding, Integrity
 
 #: scored: tests ran. agent_failed: the agent crashed or timed out (correctness 0).
 #: not_run: an earlier checkpoint's agent failed (correctness 0, no workspace).
@@ -73,6 +74,8 @@ class CheckpointResult:
     #: Seconds spent: agent, environment + tests, metrics, and the whole checkpoint.
     timings: dict[str, float] = field(default_factory=dict)
     source: str = "community"
+    #: What the workspace held that aims at its own evaluation (see `integrity`).
+    integrity: Integrity | None = None
 
     @property
     def errored(self) -> bool:
@@ -119,9 +122,18 @@ def read_result(path: Path) -> CheckpointResult:
     agent = raw.pop("agent")
     quality = raw.pop("quality")
     tests = tuple(CaseOutcome(**test) for test in raw.pop("tests"))
+    integrity = _integrity(raw.pop("integrity", None))
     return CheckpointResult(
         **raw,
         agent=AgentRecord(**agent) if agent else None,
         quality=Quality(**quality) if quality else None,
         tests=tests,
+        integrity=integrity,
     )
+
+
+def _integrity(raw: dict[str, Any] | None) -> Integrity | None:
+    if raw is None:
+        return None
+    findings = tuple(Finding(**finding) for finding in raw.get("findings", ()))
+    return Integrity(findings, raw.get("guarded"), tuple(raw.get("hidden", ())))

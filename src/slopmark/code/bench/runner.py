@@ -27,6 +27,7 @@ from typing import Any
 
 from slopmark.code.bench.agents.base import Agent, AgentOutcome, AgentTask
 from slopmark.code.bench.envs import hidden_test_environment, workspace_environment
+from slopmark.code.bench.integrity import Integrity, scan, session_findings
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.profiles import EvalEnvironment, EvalOptions, Host, resolve
 from slopmark.code.bench.prompts import PromptTemplate
@@ -39,8 +40,8 @@ from slopmark.code.bench.results import (
     write_result,
 )
 from slopmark.code.bench.sandbox.base import Limits, Sandbox
-from slopmark.code.bench.testlayout import NOT_COPIED
-from slopmark.code.bench.testrun import run_tests
+from slopmark.code.bench.testlayout import not_copied
+from slopmark.code.bench.testrun import HiddenTestRun, run_tests
 from slopmark.errors import BadInput, SlopmarkError
 
 RESULT = "result.json"
@@ -98,6 +99,19 @@ def open_run_dir(config: BenchConfig, problems: Sequence[Problem]) -> None:
     manifest.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
 
 
+#: What `hidden_folders` hides, as the integrity report names it (no machine's paths).
+HIDDEN_ROLES = ("problems folder", "run folder")
+
+
+def hidden_folders(problem: Problem, run_dir: Path) -> tuple[Path, ...]:
+    """What every sandbox of a chain hides: the problems' folder (the hidden tests and
+    reference solutions of every problem in it) and the run folder (earlier
+    checkpoints' reports and snapshots); what a sandbox needs inside them is mounted
+    again over the hidden folder."""
+    found = {problem.root.resolve().parent, run_dir.resolve()}
+    return tuple(sorted(path for path in found if len(path.parts) > 1))
+
+
 def load_results(run_dir: Path) -> list[CheckpointResult]:
     """Every finished checkpoint in ``run_dir``, by problem and order."""
     found = [read_result(path) for path in sorted(run_dir.glob(f"*/*/{RESULT}"))]
@@ -114,7 +128,7 @@ def _copy_tree(source: Path | None, target: Path) -> None:
     if source is None:
         target.mkdir(parents=True)
     else:
-        shutil.copytree(source, target, ignore=NOT_COPIED, symlinks=True)
+        shutil.copytree(source, target, ignore=not_copied(), symlinks=True)
 
 
 class ProblemRun:
@@ -125,6 +139,7 @@ class ProblemRun:
         self.problem = problem
         self.folder = bench.config.run_dir / problem.name
         self.live = self.folder / "workspace"
+        self.hidden = hidden_folders(problem, bench.config.run_dir)
 
     def run(self) -> list[CheckpointResult]:
         found = resolve(self.problem, self.bench.config.evaluation, self.bench.host)
@@ -214,18 +229,29 @@ class ProblemRun:
         status: CheckpointStatus = "agent_failed"
         tests: tuple[CaseOutcome, ...] = ()
         error = outcome.error
+        run = None
         if outcome.status == "ok":
-            status, tests, error = self._tests(checkpoint, snapshot, folder / "eval", timings)
+            run = self._tests(checkpoint, snapshot, folder / "eval", timings)
+            status, tests, error = run.status, run.tests, run.error
         quality_started = time.perf_counter()
         quality = measure_workspace(snapshot, previous) if has_files(snapshot) else None
         timings["metrics_s"] = time.perf_counter() - quality_started
         timings["total_s"] = time.perf_counter() - started
         result = self._result(
-            checkpoint, index, status, outcome,
-            tests=tests, quality=quality, error=error, timings=timings,
+            checkpoint, index, status, outcome, tests=tests, quality=quality, error=error,
+            timings=timings, integrity=self._integrity(checkpoint, snapshot, run),
         )  # fmt: skip
         write_result(folder / RESULT, result)
         return result
+
+    def _integrity(
+        self, checkpoint: Checkpoint, snapshot: Path, run: HiddenTestRun | None
+    ) -> Integrity:
+        guarded = None if run is None else run.guarded
+        found = scan(snapshot, self.problem.test_files(checkpoint), guarded)
+        if run is not None:
+            found += session_findings(run.cut_short, run.kept_out)
+        return Integrity(tuple(found), guarded, HIDDEN_ROLES)
 
     def _agent(self, checkpoint: Checkpoint, index: int, folder: Path) -> AgentOutcome:
         config = self.bench.config
@@ -245,25 +271,29 @@ class ProblemRun:
                 max_procs=config.agent_max_procs,
                 network=False,
             ),
+            hidden=self.hidden,
         )  # fmt: skip
         return self.bench.agent.run(task)
 
     def _tests(
         self, checkpoint: Checkpoint, snapshot: Path, folder: Path, timings: dict[str, float]
-    ) -> tuple[CheckpointStatus, tuple[CaseOutcome, ...], str | None]:
+    ) -> HiddenTestRun:
         started = time.perf_counter()
         envs = self.bench.config.run_dir / "envs"
         python = self.environment.interpreter
-        ws_env, install_error = workspace_environment(snapshot, envs, self.bench.sandbox, python)
+        ws_env, install_error = workspace_environment(
+            snapshot, envs, self.bench.sandbox, python, self.hidden
+        )
         if install_error is not None:
             timings["tests_s"] = time.perf_counter() - started
-            return "test_error", (), install_error
+            return HiddenTestRun((), install_error, "test_error")
         run = run_tests(
             self.problem, checkpoint, snapshot, folder, sandbox=self.bench.sandbox,
             environment=self.environment, test_env=self.test_env, ws_env=ws_env,
+            hidden=self.hidden,
         )  # fmt: skip
         timings["tests_s"] = time.perf_counter() - started
-        return run.status, run.tests, run.error
+        return run
 
 
 class BenchRun:

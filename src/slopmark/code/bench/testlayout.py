@@ -16,13 +16,27 @@ Both copy the tests the way SCB's ``PytestRunner._copy_tests_from_problem``
 does: ``conftest.py`` and every other file or folder, but of the
 ``test_*.py`` files only those of this and (with ``include_prior_tests``)
 earlier checkpoints.
+
+The submission configures nothing of its own evaluation (see
+docs/bench-evaluation.md, "What the measured cannot change"): a
+``.evaluation_tests`` folder of its own is not copied; pytest starts from a
+harness script in isolated mode (`command`), with the harness's ``pytest.ini``
+(``-c``), conftest boundary (``--confcutdir``: the tests' folder) and plugin;
+and the submission runs in a sandbox nested in the session's when the backend
+can nest one (`guard_paths`): the hidden tests' code, the report and the
+harness's files are out of its reach, the tests' data files (which tests hand
+to it as input) read-only, and the variables that tell a test run
+(``PYTEST_*``, ``SCBENCH_CHECKPOINT``) are not in its environment.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
+import stat
 import tempfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,9 +48,16 @@ from slopmark.code.bench.toolchains import link_tools
 
 PLUGIN_DIR = Path(__file__).parent / "pytest_report"
 PLUGIN = "slopmark_bench_report"
+LAUNCHER = PLUGIN_DIR / "run_hidden_tests.py"
 #: Folders of a workspace that are never copied into the test folder.
 NOT_COPIED = shutil.ignore_patterns(".venv", "venv", "__pycache__", ".git", "node_modules")
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+#: Variables the submission never sees, though the session around it has them.
+HARNESS_VARIABLES = (
+    "PYTEST_CURRENT_TEST", "PYTEST_VERSION", "PYTEST_ADDOPTS", "PYTEST_PLUGINS",
+    "SCBENCH_CHECKPOINT", "SLOPMARK_BENCH_REPORT", "SLOPMARK_BENCH_REPORT_FD",
+    "SLOPMARK_BENCH_WORKSPACE", "SLOPMARK_BENCH_TESTS",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -51,7 +72,8 @@ class Session:
 
     @property
     def report(self) -> Path:
-        return self.root / "report.json"
+        """The report as kept with the checkpoint's artefacts."""
+        return self.root / "report.jsonl"
 
     @property
     def home(self) -> Path:
@@ -60,6 +82,15 @@ class Session:
     @property
     def assets(self) -> Path:
         return self.tests / "assets"
+
+    @property
+    def harness(self) -> Path:
+        """The harness's own files (the report when no descriptor can carry it)."""
+        return self.root / "harness"
+
+    @property
+    def tools(self) -> Path:
+        return self.root / "bin"
 
 
 def open_session(folder: Path, scb: bool) -> Session:
@@ -96,33 +127,75 @@ def _ini(problem: Problem) -> str:
     return f"[pytest]\nmarkers =\n{lines}"
 
 
+def not_copied(top: Path | None = None) -> Callable[[str, list[str]], set[str]]:
+    """What a copy of a workspace leaves out: `NOT_COPIED`, files that are neither regular
+    files, folders nor links (a FIFO would block the copy), and in ``top`` a
+    ``.evaluation_tests`` of the submission's own."""
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        skipped = set(NOT_COPIED(folder, names))
+        skipped.update(name for name in names if _special(os.path.join(folder, name)))
+        if top is not None and Path(folder) == top:
+            skipped.add(SCB_TEST_DIR)
+        return skipped
+
+    return ignore
+
+
+def _special(path: str) -> bool:
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return True
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
+
+
 def prepare(problem: Problem, checkpoint: Checkpoint, workspace: Path, session: Session) -> None:
     """Copy the workspace, the tests and the static assets; write pytest.ini."""
-    shutil.copytree(workspace, session.workspace, ignore=NOT_COPIED, symlinks=True)
+    shutil.copytree(workspace, session.workspace, ignore=not_copied(workspace), symlinks=True)
+    session.ini.unlink(missing_ok=True)  # the submission's own, maybe a link out
     _copy_tests(problem, checkpoint, session.tests)
     for name, source in problem.static_assets.items():
         session.assets.mkdir(exist_ok=True)
         _copy(source, session.assets / name)
     session.ini.write_text(_ini(problem), encoding="utf-8")
     session.home.mkdir()
+    session.harness.mkdir()
+
+
+def guard_paths(session: Session) -> tuple[list[Path], list[Path]]:
+    """What the submission's own sandbox hides (the hidden tests' code, the harness's files)
+    and keeps read-only (the tests' folder, whose data files tests hand to the
+    submission, the toolchain links, pytest.ini)."""
+    code = sorted(path for path in session.tests.rglob("*.py") if not path.is_symlink())
+    hide = [*code, session.harness]
+    keep = [path for path in (session.tests, session.tools, session.ini) if path.exists()]
+    return hide, keep
 
 
 def command(
-    problem: Problem, checkpoint: Checkpoint, session: Session, test_env: Path, ws_env: Path
+    problem: Problem,
+    checkpoint: Checkpoint,
+    session: Session,
+    envs: tuple[Path, Path],
+    guard: Sequence[str] = (),
 ) -> list[str]:
-    """pytest's command line: the entry point, the checkpoint, the plugin, the timeout."""
+    """pytest's command line: the entry point (in its ``guard``), the checkpoint, the
+    plugin, the timeout; ``envs`` are the test and the workspace environments."""
+    test_env, ws_env = envs
     if session.scb:
         targets = [SCB_TEST_DIR]
     else:
         targets = [str(session.tests / path.name) for path in problem.test_files(checkpoint)]
-    entry = f"{ws_env / 'bin' / 'python'} {session.workspace / problem.entry_script}"
+    entry = [*guard, str(ws_env / "bin" / "python"), str(session.workspace / problem.entry_script)]
     timeout = checkpoint.timeout_s or problem.timeout_s
     return [
-        str(test_env / "bin" / "python"), "-m", "pytest", *targets,
+        str(test_env / "bin" / "python"), "-I", "-B", str(LAUNCHER), *targets,
         "-c", str(session.ini), "--rootdir", str(session.ini.parent),
+        "--confcutdir", str(session.tests),
         "-p", PLUGIN, "-p", "no:cacheprovider", "-q", "--no-header", "-rN",
         f"--timeout={timeout:g}",
-        f"--entrypoint={shlex.join(shlex.split(entry))}", f"--checkpoint={checkpoint.name}",
+        f"--entrypoint={shlex.join(entry)}", f"--checkpoint={checkpoint.name}",
     ]  # fmt: skip
 
 
@@ -149,21 +222,30 @@ def _toolchain_env(environment: EvalEnvironment, session: Session) -> dict[str, 
     return env
 
 
+def link_toolchains(environment: EvalEnvironment, session: Session) -> None:
+    """The toolchains' links in the session's ``bin/`` (before the guard is drawn)."""
+    if environment.toolchains.tools:
+        link_tools(environment.toolchains, session.tools)
+
+
 def environment_variables(
     problem: Problem, checkpoint: Checkpoint, session: Session, environment: EvalEnvironment,
-    ws_env: Path,
+    ws_env: Path, report: dict[str, str],
 ) -> dict[str, str]:  # fmt: skip
-    """Exactly what the test session sees (nothing is inherited from the caller)."""
+    """Exactly what the test session sees (nothing is inherited from the caller);
+    ``report`` names the report's descriptor or file for the plugin."""
     path = [str(ws_env / "bin"), SYSTEM_PATH]
     if environment.toolchains.tools:
-        path.insert(1, str(link_tools(environment.toolchains, session.root / "bin")))
+        path.insert(1, str(session.tools))
     return {
         "PATH": ":".join(path),
         "HOME": str(session.home),
-        "PYTHONPATH": str(PLUGIN_DIR),
         "PYTHONDONTWRITEBYTECODE": "1",
-        "SLOPMARK_BENCH_REPORT": str(session.report),
+        "PYTHONNOUSERSITE": "1",
         "SCBENCH_CHECKPOINT": checkpoint.name,
+        "SLOPMARK_BENCH_WORKSPACE": str(session.workspace),
+        "SLOPMARK_BENCH_TESTS": str(session.tests),
+        **report,
         **_asset_env(problem, session),
         **_toolchain_env(environment, session),
     }
@@ -185,6 +267,6 @@ def keep_artefacts(session: Session, folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
     for path in (session.report, session.root / "pytest.log", session.ini):
-        if path.is_file():
+        if path.is_file() and not path.is_symlink():
             shutil.copy2(path, folder / path.name)
     shutil.rmtree(session.root, ignore_errors=True)

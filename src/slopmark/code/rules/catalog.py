@@ -22,6 +22,7 @@ from typing import Any
 
 from slopmark import _core
 from slopmark.errors import BadInput, did_you_mean
+from slopmark.regular import Unreadable, read_text
 
 PACK_DIR = Path(__file__).parent / "pack"
 #: The packs of the other languages: ``lang/<language>/<category>/<rule-id>.yml``.
@@ -29,6 +30,8 @@ LANG_DIR = Path(__file__).parent / "lang"
 #: The ``language:`` a rule may name (a JavaScript rule also runs on TypeScript and TSX).
 RULE_LANGUAGES = ("python", "javascript", "typescript", "go", "java", "rust")
 DOC_SECTIONS = ("what", "why", "example", "use_instead", "false_positives")
+#: A rule file larger than this is refused (a rule is a few hundred bytes).
+MAX_RULE_BYTES = 2**20
 _SEVERITIES = ("error", "warning", "info", "hint")
 
 
@@ -127,15 +130,17 @@ def _engine_text(doc: dict[str, Any]) -> str:
 def _rule_files(directory: Path) -> list[Path]:
     if not directory.is_dir():
         raise BadInput(f"{directory}: rule directory not found; pass an existing folder to --rules")
-    return sorted(p for p in directory.rglob("*") if p.suffix in (".yml", ".yaml") and p.is_file())
+    found = (p for p in directory.rglob("*") if p.suffix in (".yml", ".yaml"))
+    return sorted(p for p in found if p.exists() and not p.is_dir())  # a FIFO: refused
 
 
 def _read(path: Path) -> str:
-    """A rule file's text; BadInput when it cannot be read or is not UTF-8."""
+    """A rule file's text; BadInput when it is not a regular UTF-8 file within the limit (a
+    FIFO named ``x.yml`` is refused, not waited for)."""
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        message = f"{path}: cannot read the rule file ({error}); fix the file or drop it"
+        return read_text(path, MAX_RULE_BYTES)
+    except Unreadable as error:
+        message = f"{path}: cannot read the rule file ({error.reason}); fix the file or drop it"
         raise BadInput(message) from error
 
 

@@ -1,6 +1,7 @@
 """One unit of a study: a repository's history, measured and stored (runs on a worker).
 
-A git URL is cloned (bare, no prompts, remote helpers off) into a temporary
+A git URL is cloned (bare, no prompts, remote helpers off, through
+`slopmark.code.git.run_git` like every git call) into a temporary
 folder that is removed afterwards; a local path is read where it is. The whole
 unit has a time limit (SIGALRM in the worker's main thread; the clone also has
 its own subprocess timeout). Any failure is stored as the repository's
@@ -9,7 +10,6 @@ its own subprocess timeout). Any failure is stored as the repository's
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import tempfile
@@ -21,15 +21,13 @@ from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
+from slopmark.code.git import run_git
 from slopmark.code.history import HistoryReport, measure_history
 from slopmark.code.study.records import FAILED, OK, CommitPoint, RepoRecord, StudySettings
-from slopmark.code.study.repos import RepoEntry
+from slopmark.code.study.repos import RepoEntry, redact_credentials
 from slopmark.errors import BadInput, SlopmarkError
 from slopmark.executor import error_line
 from slopmark.executors.worker import host_name
-
-_GIT_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "SSH_ASKPASS": "true",
-            "GIT_SSH_COMMAND": "ssh -o BatchMode=yes"}  # fmt: skip
 
 
 class TimeLimit(SlopmarkError):
@@ -55,17 +53,17 @@ def time_limit(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _clone(url: str, target: Path, timeout_s: float) -> None:
-    command = ["git", "-c", "protocol.ext.allow=never", "clone", "--bare", "--quiet", "--", url,
-               str(target)]  # fmt: skip
+def _clone(entry: RepoEntry, target: Path, timeout_s: float) -> None:
+    """A bare clone of ``entry``'s URL (its credentials never reach a message)."""
+    command = ["clone", "--bare", "--quiet", "--", entry.url, str(target)]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s,
-                              env={**os.environ, **_GIT_ENV}, stdin=subprocess.DEVNULL)  # fmt: skip
+        done = run_git(command, timeout=timeout_s, fetch=True)
     except subprocess.TimeoutExpired:
         raise TimeLimit(f"git clone timed out after {timeout_s:g} s") from None
     if done.returncode != 0:
-        lines = done.stderr.strip().splitlines() or [f"exit {done.returncode}"]
-        raise BadInput(f"git clone failed: {lines[-1]}")
+        text = done.stderr.decode(errors="replace").strip()
+        lines = text.splitlines() or [f"exit {done.returncode}"]
+        raise BadInput(f"git clone failed: {redact_credentials(lines[-1])}")
 
 
 @contextmanager
@@ -78,14 +76,13 @@ def checkout(entry: RepoEntry, timeout_s: float) -> Iterator[Path]:
         return
     with tempfile.TemporaryDirectory(prefix="slopmark-study-") as folder:
         target = Path(folder) / "repo.git"
-        _clone(entry.repo, target, timeout_s)
+        _clone(entry, target, timeout_s)
         yield target
 
 
 def _head(location: Path) -> str | None:
-    done = subprocess.run(["git", "-C", str(location), "rev-parse", "--verify", "HEAD^{commit}"],
-                          capture_output=True, text=True)  # fmt: skip
-    return done.stdout.strip() or None
+    done = run_git(["rev-parse", "--verify", "--end-of-options", "HEAD^{commit}"], location)
+    return done.stdout.decode().strip() or None
 
 
 def _points(report: HistoryReport) -> tuple[CommitPoint, ...]:
@@ -114,7 +111,8 @@ def measure_repo(entry: RepoEntry, settings: StudySettings) -> RepoRecord:
     try:
         record = _measured(entry, settings)
     except Exception as error:  # noqa: BLE001 - a repository's failure is recorded, not raised
-        record = RepoRecord(entry.repo, entry.line, FAILED, error=error_line(error))
+        reason = redact_credentials(error_line(error))
+        record = RepoRecord(entry.repo, entry.line, FAILED, error=reason)
     return replace(record, node=host_name(), seconds=time.monotonic() - started)
 
 

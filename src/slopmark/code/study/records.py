@@ -25,7 +25,7 @@ class StudySettings:
     seed: int = 0
     cc_threshold: int = 10
     size_term: str = "sqrt"
-    timeout_s: float = 1800.0
+    timeout_s: float = 600.0
 
     def selection(self) -> Selection:
         return Selection(last=self.last, sample=None if self.last else self.sample, seed=self.seed)

@@ -5,13 +5,17 @@ A local path is taken relative to the file's folder. A URL must use https,
 http, ssh, git or file, or the scp form ``user@host:path``; it is cloned by the
 worker that measures it. A line that is none of these, holds spaces, starts
 with ``-`` or repeats an earlier repository is refused with its line number.
+
+Credentials in a URL (``https://user:token@host/r.git``) are used to clone and
+nowhere else: the repository is shown, stored and named in messages as
+``https://***@host/r.git`` (`redact_credentials`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from slopmark.errors import BadInput
@@ -20,15 +24,25 @@ URL_SCHEMES = ("https", "http", "ssh", "git", "file")
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
 _SCP = re.compile(r"[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^/].*")
 _TRANSPORT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*::")
+#: The user part of a URL (``scheme://user:password@``): up to the last ``@`` before a ``/``
+#: (a password may hold a raw ``@`` or a space: too much is hidden rather than too little).
+_USERINFO = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*://)[^/\n]*@")
+
+
+def redact_credentials(text: str) -> str:
+    """``text`` with the user part of every ``scheme://user:password@host`` URL as ``***``."""
+    return _USERINFO.sub(r"\1***@", text)
 
 
 @dataclass(frozen=True)
 class RepoEntry:
-    """One line of a REPOS file: ``repo`` is a URL or an absolute path."""
+    """One line of a REPOS file: ``repo`` is an absolute path or a URL without its
+    credentials (what is shown and stored); ``url`` is the URL to clone, as written."""
 
     line: int
     repo: str
     is_url: bool
+    url: str = field(default="", repr=False, compare=False)
 
 
 def _strip_comment(text: str) -> str:
@@ -54,12 +68,13 @@ def _entry(folder: Path, number: int, text: str) -> RepoEntry:
             raise ValueError(why)
     scheme = _SCHEME.match(text)
     if scheme is None:
-        is_url = bool(_SCP.fullmatch(text))
-        return RepoEntry(number, text if is_url else str((folder / text).resolve()), is_url)
+        if _SCP.fullmatch(text):
+            return RepoEntry(number, text, True, text)
+        return RepoEntry(number, str((folder / text).resolve()), False)
     if scheme.group(1).lower() not in URL_SCHEMES:
         known = ", ".join(URL_SCHEMES)
         raise ValueError(f"URL scheme {scheme.group(1)!r} is not one of {known}")
-    return RepoEntry(number, text, True)
+    return RepoEntry(number, redact_credentials(text), True, text)
 
 
 def read_repos(path: Path) -> list[RepoEntry]:
@@ -77,9 +92,10 @@ def read_repos(path: Path) -> list[RepoEntry]:
         try:
             entry = _entry(path.resolve().parent, number, text)
         except ValueError as error:
-            raise BadInput(f"{path}:{number}: {text!r} {error}") from None
+            raise BadInput(f"{path}:{number}: {redact_credentials(text)!r} {error}") from None
         if entry.repo in seen:
-            raise BadInput(f"{path}:{number}: {text!r} repeats line {seen[entry.repo]}")
+            shown = redact_credentials(text)
+            raise BadInput(f"{path}:{number}: {shown!r} repeats line {seen[entry.repo]}")
         seen[entry.repo] = number
         entries.append(entry)
     if not entries:

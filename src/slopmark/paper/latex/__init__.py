@@ -23,6 +23,7 @@ from slopmark.paper.latex.files import (
     folder_reader,
     read_file,
     require_latex,
+    tex_files,
 )  # fmt: skip
 from slopmark.paper.latex.source import flatten
 
@@ -58,7 +59,7 @@ def main_file(path: Path, main: str | None) -> Path:
         chosen = path / main if main else find_main_file(path)
         if not inside(path, chosen):
             raise BadInput(f"--main {main!r}: resolves outside {path}; name a file in the folder")
-        if not chosen.is_file():
+        if not chosen.exists():
             raise BadInput(f"{chosen}: --main names no file in {path}")
         return chosen
     if path.suffix.lower() == ".pdf":
@@ -75,4 +76,5 @@ def load_document(path: Path, main: str | None = None) -> Document:
     reader = folder_reader(root, path if path.is_dir() else root)
     name = main_path.name
     document = build_document(flatten(name, text, reader), name, reader)
-    return replace(document, root=str(root.resolve()))
+    skipped = tex_files(path)[1] if path.is_dir() and main is None else []
+    return replace(document, root=str(root.resolve()), notes=(*skipped, *document.notes))

@@ -130,6 +130,7 @@ def build_document(flat: Flat, main: str, reader: FileReader) -> Document:
                     pointers, macros.texts)  # fmt: skip
     views = build_views(text, masked, bounds, lookup, flat.span)
     kept, twice = last_definitions(scan.labels)
+    bibliography, unread = read_bibliography(text, reader, flat.span)
     labels = tuple(Label(d.key, d.kind, d.section, d.number, d.at) for d in kept)
     return Document(
         main=main,
@@ -142,9 +143,9 @@ def build_document(flat: Flat, main: str, reader: FileReader) -> Document:
         floats=_floats(scan, kept),
         environments=scan.environments,
         sentences=views.sentences,
-        notes=(*flat.notes, *notes, *scan.notes, *twice),
+        notes=(*flat.notes, *notes, *scan.notes, *twice, *unread),
         structure_view=views.structure,
         prose_view=views.prose,
         origin="latex",
-        bibliography=read_bibliography(text, reader),
+        bibliography=bibliography,
     )

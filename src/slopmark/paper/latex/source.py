@@ -8,7 +8,8 @@ a line holding only a comment disappears (as LaTeX joins around it); the
 files resolve relative to the main file's folder, with and without ``.tex``.
 A missing file, a cycle or nesting deeper than `MAX_DEPTH` leaves a `Note`
 and the rest is read; so does an include that resolves outside the paper's
-folder (an absolute path, ``..``, a symlink out), which is never read.
+folder (an absolute path, ``..``, a symlink out) or names no regular file (a
+FIFO, a device), which is never read. A note names the command as written.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import re
 from dataclasses import dataclass
 
 from slopmark.paper.document import Note, Span
-from slopmark.paper.latex.files import FileReader, OutsideFolder
+from slopmark.paper.latex.files import FileReader, OutsideFolder, refusal
+from slopmark.regular import Unreadable
 
 MAX_DEPTH = 4
 VERBATIM_ENVS = frozenset(
@@ -27,7 +29,7 @@ VERBATIM_ENVS = frozenset(
 )  # fmt: skip
 _VERB_BEGIN = re.compile(r"\\begin\s*\{([A-Za-z]+\*?)\}")
 _COMMENT = re.compile(r"\\verb\*?([^A-Za-z\s*]).*?\1|\\.|%")
-_INPUT = re.compile(r"\\(?:input|include|subfile)(?![A-Za-z@])\s*(?:\{([^{}]*)\}|([^\s{}\\%]+))")
+_INPUT = re.compile(r"\\(input|include|subfile)(?![A-Za-z@])\s*(?:\{([^{}]*)\}|([^\s{}\\%]+))")
 _IFFALSE = re.compile(r"\\iffalse(?![A-Za-z@])")
 _IF_OR_FI = re.compile(r"\\(?:if[A-Za-z@]*|fi)(?![A-Za-z@])")
 
@@ -86,34 +88,37 @@ class _Flattener:
         for match in _INPUT.finditer(line):
             if line[pos : match.start()].strip():
                 self._emit(line[pos : match.start()], name, number)
-            target = (match.group(1) or match.group(2) or "").strip()
-            self._include(target, Span(name, number), stack)
+            target = (match.group(2) or match.group(3) or "").strip()
+            self._include(f"\\{match.group(1)}", target, Span(name, number), stack)
             pos = match.end()
         if pos == 0 or line[pos:].strip():
             self._emit(line[pos:], name, number)
 
-    def _include(self, target: str, at: Span, stack: tuple[str, ...]) -> None:
+    def _include(self, command: str, target: str, at: Span, stack: tuple[str, ...]) -> None:
+        """Expand ``command{target}`` in place, or note why not (the note names the
+        command as written: ``\\input``, ``\\include`` or ``\\subfile``)."""
         if not target:
             return
         key = target.removesuffix(".tex")
         if key in stack:
-            self.notes.append(Note(f"\\input cycle: '{target}' includes itself; not expanded", at))
-            return
-        if len(stack) > MAX_DEPTH:
-            self.notes.append(
-                Note(f"\\input deeper than {MAX_DEPTH} levels: '{target}' skipped", at)
-            )
-            return
+            self._note(f"{command} cycle: '{target}' includes itself; not expanded", at)
+        elif len(stack) > MAX_DEPTH:
+            self._note(f"{command} deeper than {MAX_DEPTH} levels: '{target}' skipped", at)
+        elif (found := self._read(command, target, at)) is not None:
+            self.add_file(found[0], found[1], (*stack, key))
+
+    def _read(self, command: str, target: str, at: Span) -> tuple[str, str] | None:
         try:
             found = self.reader(target)
-        except OutsideFolder:
-            message = f"refused \\input '{target}': it leaves the paper folder; measured without it"
-            self.notes.append(Note(message, at))
-            return
+        except (OutsideFolder, Unreadable) as error:
+            self._note(refusal(command, target, error), at)
+            return None
         if found is None:
-            self.notes.append(Note(f"missing \\input file '{target}' (also tried .tex)", at))
-            return
-        self.add_file(found[0], found[1], (*stack, key))
+            self._note(f"missing {command} file '{target}' (also tried .tex)", at)
+        return found
+
+    def _note(self, message: str, at: Span) -> None:
+        self.notes.append(Note(message, at))
 
     def result(self) -> Flat:
         starts: list[int] = []

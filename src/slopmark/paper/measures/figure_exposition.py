@@ -44,6 +44,7 @@ from slopmark.paper.measures.base import (
     register_measure,
 )
 from slopmark.paper.models import ModelSet
+from slopmark.regular import Unreadable, read_regular
 
 NAME = "figure_exposition"
 PLANE: Plane = "ARTIFACTS"
@@ -110,6 +111,8 @@ _INCLUDE = re.compile(r"\\includegraphics\s*(?:\[[^\]]*\])?\s*\{([^}]+)\}")
 _GRAPHICSPATH = re.compile(r"\\graphicspath\s*\{((?:\s*\{[^}]*\})+)\s*\}")
 _MEDIA = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg"}
 _SUFFIXES = ("", ".png", ".pdf", ".jpg", ".jpeg")
+#: A figure file (or the main file naming its folders) larger than this is not read.
+MAX_FIGURE_BYTES = 50 * 2**20
 #: Longest side of a rasterised PDF figure, in pixels.
 RASTER_PIXELS = 1600
 
@@ -163,17 +166,25 @@ def figure_image(document: Document, figure: Float) -> FigureImage:
         )
     found = _figure_file(names[0], folder, _graphics_folders(document, folder))
     shown = str(found.relative_to(folder)) if found.is_relative_to(folder) else str(found)
-    if found.suffix.lower() == ".pdf":
-        return FigureImage(shown, _rasterise(found), "image/png")
-    if found.suffix.lower() not in _MEDIA:
+    suffix = found.suffix.lower()
+    if suffix != ".pdf" and suffix not in _MEDIA:
         raise FigureFileError(f"{shown}: figure format {found.suffix!r} is not PNG, JPEG or PDF")
-    return FigureImage(shown, found.read_bytes(), _MEDIA[found.suffix.lower()])
+    try:
+        data = read_regular(found, MAX_FIGURE_BYTES)
+    except Unreadable as error:
+        raise FigureFileError(f"{shown}: {error.reason}; the figure is not read") from error
+    if suffix == ".pdf":
+        return FigureImage(shown, _rasterise(found.name, data), "image/png")
+    return FigureImage(shown, data, _MEDIA[suffix])
 
 
 def _graphics_folders(document: Document, folder: Path) -> list[Path]:
     """The paper folder, then the ``\\graphicspath`` folders named in the main file."""
     main = folder / Path(document.main).name
-    text = main.read_text(encoding="utf-8", errors="replace") if main.is_file() else ""
+    try:
+        text = read_regular(main, MAX_FIGURE_BYTES).decode("utf-8", errors="replace")
+    except Unreadable:
+        text = ""
     named = [
         folder / entry
         for match in _GRAPHICSPATH.finditer(text)
@@ -191,7 +202,7 @@ def _figure_file(name: str, folder: Path, folders: list[Path]) -> Path:
     outside it (absolute, ``..``, a symlink out) is never opened."""
     candidates = _candidates(name, folders)
     allowed = [path for path in candidates if inside(folder, path)]
-    found = next((path for path in allowed if path.is_file()), None)
+    found = next((path for path in allowed if path.exists() and not path.is_dir()), None)
     if found is not None:
         return found
     if len(allowed) < len(candidates):
@@ -201,24 +212,27 @@ def _figure_file(name: str, folder: Path, folders: list[Path]) -> Path:
     raise FigureFileError(f"method figure file {name!r} not found under {folder}")
 
 
-def _rasterise(path: Path) -> bytes:
+def _rasterise(name: str, data: bytes) -> bytes:
     """The first page of a PDF figure as PNG bytes (optional pypdfium2 and Pillow)."""
     try:
         pypdfium2 = importlib.import_module("pypdfium2")
     except ImportError as error:
         raise FigureFileError(
-            f"{path.name}: a PDF figure needs a renderer: "
+            f"{name}: a PDF figure needs a renderer: "
             "pip install 'slopmark[pdf]' (pypdfium2, pillow)"
         ) from error
-    document = pypdfium2.PdfDocument(str(path))
+    try:
+        document = pypdfium2.PdfDocument(data)
+    except pypdfium2.PdfiumError as error:
+        raise FigureFileError(f"{name}: not a readable PDF ({error})") from error
     try:
         page = document[0]
         scale = RASTER_PIXELS / max(page.get_width(), page.get_height(), 1.0)
         image = page.render(scale=scale).to_pil()
     except ImportError as error:
-        raise FigureFileError(f"{path.name}: rasterising needs: pip install pillow") from error
+        raise FigureFileError(f"{name}: rasterising needs: pip install pillow") from error
     except pypdfium2.PdfiumError as error:
-        raise FigureFileError(f"{path.name}: not a readable PDF ({error})") from error
+        raise FigureFileError(f"{name}: not a readable PDF ({error})") from error
     finally:
         document.close()
     buffer = io.BytesIO()

@@ -18,6 +18,7 @@ into bands; each band is read left column first, then right.
 
 from __future__ import annotations
 
+import io
 import re
 import warnings
 import zlib
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from slopmark.errors import BadInput
+from slopmark.regular import read_regular
 
 if TYPE_CHECKING:
     from pdfminer.layout import LTChar, LTPage
@@ -45,6 +47,8 @@ MALFORMED = (
     zlib.error,
 )
 INSTALL_HINT = "reading PDFs needs: pip install 'slopmark[pdf]'"
+#: A PDF larger than this is refused (a paper's is a few MiB).
+MAX_PDF_BYTES = 200 * 2**20
 #: Two characters further apart than this many font sizes start a new word.
 WORD_GAP_EM = 0.15
 #: Two words further apart than this many font sizes start a new chunk ...
@@ -133,10 +137,11 @@ def read_rows(pdf: Path) -> tuple[Row, ...]:
         from pdfminer.psparser import PSException
     except ImportError as error:
         raise BadInput(f"{pdf}: {INSTALL_HINT}") from error
+    data = read_regular(pdf, MAX_PDF_BYTES, advice="pass a PDF file")
     try:
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", module=r"pdfminer(\.|$)")
-            pages = list(extract_pages(pdf))
+            pages = list(extract_pages(io.BytesIO(data)))
     except PSException as error:
         raise BadInput(f"{pdf}: not a readable PDF ({_reason(error)})") from error
     except MALFORMED as error:

@@ -13,7 +13,8 @@ Facts from the release (yerimoh/ScientificSlop, ``scislop/_common/views.py``,
 - a name that resolves to no file leaves the line ``% MISSING INPUT name``.
 
 Files are read through the caller's `FileReader`, so the reader's safety rules
-(nothing outside the paper's folder) hold for this view too.
+(nothing outside the paper's folder, no FIFO or device) hold for this view too: a
+name the reader refuses reads as a name that resolves to no file.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import re
 from dataclasses import dataclass, field
 
 from slopmark.paper.document import Span
-from slopmark.paper.latex.files import FileReader
+from slopmark.paper.latex.files import FileReader, OutsideFolder
+from slopmark.regular import Unreadable
 
 MAX_DEPTH = 4
 _COMMENT = re.compile(r"(?<!\\)%.*")
@@ -91,7 +93,10 @@ class _Expander:
 
     def resolve(self, name: str) -> tuple[str, str] | None:
         for candidate in (name, name.replace("/", "__"), posixpath.basename(name)):
-            found = self.reader(candidate) if candidate else None
+            try:
+                found = self.reader(candidate) if candidate else None
+            except (OutsideFolder, Unreadable):  # never read: as a missing file
+                found = None
             if found is not None:
                 return found
         return None

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from slopmark.confine import inside
 from slopmark.errors import BadInput
+from slopmark.regular import Unreadable, read_regular
 
 MAX_BYTES = 5_000_000
 _SNIFF = 8192
@@ -51,12 +52,11 @@ def _text_files(records: Path) -> Iterator[Path]:
 
 
 def _read_text(path: Path) -> str | None:
-    """The decoded text of a records file; None for a binary or oversized one."""
+    """The decoded text of a records file; None for a binary or oversized one, or one that
+    is no longer a regular file (a FIFO swapped in is not waited for)."""
     try:
-        if path.stat().st_size > MAX_BYTES:
-            return None
-        data = path.read_bytes()
-    except OSError:
+        data = read_regular(path, MAX_BYTES)
+    except Unreadable:
         return None
     if b"\x00" in data[:_SNIFF]:
         return None

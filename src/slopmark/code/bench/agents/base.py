@@ -33,6 +33,9 @@ class AgentTask:
     model: str | None
     sandbox: Sandbox
     limits: Limits
+    #: Host folders the agent's sandbox hides (the problems, the run folder); its
+    #: workspace and log dir, inside them, stay visible.
+    hidden: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)

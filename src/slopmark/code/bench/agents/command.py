@@ -9,9 +9,11 @@ replaced by a shell-quoted value:
 - ``{model}``: the ``--model`` given to the run (an error when none was).
 
 Other braces are left alone, so JSON in a command line needs no escaping.
-The command runs in ``task.sandbox`` with the workspace and the log dir
-writable, network on (agents call their APIs) and ``task.limits``; its stdout
-and stderr are saved to ``agent.stdout`` / ``agent.stderr`` in the log dir.
+The command runs in ``task.sandbox`` with the workspace and its ``HOME``
+writable, the log dir read-only, ``task.hidden`` (the problems, the run
+folder) hidden, network on (agents call their APIs) and ``task.limits``; its
+stdout and stderr are saved to ``agent.stdout`` / ``agent.stderr`` in the log
+dir (by the harness, which follows no link the command left there).
 
 Host files and folders the template names by absolute path (a script, a
 config) are mounted read-only, so the sandbox's private ``/tmp`` or a
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -46,6 +49,7 @@ from slopmark.code.bench.agents.base import (
     register_agent,
 )
 from slopmark.code.bench.sandbox.base import Execution, Mount
+from slopmark.code.bench.sandbox.private import hidden_mounts, path_tools
 from slopmark.errors import BadInput
 
 #: Host variables every command agent gets: the basics, then API keys and endpoints.
@@ -102,7 +106,7 @@ class CommandAgent:
 
     def run(self, task: AgentTask) -> AgentOutcome:
         started = time.monotonic()
-        task.log_dir.mkdir(parents=True, exist_ok=True)
+        self._home(task).mkdir(parents=True, exist_ok=True)
         prompt_file = task.log_dir / PROMPT_FILE
         prompt_file.write_text(task.prompt, encoding="utf-8")
         try:
@@ -143,17 +147,19 @@ class CommandAgent:
         return env | {"HOME": str(self._home(task))}
 
     def _home(self, task: AgentTask) -> Path:
-        if self.home == "host":
-            return Path.home()
-        home = task.log_dir / "home"
-        home.mkdir(exist_ok=True)
-        return home
+        return Path.home() if self.home == "host" else task.log_dir / "home"
 
     def mounts(self, task: AgentTask) -> list[Mount]:
-        """The workspace and log dir (and host home) writable, then named host paths read-only."""
-        writable = [task.workspace, task.log_dir] + ([Path.home()] if self.home == "host" else [])
-        named = named_paths(self.template_for(task), writable)
-        return [Mount(path, writable=True) for path in writable] + [Mount(p) for p in named]
+        """The hidden folders; the log dir read-only; the workspace and the home writable;
+        the tool folders its PATH reaches in the homes and the host paths it names,
+        read-only."""
+        writable = [task.workspace, self._home(task)]
+        named = named_paths(self.template_for(task), [*writable, task.log_dir, *task.hidden])
+        tools = path_tools(os.environ.get("PATH", ""))
+        return [
+            *hidden_mounts(task.hidden), Mount(task.log_dir),
+            *(Mount(path, writable=True) for path in writable), *tools, *(Mount(p) for p in named),
+        ]  # fmt: skip
 
     def _execute(self, task: AgentTask, line: str) -> Execution:
         execution = task.sandbox.run(
@@ -163,8 +169,8 @@ class CommandAgent:
             limits=replace(task.limits, network=True),
             env=self.environment(task),
         )
-        (task.log_dir / "agent.stdout").write_text(execution.stdout, encoding="utf-8")
-        (task.log_dir / "agent.stderr").write_text(execution.stderr, encoding="utf-8")
+        write_log(task.log_dir / "agent.stdout", execution.stdout)
+        write_log(task.log_dir / "agent.stderr", execution.stderr)
         return execution
 
     def _outcome(
@@ -199,13 +205,27 @@ class CommandAgent:
         return None
 
 
+def write_log(path: Path, text: str) -> None:
+    """Write the harness's log ``path`` in a folder the agent could write to: whatever the
+    agent left there under that name (a link out, a FIFO) is removed, never followed."""
+    if path.is_symlink() or (path.exists() and not path.is_file()):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def named_paths(template: str, writable: list[Path]) -> list[Path]:
     """The existing host files and folders a command line names by absolute path.
 
     They are mounted read-only so the command sees them even where the sandbox
     hides them (bwrap's private ``/tmp``, a container's own file system).
     Skipped: paths through a symlink (a sandbox cannot mount over a link), the
-    system's pseudo file systems, and paths that hold or lie in a writable mount.
+    system's pseudo file systems, and paths that hold or lie in a writable or a
+    hidden mount (``writable`` holds both).
     """
     try:
         words = shlex.split(template)

@@ -96,8 +96,9 @@ class Session:
         self.spend = Spend()
         self.messages: list[dict[str, Any]] = []
         self.toolbox = Toolbox(
-            task.workspace, task.sandbox, task.limits, self.deadline, settings.command_timeout_s
-        )
+            task.workspace, task.sandbox, task.limits, self.deadline, settings.command_timeout_s,
+            task.hidden,
+        )  # fmt: skip
         self.client = ModelClient(
             settings.base_url,
             settings.api_key,

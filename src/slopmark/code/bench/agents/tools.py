@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from slopmark.code.bench.sandbox.base import Execution, Limits, Mount, Sandbox
+from slopmark.code.bench.sandbox.private import hidden_mounts, path_tools
 
 #: Host variables the shell tool's commands get (no API keys: the network is off).
 SHELL_ENV = ("PATH", "LANG", "LC_ALL", "HOME")
@@ -72,6 +73,8 @@ class Toolbox:
     limits: Limits
     deadline: float
     command_timeout_s: float = 120.0
+    #: Host folders the shell's sandbox hides (see `AgentTask.hidden`).
+    hidden: tuple[Path, ...] = ()
 
     def call(self, call: ToolCall) -> ToolResult:
         handler = self._handlers().get(call.name)
@@ -106,7 +109,10 @@ class Toolbox:
         execution = self.sandbox.run(
             ["/bin/sh", "-c", command],
             workdir=self.workspace,
-            mounts=[Mount(self.workspace, writable=True)],
+            mounts=[
+                *hidden_mounts(self.hidden), Mount(self.workspace, writable=True),
+                *path_tools(os.environ.get("PATH", "")),
+            ],  # fmt: skip
             limits=replace(self.limits, wall_s=timeout, network=False),
             env=_shell_env(),
         )
@@ -115,6 +121,8 @@ class Toolbox:
     def write_file(self, arguments: Mapping[str, Any]) -> ToolResult:
         target = self.resolve(_string(arguments, "path"))
         content = _string(arguments, "content")
+        if target.exists() and not target.is_file():  # a folder, or a FIFO that would block
+            raise ToolError(f"{_shown(target, self.workspace)} is not a regular file")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
         return ToolResult(f"wrote {_shown(target, self.workspace)} ({len(content)} characters)")

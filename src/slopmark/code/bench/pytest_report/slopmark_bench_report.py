@@ -1,33 +1,133 @@
 """A pytest plugin the harness loads into hidden test sessions (``-p slopmark_bench_report``).
 
-It writes one JSON record per test to the file named by
-``$SLOPMARK_BENCH_REPORT``: node id, file, markers, keywords, outcome,
-duration, the failure's own message and the tail of its full text (traceback
-and captured output, read by the harness to tell a network failure). The
-outcome is the one pytest-json-report gives (which SlopCodeBench reads): the
-status pytest's ``pytest_report_teststatus`` hook reports for each phase, the
-last one that is not a pass winning (``xfailed``, ``xpassed``, ``error`` for a
-failed setup or teardown). Files that fail to collect are listed apart, with
-the number of tests collected and pytest's exit status.
+It streams one JSON line per event to the report the harness opened: the
+descriptor ``$SLOPMARK_BENCH_REPORT_FD`` (a file the sandbox cannot name),
+else the file ``$SLOPMARK_BENCH_REPORT``. Events, each flushed as it happens:
+
+- ``collected``: every test pytest will run (node id, file, markers, keywords),
+  written before any test runs, so the harness knows what a session cut short
+  owed;
+- ``collect_error``: a file that failed to collect;
+- ``test``: one finished test: outcome, duration, the failure's own message
+  and the tail of its full text (traceback and captured output, read by the
+  harness to tell a network failure). The outcome is the one
+  pytest-json-report gives (which SlopCodeBench reads): the status pytest's
+  ``pytest_report_teststatus`` hook reports for each phase, the last one that
+  is not a pass winning (``xfailed``, ``xpassed``, ``error`` for a failed
+  setup or teardown);
+- ``end``: pytest's exit status and the number of tests collected.
+
+The measured submission must not reach the session, so on import the plugin
+(which ``-p`` loads before any conftest) makes the process undumpable (no
+process of the same user can read its memory or descriptors through
+``/proc``), keeps the report descriptor from being inherited, removes the
+harness's variables from the environment tests pass on, and puts a finder in
+front of the import system that never imports a module from the submission's
+folder (``$SLOPMARK_BENCH_WORKSPACE``, the hidden tests' own folder aside):
+a workspace ``json.py`` or ``pytest.py`` shadows nothing, whatever ``sys.path``
+holds. Names it kept out are listed in the ``end`` event.
 It imports nothing but pytest and the standard library, so it runs in the
 test environment, not slopmark's.
 """
 
 from __future__ import annotations
 
+import importlib.machinery
 import json
 import os
-from typing import Any
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import IO, Any
 
 import pytest
 
 #: How much of a failure's full text is kept.
 DETAIL_CHARS = 4000
+#: prctl(2)'s PR_SET_DUMPABLE.
+_PR_SET_DUMPABLE = 4
 
-_items: dict[str, dict[str, list[str]]] = {}
+_items: dict[str, dict[str, Any]] = {}
 _records: dict[str, dict[str, Any]] = {}
-_collect_errors: list[dict[str, Any]] = []
+_written: set[str] = set()
 _config: list[pytest.Config] = []
+_sink: list[IO[str]] = []
+_kept_out: set[str] = set()
+
+
+class SubmissionFinder:
+    """Finds modules everywhere on the path but in the submission's folder."""
+
+    def __init__(self, workspace: Path, tests: Path | None) -> None:
+        self.workspace, self.tests = workspace, tests
+        self._verdicts: dict[str, bool] = {}
+
+    def _submission(self, entry: str) -> bool:
+        verdict = self._verdicts.get(entry)
+        if verdict is None:
+            where = Path(entry or ".").resolve()
+            inside = where.is_relative_to(self.workspace)
+            verdict = inside and not (self.tests is not None and where.is_relative_to(self.tests))
+            self._verdicts[entry] = verdict
+        return verdict
+
+    def find_spec(
+        self, name: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        search = list(sys.path if path is None else path)
+        outside = [entry for entry in search if not self._submission(entry)]
+        if len(outside) == len(search):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, outside, target)
+        if spec is None and importlib.machinery.PathFinder.find_spec(name, search) is not None:
+            _kept_out.add(name)
+            raise ModuleNotFoundError(
+                f"No module named {name!r} outside the submission's folder", name=name
+            )
+        if spec is not None and importlib.machinery.PathFinder.find_spec(name, search) != spec:
+            _kept_out.add(name)
+        return spec
+
+
+def _undumpable() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux
+        pass
+
+
+def _open_sink() -> None:
+    descriptor = os.environ.pop("SLOPMARK_BENCH_REPORT_FD", None)
+    target = os.environ.pop("SLOPMARK_BENCH_REPORT", None)
+    if descriptor:
+        fd = int(descriptor)
+        os.set_inheritable(fd, False)
+        _sink.append(os.fdopen(fd, "w", encoding="utf-8"))
+    elif target:
+        _sink.append(open(target, "w", encoding="utf-8"))  # noqa: SIM115 (open all session)
+
+
+def _guard_imports() -> None:
+    workspace = os.environ.pop("SLOPMARK_BENCH_WORKSPACE", None)
+    tests = os.environ.pop("SLOPMARK_BENCH_TESTS", None)
+    if workspace:
+        tests_dir = Path(tests).resolve() if tests else None
+        sys.meta_path.insert(0, SubmissionFinder(Path(workspace).resolve(), tests_dir))
+
+
+def _start() -> None:
+    _undumpable()
+    _open_sink()
+    _guard_imports()
+
+
+def _emit(event: str, **fields: Any) -> None:
+    for sink in _sink:
+        sink.write(json.dumps({"event": event, **fields}) + "\n")
+        sink.flush()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -37,9 +137,16 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         _items[item.nodeid] = {
+            "nodeid": item.nodeid,
+            "file": item.location[0],
             "markers": sorted({mark.name for mark in item.iter_markers()}),
             "keywords": [str(keyword) for keyword in item.keywords],
         }
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    tests = [_items.get(item.nodeid, {"nodeid": item.nodeid}) for item in session.items]
+    _emit("collected", count=len(tests), tests=tests)
 
 
 def _message(report: pytest.TestReport | pytest.CollectReport) -> str | None:
@@ -82,21 +189,30 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             record["detail"] = _detail(report)
 
 
+def _write_test(nodeid: str) -> None:
+    if nodeid in _records and nodeid not in _written:
+        _written.add(nodeid)
+        _emit("test", **_records[nodeid])
+
+
+def pytest_runtest_logfinish(nodeid: str) -> None:
+    _write_test(nodeid)
+
+
 def pytest_collectreport(report: pytest.CollectReport) -> None:
     if report.failed:
-        _collect_errors.append({"nodeid": report.nodeid, "message": _message(report),
-                                "detail": str(report.longrepr or "")[-DETAIL_CHARS:]})  # fmt: skip
+        _emit("collect_error", nodeid=report.nodeid, message=_message(report),
+              detail=str(report.longrepr or "")[-DETAIL_CHARS:])  # fmt: skip
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    target = os.environ.get("SLOPMARK_BENCH_REPORT")
-    if not target:
-        return
-    payload = {
-        "exitstatus": int(exitstatus),
-        "collected": int(session.testscollected),
-        "collect_errors": _collect_errors,
-        "tests": list(_records.values()),
-    }
-    with open(target, "w", encoding="utf-8") as handle:
-        json.dump(payload, handle)
+    for nodeid in list(_records):
+        _write_test(nodeid)
+    _emit("end", exitstatus=int(exitstatus), collected=int(session.testscollected),
+          kept_out=sorted(_kept_out))  # fmt: skip
+    for sink in _sink:
+        sink.close()
+    _sink.clear()
+
+
+_start()

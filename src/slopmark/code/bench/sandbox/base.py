@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from slopmark.errors import BadInput
 from slopmark.registry import Registry
@@ -29,10 +29,16 @@ class Limits:
 
 @dataclass(frozen=True)
 class Mount:
-    """A host path visible inside the sandbox at the same path."""
+    """A host path visible inside the sandbox at the same path.
+
+    A ``hidden`` mount is the reverse: the path is replaced by an empty folder
+    (or an empty file) inside the sandbox, so what the host holds there cannot
+    be read; mounts nested in it are visible again (see `layout.nested_last`).
+    """
 
     path: Path
     writable: bool = False
+    hidden: bool = False
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,41 @@ class Sandbox(Protocol):
         stdin: str | None = None,
     ) -> Execution:
         """Run ``argv`` in ``workdir`` (which must be inside a mount)."""
+        ...
+
+
+@runtime_checkable
+class Channels(Protocol):
+    """A backend that can hand the command open file descriptors (``pass_fds``): the
+    hidden tests' report then travels through a file the sandbox cannot name.
+    Backends without it give the report a path instead."""
+
+    passes_fds: bool
+
+    def run(
+        self,
+        argv: Sequence[str],
+        *,
+        workdir: Path,
+        mounts: Sequence[Mount],
+        limits: Limits,
+        env: Mapping[str, str],
+        stdin: str | None = None,
+        pass_fds: Sequence[int] = (),
+    ) -> Execution: ...
+
+
+@runtime_checkable
+class Guards(Protocol):
+    """A backend that can run one command of a sandboxed session in a sandbox of its
+    own, nested in the first (see `BwrapSandbox.guard`)."""
+
+    def guard(self, hide: Sequence[Path], keep: Sequence[Path], unset: Sequence[str]) -> (
+        list[str] | None
+    ):
+        """The argv prefix that runs a command with ``hide`` emptied, ``keep`` read-only
+        and the variables ``unset`` removed, in its own user and PID namespace; None
+        when this machine cannot nest sandboxes."""
         ...
 
 

@@ -2,21 +2,25 @@
 
 Inside the sandbox the host's root file system is visible read-only, with a
 fresh ``/dev``, ``/proc``, ``/tmp`` and ``/run`` (the last hides host sockets
-such as Docker's; ``/run/systemd/resolve`` stays for DNS). The mounts appear
-at their own paths, writable ones with ``--bind``. The command runs as uid and
-gid 65534 in a new user namespace with every capability dropped, in its own
-PID, IPC, UTS (and, unless ``limits.network``, network) namespace. That uid is
-the caller's own uid outside: files it writes in a writable mount belong to
-the caller, and root's files stay readable (so host virtual environments under
-``/root`` work), but the process holds no capability. The flip side: what the
-caller can read (its home, its keys) the command can read too, so give the
-network only to commands that need it.
+such as Docker's; ``/run/systemd/resolve`` stays for DNS). Home folders and
+credential files are replaced by empty ones (`private`): ``/root``, ``/home``,
+the caller's ``$HOME``, ``/etc/shadow``, ``/etc/gshadow``, ``/etc/sudoers``
+and the SSH host keys (the homes by writable, throwaway folders). The mounts
+appear at their own paths, writable ones with ``--bind``; a hidden mount is an
+empty read-only folder (or file). The command runs
+as uid and gid 65534 in a new user namespace with every capability dropped, in
+its own PID, IPC, UTS (and, unless ``limits.network``, network) namespace.
+That uid is the caller's own uid outside: files it writes in a writable mount
+belong to the caller, and root's files outside the private paths stay readable
+(the system's), but the process holds no capability.
 
 The running Python's own folders stay visible read-only when they sit under
-``/tmp`` or ``/run`` (`harness_paths`), so a checkout in ``/tmp`` works.
+``/tmp``, ``/run`` or a private folder (`harness_paths`), so a checkout in
+``/tmp`` or an interpreter under ``/root/.pyenv`` works.
 
 Environment: exactly ``env``, plus ``PATH`` when it has none and ``PWD``
-(which bwrap always sets to the working folder).
+(which bwrap always sets to the working folder). Descriptors in ``pass_fds``
+are inherited; every other one is closed.
 
 Limits: ``RLIMIT_AS`` is set before bwrap starts; ``RLIMIT_NPROC`` is set by a
 small shim inside the user namespace (so it counts the sandbox's processes
@@ -25,6 +29,11 @@ gets a pids cgroup of ``max_procs`` + 2 (bwrap's own two processes) when one
 can be made (see `pids`); ``process_limit_enforced`` says whether that holds.
 When the command ends, the PID namespace ends and the kernel kills whatever it
 left running.
+
+`BwrapSandbox.guard` nests a second sandbox inside the first for one command
+(the submission the hidden tests start): its own user and PID namespace, so it
+can neither signal nor read the memory, descriptors or root of the processes
+around it, with given paths emptied and others read-only.
 """
 
 from __future__ import annotations
@@ -47,6 +56,7 @@ from slopmark.code.bench.sandbox.base import (
 from slopmark.code.bench.sandbox.layout import check_layout, nested_last
 from slopmark.code.bench.sandbox.limits import command_env, memory_setter, with_nproc
 from slopmark.code.bench.sandbox.pids import PidsCgroup, open_pids_cgroup, pids_root
+from slopmark.code.bench.sandbox.private import private_paths
 from slopmark.code.bench.sandbox.supervise import Launch, supervise
 
 #: The uid and gid the command has inside the sandbox ("nobody").
@@ -64,40 +74,83 @@ _NAMESPACES = (
 
 #: Host folders the sandbox replaces with empty ones.
 _REPLACED = (Path("/tmp"), Path("/run"))
+#: What the nested sandbox of `BwrapSandbox.guard` unshares.
+_NESTED = ("--unshare-user", "--unshare-pid", "--unshare-ipc", "--die-with-parent")
 
 
-def harness_paths() -> list[Path]:
+def harness_paths(private: Sequence[Path] = ()) -> list[Path]:
     """The running Python's folders when they sit in a folder the sandbox replaces.
 
     The NPROC shim and the harness's virtual environments run from them, so a
-    checkout under ``/tmp`` (a CI clone) must stay visible, read-only.
+    checkout under ``/tmp`` (a CI clone) or an interpreter under a home folder
+    (pyenv's) must stay visible, read-only.
     """
     folders = {sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(sys.executable)}
     found = {Path(folder).resolve() for folder in folders}
-    return sorted(p for p in found if p.exists() and any(p.is_relative_to(r) for r in _REPLACED))
+    replaced = (*_REPLACED, *private)
+    return sorted(p for p in found if p.exists() and any(p.is_relative_to(r) for r in replaced))
+
+
+def hide_args(path: Path) -> list[str]:
+    """bwrap arguments that replace ``path`` with an empty folder (or an empty file)."""
+    if path.is_dir():
+        return ["--tmpfs", str(path)]
+    return ["--ro-bind", "/dev/null", str(path)]
+
+
+def mount_args(mount: Mount) -> list[str]:
+    if mount.hidden:
+        return hide_args(mount.path)
+    return ["--bind" if mount.writable else "--ro-bind", str(mount.path), str(mount.path)]
+
+
+def host_view() -> list[str]:
+    """The bwrap arguments of what every sandbox sees of the host (the module docstring)."""
+    args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    if Path("/run").is_dir() and not Path("/run").is_symlink():
+        args += ["--tmpfs", "/run", "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"]
+    private = [path for path in private_paths() if not path.is_symlink()]
+    for path in private:
+        args += hide_args(path)
+    for path in harness_paths(private):
+        args += ["--ro-bind", str(path), str(path)]
+    return args
 
 
 def bwrap_argv(
     argv: Sequence[str], *, workdir: Path, mounts: Sequence[Mount], limits: Limits, bwrap: str
 ) -> list[str]:
     """The bwrap command line that runs ``argv`` (with the NPROC shim) in the sandbox."""
-    args = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-    if Path("/run").is_dir() and not Path("/run").is_symlink():
-        args += ["--tmpfs", "/run", "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"]
-    for path in harness_paths():
-        args += ["--ro-bind", str(path), str(path)]
-    args += _NAMESPACES
+    args = [bwrap, *host_view(), *_NAMESPACES]
     if not limits.network:
         args.append("--unshare-net")
     for mount in nested_last(mounts):
-        args += ["--bind" if mount.writable else "--ro-bind", str(mount.path), str(mount.path)]
+        args += mount_args(mount)
+    hidden = [mount.path for mount in mounts if mount.hidden and mount.path.is_dir()]
+    for path in hidden:  # read-only, once what they hold is mounted
+        args += ["--remount-ro", str(path)]
     return [*args, "--chdir", str(workdir), "--", *with_nproc(list(argv), limits)]
+
+
+def guard_argv(
+    bwrap: str, hide: Sequence[Path], keep: Sequence[Path], unset: Sequence[str]
+) -> list[str]:
+    """The argv prefix of a sandbox nested in this one (see `BwrapSandbox.guard`)."""
+    mounts = [Mount(path, hidden=True) for path in hide] + [Mount(path) for path in keep]
+    args = [bwrap, "--dev-bind", "/", "/"]  # the session's mounts, its /dev's devices included
+    for mount in nested_last(mounts):
+        args += mount_args(mount)
+    args += _NESTED
+    for name in unset:
+        args += ["--unsetenv", name]
+    return [*args, "--"]
 
 
 class BwrapSandbox:
     """Runs commands with bubblewrap (see the module docstring for what it isolates)."""
 
     name = "bwrap"
+    passes_fds = True
 
     def __init__(self, executable: str) -> None:
         self.executable = executable
@@ -113,6 +166,7 @@ class BwrapSandbox:
         limits: Limits,
         env: Mapping[str, str],
         stdin: str | None = None,
+        pass_fds: Sequence[int] = (),
     ) -> Execution:
         """Run ``argv`` in ``workdir`` inside a fresh sandbox."""
         check_layout(workdir, mounts)
@@ -121,12 +175,25 @@ class BwrapSandbox:
         )
         max_pids = None if limits.max_procs is None else limits.max_procs + _BWRAP_PROCESSES
         cgroup = open_pids_cgroup(max_pids)
-        launch = Launch(command, command_env(env), preexec=_preexec(limits, cgroup))
+        launch = Launch(
+            command, command_env(env), preexec=_preexec(limits, cgroup), pass_fds=tuple(pass_fds)
+        )
         try:
             return supervise(launch, limits, stdin)
         finally:
             if cgroup is not None:
                 cgroup.close()
+
+    def guard(
+        self, hide: Sequence[Path], keep: Sequence[Path], unset: Sequence[str]
+    ) -> list[str] | None:
+        """The argv prefix that runs one command of a session in a sandbox nested in it:
+        ``hide`` emptied, ``keep`` read-only, ``unset`` removed from its environment,
+        in its own user, PID and IPC namespaces (so it cannot signal, trace or read
+        the processes around it); None when this machine cannot nest sandboxes."""
+        if nested_unavailable(self.executable) is not None:
+            return None
+        return guard_argv(self.executable, hide, keep, unset)
 
 
 def _preexec(limits: Limits, cgroup: PidsCgroup | None) -> Callable[[], None]:
@@ -162,6 +229,26 @@ def unavailable() -> str | None:
             f"bwrap is installed but cannot start a sandbox here ({why[0]}); user namespaces "
             "may be disabled (sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone)"
         )
+    return None
+
+
+@functools.cache
+def nested_unavailable(executable: str) -> str | None:
+    """Why a sandbox cannot be nested in a bwrap sandbox here (None when it can)."""
+    inner = guard_argv(executable, (), (), ())
+    probe = bwrap_argv(
+        [*inner, "true"], workdir=Path("/"), mounts=[], limits=Limits(max_procs=None),
+        bwrap=executable,
+    )  # fmt: skip
+    try:
+        done = subprocess.run(
+            probe, capture_output=True, text=True, env=command_env({}), timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bwrap could not nest a sandbox: {error}"
+    if done.returncode != 0:
+        why = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
+        return f"bwrap cannot nest a sandbox here ({why[0]})"
     return None
 
 

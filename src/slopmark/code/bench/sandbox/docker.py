@@ -3,7 +3,9 @@
 The container has a read-only root, a tmpfs ``/tmp``, no network unless
 ``limits.network``, ``--memory`` (swap included) and ``--pids-limit`` from
 the limits, no capabilities and ``no-new-privileges``. The mounts are bound
-at their own paths.
+at their own paths; a hidden one is an empty tmpfs (a folder) or ``/dev/null``
+(a file). The container sees none of the host's files but its mounts, so the
+host's home folders and credentials (see `private`) are never in it.
 
 Image: ``$SLOPMARK_DOCKER_IMAGE``, else SlopCodeBench's evaluation base image,
 ``ghcr.io/astral-sh/uv:python3.12-trixie-slim`` (SCB's
@@ -83,8 +85,11 @@ def docker_argv(
 def _bind(mount: Mount) -> str:
     if "," in str(mount.path):
         raise BadInput(f"docker cannot mount '{mount.path}': the path holds a comma; rename it")
-    spec = f"type=bind,source={mount.path},target={mount.path}"
-    return spec if mount.writable else spec + ",readonly"
+    if mount.hidden and mount.path.is_dir():
+        return f"type=tmpfs,target={mount.path}"
+    source = "/dev/null" if mount.hidden else mount.path
+    spec = f"type=bind,source={source},target={mount.path}"
+    return spec if mount.writable and not mount.hidden else spec + ",readonly"
 
 
 class DockerSandbox:

@@ -32,5 +32,6 @@ def _check_mount(mount: Mount) -> None:
 
 
 def nested_last(mounts: Sequence[Mount]) -> list[Mount]:
-    """``mounts`` with outer folders first, so a mount inside another one stays visible."""
-    return sorted(mounts, key=lambda mount: len(mount.path.parts))
+    """``mounts`` with outer folders first, so a mount inside another one stays visible
+    (a hidden path before a mount of the same path)."""
+    return sorted(mounts, key=lambda mount: (len(mount.path.parts), not mount.hidden))

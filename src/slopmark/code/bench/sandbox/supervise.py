@@ -40,6 +40,8 @@ class Launch:
     preexec: Callable[[], None] | None = None
     #: Called once the process is gone or timed out (e.g. ``docker kill``).
     cleanup: Callable[[], None] | None = None
+    #: Open descriptors the process inherits (the rest are closed).
+    pass_fds: tuple[int, ...] = ()
 
 
 class _Tail(threading.Thread):
@@ -73,6 +75,7 @@ def supervise(launch: Launch, limits: Limits, stdin: str | None = None) -> Execu
         env=dict(launch.env),
         cwd=launch.cwd,
         start_new_session=True,
+        pass_fds=launch.pass_fds,
         preexec_fn=launch.preexec,  # only sets rlimits / joins a cgroup: no locks taken
     )
     out, err = _Tail(process.stdout), _Tail(process.stderr)  # type: ignore[arg-type]

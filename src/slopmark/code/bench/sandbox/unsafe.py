@@ -6,9 +6,10 @@ the wall clock (the process group is killed), ``RLIMIT_AS``, ``RLIMIT_NPROC``
 host), exactly ``env``, and killing the process group when the command ends.
 
 What it does NOT give: the mounts are not enforced (the command can read and
-write anything the caller can, anywhere), the network is always on whatever
-``limits.network`` says, the command runs with the caller's uid and
-privileges, and a child that starts its own session escapes the kill.
+write anything the caller can, anywhere; hidden mounts hide nothing), the
+network is always on whatever ``limits.network`` says, the command runs with
+the caller's uid and privileges, and a child that starts its own session
+escapes the kill.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class UnsafeSandbox:
     """Runs commands directly on the host (see the module docstring for what it lacks)."""
 
     name = "none-unsafe"
+    passes_fds = True
 
     def run(
         self,
@@ -36,10 +38,14 @@ class UnsafeSandbox:
         limits: Limits,
         env: Mapping[str, str],
         stdin: str | None = None,
+        pass_fds: Sequence[int] = (),
     ) -> Execution:
         """Run ``argv`` in ``workdir`` on the host under the rlimits and the wall clock."""
         check_layout(workdir, mounts)
-        launch = Launch(argv, command_env(env), cwd=workdir, preexec=all_limits_setter(limits))
+        launch = Launch(
+            argv, command_env(env), cwd=workdir, preexec=all_limits_setter(limits),
+            pass_fds=tuple(pass_fds),
+        )  # fmt: skip
         return supervise(launch, limits, stdin)
 
 
