@@ -71,7 +71,7 @@ def measure_tree(
     sources = discover(path, options.excludes, options.max_file_bytes, options.languages)
     catalog = catalog_of(options)
     rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
-    analyzer = Analyzer(rules, options.jobs, options.cache)
+    analyzer = Analyzer(rules, options.jobs, options.cache, max_file_bytes=options.max_file_bytes)
     known = frozenset(rule.id for rule in catalog)
     with gc_paused():
         files = [Version(f.path, location=f.location) for f in sources.files]
