@@ -235,6 +235,14 @@ impl<'p> Analyzer<'p> {
         let text = root.root().get_doc().src.as_str();
         let tree = root.root().get_inner_node();
         let source = text.as_bytes();
+        if tree.has_error() {
+            if let Some((line, why)) = lang.beyond_parser(text) {
+                return too_deep(
+                    format!("nesting too deep to parse at line {line}: {why}"),
+                    line,
+                );
+            }
+        }
         let syntax = tree.has_error().then(|| syntax_error(tree, text));
         if let Some(error) = syntax.clone().filter(|_| !lang.measures_broken_files()) {
             return Outcome::Failed(error);
@@ -270,9 +278,13 @@ impl<'p> Analyzer<'p> {
         };
         let walked = match walked {
             Ok(walked) if walked.deep_weight <= MAX_DEEP_WEIGHT => walked,
-            Ok(_) => return too_deep(format!("too many nodes nest deeper than {DEEP} levels")),
-            Err(TooDeep(depth)) => {
-                return too_deep(format!("nesting is over {limit} levels (reached {depth})"));
+            Ok(_) => {
+                return too_deep(format!("too many nodes nest deeper than {DEEP} levels"), 0);
+            }
+            Err(TooDeep { depth, line }) => {
+                let what =
+                    format!("nesting is over {limit} levels at line {line} (reached {depth})");
+                return too_deep(what, line);
             }
         };
         let mut lines = walked.lines;
@@ -463,9 +475,10 @@ const STACK_BYTES: usize = 64 * 1024 * 1024;
 /// while a file of nested parentheses crafted to reach the bound takes seconds to scan.
 pub const MAX_DEEP_WEIGHT: u64 = 1_000_000_000;
 
-fn too_deep(what: String) -> Outcome {
+/// The `TooDeep` record saying `what` (at `line`, 0 for no line).
+fn too_deep(what: String, line: usize) -> Outcome {
     let message = format!("{what}; such code is generated or pathological and is not measured");
-    Outcome::failed(ErrorKind::TooDeep, message, 0, 0)
+    Outcome::failed(ErrorKind::TooDeep, message, line, 0)
 }
 
 /// The first error or missing node, as a `Syntax` error with its position.
@@ -648,6 +661,55 @@ mod tests {
         assert_eq!(failure(text.as_bytes()).kind, ErrorKind::TooDeep);
         let chain = format!("x = {}\n", vec!["a"; 100_000].join(" + "));
         assert_eq!(failure(chain.as_bytes()).kind, ErrorKind::TooDeep);
+    }
+
+    fn nested_ifs(levels: usize) -> String {
+        let mut text: String = (0..levels)
+            .map(|level| format!("{}if x:\n", " ".repeat(level)))
+            .collect();
+        text.push_str(&" ".repeat(levels));
+        text.push_str("pass\n");
+        text
+    }
+
+    #[test]
+    fn indentation_deeper_than_the_grammar_follows_is_too_deep_not_a_syntax_error() {
+        let settings = Settings {
+            max_depth: 5000,
+            ..Settings::default()
+        };
+        let analyzer = Analyzer::new(python(), None, settings);
+        let deepest = nested_ifs(511);
+        assert!(matches!(analyzer.text(&deepest), Outcome::Measured(_)));
+        // the block of `pass` is the 511th level: one more is past the grammar
+        let past = analyzer.text(&nested_ifs(512));
+        assert_eq!(past.kind(), Some(ErrorKind::TooDeep));
+        let Outcome::Failed(error) = analyzer.text(&nested_ifs(3000)) else {
+            panic!("measured");
+        };
+        assert_eq!((error.kind, error.line), (ErrorKind::TooDeep, 513));
+        assert!(
+            error.message.starts_with(
+                "nesting too deep to parse at line 513: over 511 indented blocks, the most \
+                 tree-sitter's Python grammar follows;"
+            ),
+            "{error:?}"
+        );
+        let broken = format!("{deepest}x = (\n");
+        assert_eq!(analyzer.text(&broken).kind(), Some(ErrorKind::Syntax));
+    }
+
+    #[test]
+    fn nesting_past_the_walk_names_its_line() {
+        let text = format!("x = 1\ny = {}1{}\n", "[".repeat(3000), "]".repeat(3000));
+        let error = failure(text.as_bytes());
+        assert_eq!((error.kind, error.line), (ErrorKind::TooDeep, 2));
+        assert!(
+            error
+                .message
+                .starts_with("nesting is over 1000 levels at line 2 (reached 1001);"),
+            "{error:?}"
+        );
     }
 
     #[test]
