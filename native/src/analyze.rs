@@ -222,26 +222,16 @@ impl<'p> Analyzer<'p> {
 
     fn measure(&self, text: String) -> Outcome {
         let lang = self.lang;
-        let doc = match parse(text, lang.ast_grep(), self.settings.max_parse_steps) {
+        let doc = match self.parsed(text) {
             Ok(doc) => doc,
-            Err(Unparsed::OverBudget(text)) => {
-                return too_big_to_parse(&text, self.settings.max_parse_steps)
-            }
-            Err(Unparsed::Refused(reason)) => {
-                return Outcome::failed(ErrorKind::Internal, reason, 0, 0)
-            }
+            Err(unparsed) => return Outcome::Failed(unparsed),
         };
         let root = AstGrep::doc(doc);
         let text = root.root().get_doc().src.as_str();
         let tree = root.root().get_inner_node();
         let source = text.as_bytes();
-        if tree.has_error() {
-            if let Some((line, why)) = lang.beyond_parser(text) {
-                return too_deep(
-                    format!("nesting too deep to parse at line {line}: {why}"),
-                    line,
-                );
-            }
+        if let Some(too_deep) = past_the_parser(lang, tree, text) {
+            return too_deep;
         }
         let syntax = tree.has_error().then(|| syntax_error(tree, text));
         if let Some(error) = syntax.clone().filter(|_| !lang.measures_broken_files()) {
@@ -330,6 +320,31 @@ impl<'p> Analyzer<'p> {
             declares_encoding: lang.may_declare_encoding(text),
         })
     }
+
+    /// `text` parsed, or why it gave no tree.
+    fn parsed(&self, text: String) -> Result<StrDoc<SupportLang>, FileError> {
+        let steps = self.settings.max_parse_steps;
+        parse(text, self.lang.ast_grep(), steps).map_err(|unparsed| match unparsed {
+            Unparsed::OverBudget(text) => too_big_to_parse(&text, steps),
+            Unparsed::Refused(message) => FileError {
+                kind: ErrorKind::Internal,
+                message,
+                line: 0,
+                column: 0,
+            },
+        })
+    }
+}
+
+/// The `TooDeep` record of a tree with errors whose text nests deeper than the grammar's
+/// own parser follows (see [`Language::beyond_parser`]).
+fn past_the_parser(lang: &dyn Language, tree: Node<'_>, text: &str) -> Option<Outcome> {
+    if !tree.has_error() {
+        return None;
+    }
+    let (line, why) = lang.beyond_parser(text)?;
+    let what = format!("nesting too deep to parse at line {line}: {why}");
+    Some(too_deep(what, line))
 }
 
 /// The `NotUtf8` record of `bytes`, naming the first bad byte.
@@ -405,9 +420,9 @@ fn parse(text: String, lang: SupportLang, max_steps: u64) -> Result<StrDoc<Suppo
     }
 }
 
-/// The record of a text whose parse went over `max_steps`: its size and lines say what it
+/// The error of a text whose parse went over `max_steps`: its size and lines say what it
 /// likely is (a text whose lines average over [`LONG_LINE`] bytes is likely minified).
-fn too_big_to_parse(text: &str, max_steps: u64) -> Outcome {
+fn too_big_to_parse(text: &str, max_steps: u64) -> FileError {
     let bytes = text.len();
     let breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count();
     let lines = breaks + usize::from(!text.ends_with('\n'));
@@ -428,7 +443,12 @@ fn too_big_to_parse(text: &str, max_steps: u64) -> Outcome {
         grouped(lines as u64),
         grouped(max_steps)
     );
-    Outcome::failed(ErrorKind::TooBig, message, 0, 0)
+    FileError {
+        kind: ErrorKind::TooBig,
+        message,
+        line: 0,
+        column: 0,
+    }
 }
 
 /// Average bytes per line above which a text is likely minified.
