@@ -2,13 +2,15 @@
 //!
 //! A file is parsed once; the tree feeds the metrics walk, the clone digests and the
 //! rule scan. Nothing derived from the input can panic across this boundary: a file that
-//! is unreadable, not UTF-8, does not parse or nests too deep becomes a [`FileError`]
-//! record, and a defect in the core (a panic) is caught and recorded as well.
+//! is unreadable or not a regular file ([`crate::read`]), not UTF-8, does not parse, nests
+//! too deep or is too big to parse within the step budget ([`MAX_PARSE_STEPS`]) becomes a
+//! [`FileError`] record, and a defect in the core (a panic) is caught and recorded as well.
 //!
 //! [`FileError`]: crate::record::FileError
 
 use crate::clones::fingerprints;
 use crate::lang::{Kinds, Language};
+use crate::read::{regular_file, MAX_FILE_BYTES};
 use crate::record::{ErrorKind, FileError, FileRecord, Outcome};
 use crate::rules::{RulePack, Scanner, Surroundings, AST_GREP_IGNORE};
 use crate::walk::{walk, TooDeep, DEEP};
@@ -17,10 +19,11 @@ use ast_grep_core::AstGrep;
 use ast_grep_language::SupportLang;
 use rayon::prelude::*;
 use std::cell::{Cell, RefCell};
+use std::ops::ControlFlow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use tree_sitter::{Node, Parser};
+use tree_sitter::{Node, ParseOptions, ParseState, Parser};
 
 /// Knobs of the analysis.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +32,10 @@ pub struct Settings {
     pub min_clone_sloc: usize,
     /// Files nesting deeper than this (syntax-tree levels) are reported, not measured.
     pub max_depth: usize,
+    /// Files whose parse takes more steps than this are reported, not measured.
+    pub max_parse_steps: u64,
+    /// Files read by path that hold more bytes than this are reported, not measured.
+    pub max_file_bytes: u64,
 }
 
 impl Default for Settings {
@@ -36,6 +43,25 @@ impl Default for Settings {
         Self {
             min_clone_sloc: 3,
             max_depth: MAX_DEPTH,
+            max_parse_steps: MAX_PARSE_STEPS,
+            max_file_bytes: MAX_FILE_BYTES,
+        }
+    }
+}
+
+impl Settings {
+    /// These settings with a size limit of `max_file_bytes`. Past the default limit a caller
+    /// measures generated files on purpose, and their parse has no step budget.
+    pub fn with_max_file_bytes(self, max_file_bytes: u64) -> Self {
+        let max_parse_steps = if max_file_bytes > MAX_FILE_BYTES {
+            u64::MAX
+        } else {
+            MAX_PARSE_STEPS
+        };
+        Self {
+            max_file_bytes,
+            max_parse_steps,
+            ..self
         }
     }
 }
@@ -44,6 +70,21 @@ impl Default for Settings {
 /// under 150 levels, but for one test file at 809); CPython's own parser refuses 200
 /// nested parentheses.
 pub const MAX_DEPTH: usize = 1000;
+
+/// The default budget of parse steps (tree-sitter's shifts and reductions: each makes a
+/// node of the tree, hidden ones included, so the steps bound the parse's memory and the
+/// nodes the walk and the rules go through). Of the 907 source files over 100 KB in CPython
+/// 3.12's `Lib/`, two site-packages (sympy, moto and playwright's bundles among them), Go
+/// 1.26's `src/` and `test/`, a cargo registry's 105 crates and the Google Cloud SDK, the
+/// biggest take 4.1 million steps (encoding_rs's `data.rs`, a generated table) and 3.5
+/// million (gcloud's 6 MB `gcloud_completions.py`), while a 10 MB one-line minified
+/// JavaScript file takes 15 to 38 million. A parse over the budget is stopped there,
+/// holding about 0.5 GiB; a file within it is measured in about 1 GiB at most.
+pub const MAX_PARSE_STEPS: u64 = 8_000_000;
+
+/// Parse steps between two calls of tree-sitter's progress callback
+/// (`OP_COUNT_PER_PARSER_CALLBACK_CHECK` in its `parser.c`).
+const STEPS_PER_CHECK: u64 = 100;
 
 /// Where a file's bytes come from.
 pub enum Input {
@@ -138,12 +179,12 @@ impl<'p> Analyzer<'p> {
     pub fn input(&self, input: &Input) -> Outcome {
         match input {
             Input::Bytes(bytes) => self.bytes(bytes),
-            Input::Path(path) => match std::fs::read(path) {
+            Input::Path(path) => match regular_file(path, self.settings.max_file_bytes) {
                 Ok(bytes) => match String::from_utf8(bytes) {
                     Ok(text) => self.owned(text),
                     Err(error) => not_utf8(error.as_bytes(), error.utf8_error()),
                 },
-                Err(error) => Outcome::failed(ErrorKind::Unreadable, error.to_string(), 0, 0),
+                Err(error) => Outcome::Failed(error),
             },
         }
     }
@@ -181,14 +222,17 @@ impl<'p> Analyzer<'p> {
 
     fn measure(&self, text: String) -> Outcome {
         let lang = self.lang;
-        let doc = match parse(text, lang.ast_grep()) {
+        let doc = match self.parsed(text) {
             Ok(doc) => doc,
-            Err(reason) => return Outcome::failed(ErrorKind::Internal, reason, 0, 0),
+            Err(unparsed) => return Outcome::Failed(unparsed),
         };
         let root = AstGrep::doc(doc);
         let text = root.root().get_doc().src.as_str();
         let tree = root.root().get_inner_node();
         let source = text.as_bytes();
+        if let Some(too_deep) = past_the_parser(lang, tree, text) {
+            return too_deep;
+        }
         let syntax = tree.has_error().then(|| syntax_error(tree, text));
         if let Some(error) = syntax.clone().filter(|_| !lang.measures_broken_files()) {
             return Outcome::Failed(error);
@@ -198,6 +242,9 @@ impl<'p> Analyzer<'p> {
         // with the kinds around it, which rule out the rules that cannot match there
         let mut matchable = Vec::new();
         let mut surroundings = SURROUNDINGS.take();
+        if self.scanner.is_some() {
+            surroundings.reserve(tree.descendant_count());
+        }
         let limit = self.settings.max_depth;
         let walked = match &self.scanner {
             Some(scanner) => walk(
@@ -221,9 +268,13 @@ impl<'p> Analyzer<'p> {
         };
         let walked = match walked {
             Ok(walked) if walked.deep_weight <= MAX_DEEP_WEIGHT => walked,
-            Ok(_) => return too_deep(format!("too many nodes nest deeper than {DEEP} levels")),
-            Err(TooDeep(depth)) => {
-                return too_deep(format!("nesting is over {limit} levels (reached {depth})"));
+            Ok(_) => {
+                return too_deep(format!("too many nodes nest deeper than {DEEP} levels"), 0);
+            }
+            Err(TooDeep { depth, line }) => {
+                let what =
+                    format!("nesting is over {limit} levels at line {line} (reached {depth})");
+                return too_deep(what, line);
             }
         };
         let mut lines = walked.lines;
@@ -269,6 +320,31 @@ impl<'p> Analyzer<'p> {
             declares_encoding: lang.may_declare_encoding(text),
         })
     }
+
+    /// `text` parsed, or why it gave no tree.
+    fn parsed(&self, text: String) -> Result<StrDoc<SupportLang>, FileError> {
+        let steps = self.settings.max_parse_steps;
+        parse(text, self.lang.ast_grep(), steps).map_err(|unparsed| match unparsed {
+            Unparsed::OverBudget(text) => too_big_to_parse(&text, steps),
+            Unparsed::Refused(message) => FileError {
+                kind: ErrorKind::Internal,
+                message,
+                line: 0,
+                column: 0,
+            },
+        })
+    }
+}
+
+/// The `TooDeep` record of a tree with errors whose text nests deeper than the grammar's
+/// own parser follows (see [`Language::beyond_parser`]).
+fn past_the_parser(lang: &dyn Language, tree: Node<'_>, text: &str) -> Option<Outcome> {
+    if !tree.has_error() {
+        return None;
+    }
+    let (line, why) = lang.beyond_parser(text)?;
+    let what = format!("nesting too deep to parse at line {line}: {why}");
+    Some(too_deep(what, line))
 }
 
 /// The `NotUtf8` record of `bytes`, naming the first bad byte.
@@ -290,11 +366,22 @@ thread_local! {
     static PARSER: RefCell<(Option<TSLanguage>, Parser)> = RefCell::new((None, Parser::new()));
 }
 
+/// Why a text gave no tree.
+enum Unparsed {
+    /// The parse went over its budget of steps (the text is handed back).
+    OverBudget(String),
+    /// tree-sitter gave no tree, for this reason.
+    Refused(String),
+}
+
 /// `text` parsed into the document ast-grep matches on, which keeps the text as it is
-/// (ast-grep's own `StrDoc::try_new` copies it first).
-fn parse(text: String, lang: SupportLang) -> Result<StrDoc<SupportLang>, String> {
+/// (ast-grep's own `StrDoc::try_new` copies it first); the parse is stopped once it takes
+/// more than `max_steps` steps.
+fn parse(text: String, lang: SupportLang, max_steps: u64) -> Result<StrDoc<SupportLang>, Unparsed> {
     let grammar = lang.get_ts_language();
-    let tree = PARSER.with_borrow_mut(|(set, parser)| {
+    let checks_allowed = max_steps / STEPS_PER_CHECK;
+    let mut checks = 0;
+    let parsed = PARSER.with_borrow_mut(|(set, parser)| {
         if set.as_ref() != Some(&grammar) {
             parser
                 .set_language(&grammar)
@@ -303,15 +390,81 @@ fn parse(text: String, lang: SupportLang) -> Result<StrDoc<SupportLang>, String>
         }
         // a parse that failed midway can leave state behind: every parse starts clean
         parser.reset();
-        parser
-            .parse(text.as_bytes(), None)
-            .ok_or_else(|| "tree-sitter returned no tree".to_owned())
-    })?;
-    Ok(StrDoc {
-        src: text,
-        lang,
-        tree,
-    })
+        let bytes = text.as_bytes();
+        let mut progress = |_: &ParseState| {
+            checks += 1;
+            if checks > checks_allowed {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let options = ParseOptions::new().progress_callback(&mut progress);
+        let mut read = |at: usize, _| bytes.get(at..).unwrap_or_default();
+        let tree = parser.parse_with_options(&mut read, None, Some(options));
+        if tree.is_none() {
+            // a stopped parse keeps its stacks until the next one: free them now
+            parser.reset();
+        }
+        Ok(tree)
+    });
+    match parsed {
+        Ok(Some(tree)) => Ok(StrDoc {
+            src: text,
+            lang,
+            tree,
+        }),
+        Ok(None) if checks > checks_allowed => Err(Unparsed::OverBudget(text)),
+        Ok(None) => Err(Unparsed::Refused("tree-sitter returned no tree".to_owned())),
+        Err(reason) => Err(Unparsed::Refused(reason)),
+    }
+}
+
+/// The error of a text whose parse went over `max_steps`: its size and lines say what it
+/// likely is (a text whose lines average over [`LONG_LINE`] bytes is likely minified).
+fn too_big_to_parse(text: &str, max_steps: u64) -> FileError {
+    let bytes = text.len();
+    let breaks = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let lines = breaks + usize::from(!text.ends_with('\n'));
+    let likely = if bytes / lines.max(1) > LONG_LINE {
+        "minified?"
+    } else {
+        "generated?"
+    };
+    let size = if bytes >= 1 << 20 {
+        format!("{:.1} MiB", bytes as f64 / f64::from(1 << 20))
+    } else {
+        format!("{} KiB", bytes.div_ceil(1 << 10))
+    };
+    let plural = if lines == 1 { "" } else { "s" };
+    let message = format!(
+        "{size} on {} line{plural} ({likely}): over the limit of {} parse steps; such code \
+         is not measured",
+        grouped(lines as u64),
+        grouped(max_steps)
+    );
+    FileError {
+        kind: ErrorKind::TooBig,
+        message,
+        line: 0,
+        column: 0,
+    }
+}
+
+/// Average bytes per line above which a text is likely minified.
+const LONG_LINE: usize = 1000;
+
+/// `n` with its digits in groups of three (8,000,000).
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 thread_local! {
@@ -342,9 +495,10 @@ const STACK_BYTES: usize = 64 * 1024 * 1024;
 /// while a file of nested parentheses crafted to reach the bound takes seconds to scan.
 pub const MAX_DEEP_WEIGHT: u64 = 1_000_000_000;
 
-fn too_deep(what: String) -> Outcome {
+/// The `TooDeep` record saying `what` (at `line`, 0 for no line).
+fn too_deep(what: String, line: usize) -> Outcome {
     let message = format!("{what}; such code is generated or pathological and is not measured");
-    Outcome::failed(ErrorKind::TooDeep, message, 0, 0)
+    Outcome::failed(ErrorKind::TooDeep, message, line, 0)
 }
 
 /// The first error or missing node, as a `Syntax` error with its position.
@@ -527,6 +681,94 @@ mod tests {
         assert_eq!(failure(text.as_bytes()).kind, ErrorKind::TooDeep);
         let chain = format!("x = {}\n", vec!["a"; 100_000].join(" + "));
         assert_eq!(failure(chain.as_bytes()).kind, ErrorKind::TooDeep);
+    }
+
+    fn nested_ifs(levels: usize) -> String {
+        let mut text: String = (0..levels)
+            .map(|level| format!("{}if x:\n", " ".repeat(level)))
+            .collect();
+        text.push_str(&" ".repeat(levels));
+        text.push_str("pass\n");
+        text
+    }
+
+    #[test]
+    fn indentation_deeper_than_the_grammar_follows_is_too_deep_not_a_syntax_error() {
+        let settings = Settings {
+            max_depth: 5000,
+            ..Settings::default()
+        };
+        let analyzer = Analyzer::new(python(), None, settings);
+        let deepest = nested_ifs(511);
+        assert!(matches!(analyzer.text(&deepest), Outcome::Measured(_)));
+        // the block of `pass` is the 511th level: one more is past the grammar
+        let past = analyzer.text(&nested_ifs(512));
+        assert_eq!(past.kind(), Some(ErrorKind::TooDeep));
+        let Outcome::Failed(error) = analyzer.text(&nested_ifs(3000)) else {
+            panic!("measured");
+        };
+        assert_eq!((error.kind, error.line), (ErrorKind::TooDeep, 513));
+        assert!(
+            error.message.starts_with(
+                "nesting too deep to parse at line 513: over 511 indented blocks, the most \
+                 tree-sitter's Python grammar follows;"
+            ),
+            "{error:?}"
+        );
+        let broken = format!("{deepest}x = (\n");
+        assert_eq!(analyzer.text(&broken).kind(), Some(ErrorKind::Syntax));
+    }
+
+    #[test]
+    fn nesting_past_the_walk_names_its_line() {
+        let text = format!("x = 1\ny = {}1{}\n", "[".repeat(3000), "]".repeat(3000));
+        let error = failure(text.as_bytes());
+        assert_eq!((error.kind, error.line), (ErrorKind::TooDeep, 2));
+        assert!(
+            error
+                .message
+                .starts_with("nesting is over 1000 levels at line 2 (reached 1001);"),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn a_parse_over_its_step_budget_is_stopped_and_named() {
+        let settings = Settings {
+            max_parse_steps: 10_000,
+            ..Settings::default()
+        };
+        let analyzer = Analyzer::new(python(), None, settings);
+        let one_line = "x = 1; ".repeat(3000);
+        let Outcome::Failed(error) = analyzer.text(&one_line) else {
+            panic!("measured");
+        };
+        assert_eq!(error.kind, ErrorKind::TooBig);
+        assert_eq!(
+            error.message,
+            "21 KiB on 1 line (minified?): over the limit of 10,000 parse steps; such code is \
+             not measured"
+        );
+        let many_lines = "x = 1\n".repeat(3000);
+        let Outcome::Failed(error) = analyzer.text(&many_lines) else {
+            panic!("measured");
+        };
+        assert!(
+            error
+                .message
+                .starts_with("18 KiB on 3,000 lines (generated?)"),
+            "{error:?}"
+        );
+        // the thread's parser is clean for the next file
+        assert_eq!(analyzer.text("x = 1\n").kind(), None);
+    }
+
+    #[test]
+    fn a_size_limit_past_the_default_lifts_the_step_budget() {
+        let default = Settings::default().with_max_file_bytes(MAX_FILE_BYTES);
+        assert_eq!(default.max_parse_steps, MAX_PARSE_STEPS);
+        let raised = Settings::default().with_max_file_bytes(MAX_FILE_BYTES + 1);
+        assert_eq!(raised.max_parse_steps, u64::MAX);
     }
 
     #[test]

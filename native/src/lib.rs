@@ -14,6 +14,7 @@ pub mod json;
 pub mod lang;
 pub mod needs;
 pub mod preorder;
+pub mod read;
 pub mod record;
 pub mod rules;
 pub(crate) mod shape;

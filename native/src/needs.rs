@@ -159,6 +159,13 @@ impl Surroundings {
         self.slots.capacity()
     }
 
+    /// Make room for the slots of `nodes` nodes more at once: slots growing by doubling
+    /// would leave the memory of each smaller size behind (freed memory is kept, see
+    /// `crate::use_one_allocator`), as much again as the slots themselves.
+    pub fn reserve(&mut self, nodes: usize) {
+        self.slots.reserve_exact(nodes);
+    }
+
     /// Forget every node entered, keeping the memory for the next walk.
     pub fn clear(&mut self) {
         self.slots.clear();

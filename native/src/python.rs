@@ -9,6 +9,7 @@
 
 use crate::analyze::{Analyzer, Input, Settings};
 use crate::lang::{by_name, Language, LANGUAGES};
+use crate::read::MAX_FILE_BYTES;
 use crate::record::{FileRecord, Outcome};
 use crate::rules::RulePack as Pack;
 use crate::{json, yaml};
@@ -202,9 +203,13 @@ fn input(item: &Bound<'_, PyAny>) -> PyResult<Input> {
 }
 
 /// Analyse files on `jobs` threads (0: one per core), each given by its path or as its
-/// source bytes; a record per item, by its index.
+/// source bytes; a record per item, by its index. A path is read only if it names a
+/// regular file of at most `max_file_bytes` (see [`Settings::with_max_file_bytes`]).
 #[pyfunction]
-#[pyo3(signature = (language, items, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000))]
+#[pyo3(signature = (
+    language, items, rules=None, jobs=0, min_clone_sloc=3, max_depth=1000,
+    max_file_bytes=MAX_FILE_BYTES,
+))]
 fn stream(
     language: &str,
     items: Vec<Bound<'_, PyAny>>,
@@ -212,12 +217,15 @@ fn stream(
     jobs: usize,
     min_clone_sloc: usize,
     max_depth: usize,
+    max_file_bytes: u64,
 ) -> PyResult<Stream> {
     let inputs = items.iter().map(input).collect::<PyResult<_>>()?;
     let settings = Settings {
         min_clone_sloc,
         max_depth,
-    };
+        ..Settings::default()
+    }
+    .with_max_file_bytes(max_file_bytes);
     start(inputs, language, rules, jobs, settings)
 }
 
@@ -379,6 +387,7 @@ fn json_lone_surrogates(out: &mut String, text: &Bound<'_, PyString>) -> PyResul
 fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::use_one_allocator();
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add("MAX_FILE_BYTES", MAX_FILE_BYTES)?;
     module.add("RuleRejected", module.py().get_type::<RuleRejected>())?;
     module.add_class::<RulePack>()?;
     module.add_class::<Stream>()?;

@@ -69,6 +69,9 @@ pub enum ErrorKind {
     Syntax,
     /// Nesting deeper than the core measures.
     TooDeep,
+    /// More than the core measures in one file: over the byte limit, or a parse over its
+    /// step budget (minified or generated code).
+    TooBig,
     /// A defect in the core (a caught panic); the message says where.
     Internal,
 }
@@ -80,6 +83,7 @@ impl ErrorKind {
             Self::NotUtf8 => "not-utf8",
             Self::Syntax => "syntax",
             Self::TooDeep => "too-deep",
+            Self::TooBig => "too-big",
             Self::Internal => "internal",
         }
     }
@@ -103,6 +107,14 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// What kind of error it is (None when measured).
+    pub fn kind(&self) -> Option<ErrorKind> {
+        match self {
+            Self::Measured(_) => None,
+            Self::Failed(error) => Some(error.kind),
+        }
+    }
+
     pub fn failed(kind: ErrorKind, message: impl Into<String>, line: usize, column: usize) -> Self {
         Self::Failed(FileError {
             kind,

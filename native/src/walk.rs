@@ -81,8 +81,12 @@ struct Walker<'l, 't> {
 /// nests this deep: CPython's `Lib/` and scipy stay under 150).
 pub const DEEP: usize = 64;
 
-/// Nesting deeper than the walk goes (the depth reached).
-pub struct TooDeep(pub usize);
+/// Nesting deeper than the walk goes: the depth reached, and the 1-based line of the node
+/// that reached it.
+pub struct TooDeep {
+    pub depth: usize,
+    pub line: usize,
+}
 
 /// Walk the tree under `root` once, calling `visit` on every node in pre-order with its
 /// kind id, its depth (the root's is 0) and whether it is a leaf. The walk stops at the
@@ -104,7 +108,11 @@ pub fn walk<'t>(
             walker.exit(frame);
         }
         if depth >= max_depth {
-            return Err(TooDeep(depth + 1));
+            let line = entry.node.start_position().row + 1;
+            return Err(TooDeep {
+                depth: depth + 1,
+                line,
+            });
         }
         let leaf = entry.children == 0;
         visit(entry.node, entry.kind, depth, leaf);

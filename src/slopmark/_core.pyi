@@ -5,6 +5,8 @@ from os import PathLike
 from typing import Any
 
 __version__: str
+#: The default size limit of `stream` (equal to `slopmark.code.tree.MAX_FILE_BYTES`).
+MAX_FILE_BYTES: int
 
 class RuleRejected(ValueError):
     """ast-grep refused a rule: ``args`` are (index of the rule, reason)."""
@@ -37,8 +39,12 @@ def stream(
     jobs: int = 0,
     min_clone_sloc: int = 3,
     max_depth: int = 1000,
+    max_file_bytes: int = ...,
 ) -> Stream:
-    """Analyse files (each a path, or its source bytes) on the core's threads."""
+    """Analyse files (each a path, or its source bytes) on the core's threads. A path is
+    read only if it names a regular file of at most ``max_file_bytes`` (default
+    `MAX_FILE_BYTES`), and a parse over the core's step budget (minified or generated code)
+    gives a ``too-big`` record; a limit past the default lifts the budget."""
 
 def languages() -> list[tuple[str, list[str]]]: ...
 def json_objects(

@@ -115,6 +115,12 @@ pub trait Language: Sync + Send {
     fn doc_ranges(&self, _text: &str, _docs: &[Node<'_>]) -> Vec<(usize, usize)> {
         Vec::new()
     }
+    /// Where the text nests deeper than the grammar's own parser can follow, if it does:
+    /// the 1-based line and what is too deep there. Asked only of a text that parsed with
+    /// errors, so that such a text is reported as too deep, not as a syntax error.
+    fn beyond_parser(&self, _text: &str) -> Option<(usize, String)> {
+        None
+    }
     /// Lines that count whatever the tree says (a byte-order mark on line 1, ...).
     fn extra_lines(&self, _text: &str, _lines: &mut LineSet) {}
     /// Whether the text may declare an encoding of its own, which its reader must then

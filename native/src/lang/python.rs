@@ -160,6 +160,40 @@ impl Language for Python {
         text.split('\n').take(2).any(|line| line.contains("coding"))
     }
 
+    /// The indentation levels past [`MAX_INDENTS`], and indentation wider than its scanner
+    /// counts, as tree-sitter-python's scanner reads lines: spaces count 1, tabs 8, a
+    /// carriage return or form feed starts again from 0; blank and comment-only lines
+    /// leave the levels as they are. (Continuation lines inside brackets are read as
+    /// indentation too: the answer only names the cause of a parse that failed.)
+    fn beyond_parser(&self, text: &str) -> Option<(usize, String)> {
+        let mut levels: Vec<u32> = Vec::new();
+        for (row, line) in text.split('\n').enumerate() {
+            let (width, rest) = indentation(line);
+            if rest.is_empty() || rest.starts_with('#') {
+                continue;
+            }
+            if width > u32::from(u16::MAX) {
+                return Some((
+                    row + 1,
+                    format!("indented {width} columns, more than {FOLLOWS} counts (65,535)"),
+                ));
+            }
+            while levels.last().is_some_and(|top| *top > width) {
+                levels.pop();
+            }
+            if width > levels.last().copied().unwrap_or(0) {
+                levels.push(width);
+            }
+            if levels.len() > MAX_INDENTS {
+                return Some((
+                    row + 1,
+                    format!("over {MAX_INDENTS} indented blocks, the most {FOLLOWS} follows"),
+                ));
+            }
+        }
+        None
+    }
+
     fn clone_kinds(&self) -> &'static [&'static str] {
         &[
             "function_definition",
@@ -243,6 +277,29 @@ struct Ids {
     escape_interpolation: Vec<bool>,
     /// the field `condition` (found by name on every call otherwise)
     condition: Option<std::num::NonZeroU16>,
+}
+
+/// Nested indented blocks tree-sitter-python's scanner follows: it keeps its state in
+/// tree-sitter's 1,024-byte buffer (`TREE_SITTER_SERIALIZATION_BUFFER_SIZE`), two bytes per
+/// level after two bytes of its own (and one per open string), so deeper levels are lost
+/// and the parse fails. Its widths are 16-bit, so wider indentation is lost as well.
+const MAX_INDENTS: usize = 511;
+
+/// Whose limits [`MAX_INDENTS`] and the 16-bit widths are.
+const FOLLOWS: &str = "tree-sitter's Python grammar";
+
+/// A line's indentation width as tree-sitter-python's scanner counts it, and the rest.
+fn indentation(line: &str) -> (u32, &str) {
+    let mut width = 0u32;
+    for (at, byte) in line.bytes().enumerate() {
+        match byte {
+            b' ' => width = width.saturating_add(1),
+            b'\t' => width = width.saturating_add(8),
+            b'\r' | b'\x0c' => width = 0,
+            _ => return (width, &line[at..]),
+        }
+    }
+    (width, "")
 }
 
 fn ids() -> &'static Ids {

@@ -63,7 +63,7 @@ class Version:
 
 class Analyzer:
     """The engine behind the cache (``cache`` None: no cache, every file analysed); a file
-    on disk is read only when it is a regular file of at most ``max_bytes``."""
+    on disk is read only when it is a regular file of at most ``max_file_bytes``."""
 
     def __init__(
         self,
@@ -71,11 +71,11 @@ class Analyzer:
         jobs: int = 0,
         cache: ResultCache | None = None,
         blobs: BlobSource | None = None,
-        max_bytes: int = MAX_FILE_BYTES,
+        max_file_bytes: int = MAX_FILE_BYTES,
     ) -> None:
         self.rules = tuple(rules)
-        self.max_bytes = max_bytes
         self.jobs = jobs
+        self.max_file_bytes = max_file_bytes
         self.cache = cache if cache is not None and cache.off is None else None
         self.blob_source = blobs
         self._engine: Engine | None = None
@@ -83,14 +83,14 @@ class Analyzer:
         self.analysed = 0
         #: what decides a result besides the content (see `engine_profile`): the whole
         #: pack's, and each grammar's (only the rules that run on a file decide its result)
-        self.profile = engine_profile(self.rules) if self.cache is not None else b""
+        self.profile = engine_profile(self.rules, max_file_bytes) if self.cache is not None else b""
         self._profiles: dict[str, bytes] = {}
 
     @property
     def engine(self) -> Engine:
         """Built on first use: a warm run compiles no rule pack."""
         if self._engine is None:
-            self._engine = Engine(self.rules, self.jobs)
+            self._engine = Engine(self.rules, self.jobs, self.max_file_bytes)
         return self._engine
 
     def analyze(
@@ -176,7 +176,7 @@ class Analyzer:
         grammar = grammar_of("file" + suffix) or DEFAULT_GRAMMAR
         if grammar not in self._profiles:
             rules = [r for r in self.rules if grammar in rule_targets(r.language)]
-            self._profiles[grammar] = engine_profile(rules)
+            self._profiles[grammar] = engine_profile(rules, self.max_file_bytes)
         return self._profiles[grammar]
 
     def _known_digests(self, versions: Sequence[Version]) -> None:
@@ -220,7 +220,7 @@ class Analyzer:
         location = version.location or ""
         started = now_ns()
         try:
-            data, found = read_stat(location, self.max_bytes, follow=False)
+            data, found = read_stat(location, self.max_file_bytes, follow=False)
         except Unreadable as error:
             version.error = error.reason
             return
@@ -246,10 +246,11 @@ def _stat(location: str) -> StatKey | None:
 # what decides a result, besides the content ----------------------------------------------
 
 
-def engine_profile(rules: Sequence[Rule]) -> bytes:
-    """Digest of slopmark's version, the core's build, the entry shape and the rule pack."""
+def engine_profile(rules: Sequence[Rule], max_file_bytes: int = _core.MAX_FILE_BYTES) -> bytes:
+    """Digest of slopmark's version, the core's build, the entry shape, the size limit (a
+    limit past the default lifts the core's parse budget) and the rule pack."""
     parts: list[bytes | str] = [__version__, _core.__version__, _core_build(), _shape()]
-    parts.append(str(MIN_CLONE_SLOC))
+    parts.extend((str(MIN_CLONE_SLOC), str(max_file_bytes)))
     for rule in rules:
         parts.extend((rule.id, rule.yaml_text, rule.message, rule.severity))
     return profile_digest(parts)

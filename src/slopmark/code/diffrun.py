@@ -138,9 +138,7 @@ def diff_sides(
         catalog = catalog_of(options)
         chosen = choose(catalog, options.select, options.ignore)
         rules = Rules(options.settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
-        analyzer = Analyzer(
-            chosen, options.jobs, options.cache, blobs=repo, max_bytes=options.max_file_bytes
-        )
+        analyzer = Analyzer(chosen, options.jobs, options.cache, repo, options.max_file_bytes)
         run = _Run(analyzer, rules, len(chosen))
         run.analyzer.digests([*base.versions.values(), *head.versions.values()])
         summary = _summary(run, base, progress)

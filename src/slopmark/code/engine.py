@@ -50,9 +50,14 @@ STREAM_BATCH = 64
 class Engine:
     """The chosen rules compiled for the core, and how many threads it may use."""
 
-    def __init__(self, rules: Sequence[Rule], jobs: int = 0) -> None:
+    def __init__(
+        self, rules: Sequence[Rule], jobs: int = 0, max_file_bytes: int = _core.MAX_FILE_BYTES
+    ) -> None:
         self.rules = tuple(rules)
         self.jobs = jobs
+        #: the size limit the core reads files by path with (past the default, the parse
+        #: of generated files has no step budget)
+        self.max_file_bytes = max_file_bytes
         self._packs: dict[str, tuple[tuple[Rule, ...], Any]] = {}
 
     def pack(self, grammar: str) -> tuple[tuple[Rule, ...], Any]:
@@ -120,7 +125,10 @@ class Engine:
     def _stream(self, grammar: str, inputs: list[Any]) -> Iterator[list[Any]]:
         """The core's (index, record) pairs over ``inputs``, in batches as files finish (at
         least every `PROGRESS_EVERY` seconds while it works)."""
-        stream = _core.stream(grammar, inputs, self.pack(grammar)[1], self.jobs, MIN_CLONE_SLOC)
+        pack = self.pack(grammar)[1]
+        stream = _core.stream(
+            grammar, inputs, pack, self.jobs, MIN_CLONE_SLOC, max_file_bytes=self.max_file_bytes
+        )
         left = len(inputs)
         while left:
             records: list[Any] = stream.next(min(left, STREAM_BATCH), PROGRESS_EVERY)

@@ -124,7 +124,7 @@ def _measure_versions(
         for k, b in blob_of.items()
         if sizes.get(b, 0) > limit
     }
-    analyzer = Analyzer(rules, options.jobs, options.cache, blobs=repo)
+    analyzer = Analyzer(rules, options.jobs, options.cache, repo, limit)
     wanted = [k for k in keys if k not in too_big]
     outcomes = []
     for start in range(0, len(wanted), BLOB_BATCH):

@@ -79,7 +79,7 @@ def measure_sources(
     """Measure the files of ``sources`` (found by `discover`, or chosen by the caller)."""
     catalog = catalog_of(options)
     rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
-    analyzer = Analyzer(rules, options.jobs, options.cache, max_bytes=options.max_file_bytes)
+    analyzer = Analyzer(rules, options.jobs, options.cache, max_file_bytes=options.max_file_bytes)
     known = frozenset(rule.id for rule in catalog)
     with gc_paused():
         files = [Version(f.path, location=f.location) for f in sources.files]
