@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from bench.scbenv import needs_bwrap, needs_scb_python
+from bench.test_abuse import CONFTEST
 from slopmark.code.bench.integrity import SUPPRESSION
 from slopmark.code.bench.problem import load_problems
 from slopmark.code.bench.results import CheckpointResult
@@ -34,21 +35,6 @@ pytestmark = [needs_bwrap, needs_scb_python]
 AGENT = Path(__file__).parent / "redteam_agent.py"
 SECRET = "SECRET-TOKEN-4711"
 
-CONFTEST = '''\
-import shlex
-
-import pytest
-
-
-def pytest_addoption(parser):
-    parser.addoption("--entrypoint", required=True)
-    parser.addoption("--checkpoint", required=True)
-
-
-@pytest.fixture(scope="session")
-def entrypoint_argv(request):
-    return shlex.split(request.config.getoption("--entrypoint"))
-'''
 TESTS = '''\
 import subprocess
 

@@ -208,48 +208,42 @@ def _preexec(limits: Limits, cgroup: PidsCgroup | None) -> Callable[[], None]:
     return apply
 
 
-@functools.cache
-def unavailable() -> str | None:
-    """Why bwrap cannot run here (not installed, or it fails to start a trivial sandbox)."""
-    executable = shutil.which("bwrap")
-    if executable is None:
-        return "bubblewrap is not installed (apt-get install bubblewrap)"
+def _probe(argv: list[str], executable: str) -> str | None:
+    """Why ``argv`` does not run in a trivial sandbox (None when it runs)."""
     probe = bwrap_argv(
-        ["true"], workdir=Path("/"), mounts=[], limits=Limits(max_procs=None), bwrap=executable
+        argv, workdir=Path("/"), mounts=[], limits=Limits(max_procs=None), bwrap=executable
     )
     try:
         done = subprocess.run(
             probe, capture_output=True, text=True, env=command_env({}), timeout=30, check=False
         )
     except (OSError, subprocess.TimeoutExpired) as error:
-        return f"bwrap could not start a trivial sandbox: {error}"
+        return str(error)
     if done.returncode != 0:
-        why = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
-        return (
-            f"bwrap is installed but cannot start a sandbox here ({why[0]}); user namespaces "
-            "may be disabled (sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone)"
-        )
+        return (done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"])[0]
     return None
+
+
+@functools.cache
+def unavailable() -> str | None:
+    """Why bwrap cannot run here (not installed, or it fails to start a trivial sandbox)."""
+    executable = shutil.which("bwrap")
+    if executable is None:
+        return "bubblewrap is not installed (apt-get install bubblewrap)"
+    why = _probe(["true"], executable)
+    if why is None:
+        return None
+    return (
+        f"bwrap is installed but cannot start a sandbox here ({why}); user namespaces "
+        "may be disabled (sysctl user.max_user_namespaces, kernel.unprivileged_userns_clone)"
+    )
 
 
 @functools.cache
 def nested_unavailable(executable: str) -> str | None:
     """Why a sandbox cannot be nested in a bwrap sandbox here (None when it can)."""
-    inner = guard_argv(executable, (), (), ())
-    probe = bwrap_argv(
-        [*inner, "true"], workdir=Path("/"), mounts=[], limits=Limits(max_procs=None),
-        bwrap=executable,
-    )  # fmt: skip
-    try:
-        done = subprocess.run(
-            probe, capture_output=True, text=True, env=command_env({}), timeout=30, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return f"bwrap could not nest a sandbox: {error}"
-    if done.returncode != 0:
-        why = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
-        return f"bwrap cannot nest a sandbox here ({why[0]})"
-    return None
+    why = _probe([*guard_argv(executable, (), (), ()), "true"], executable)
+    return None if why is None else f"bwrap cannot nest a sandbox here ({why})"
 
 
 def _build() -> BwrapSandbox:
