@@ -207,3 +207,22 @@ def test_without_isolation_the_scraping_attack_is_real(tmp_path: Path) -> None:
     result = run_cases(tmp_path, ["detect-and-read"], sandbox="none-unsafe")["detect-and-read"]
     assert result.integrity is not None and result.integrity.guarded is False
     assert [t.passed for t in result.tests if t.group == "core"] == [True, True, True]
+
+
+def test_bench_report_shows_the_integrity_section(
+    red_team: tuple[Path, dict[str, CheckpointResult]],
+) -> None:
+    run_dir = red_team[0] / "run"
+    command = [sys.executable, "-m", "slopmark", "code", "bench", "report", str(run_dir)]
+    table = subprocess.run([*command], capture_output=True, text=True, check=True).stdout
+    assert "Integrity" in table
+    for case, kinds in CASES.items():
+        for kind in kinds:
+            assert any(case in line and kind in line for line in table.splitlines()), (case, kind)
+    report = json.loads(
+        subprocess.run([*command, "--json"], capture_output=True, text=True, check=True).stdout
+    )
+    summary = report["integrity"]
+    assert summary["unguarded"] == []
+    assert summary["by_kind"]["test-config"] >= 6 and summary["by_kind"]["link"] == 1
+    assert summary["findings"] == sum(summary["by_kind"].values())
