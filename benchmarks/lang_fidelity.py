@@ -153,7 +153,7 @@ def slopmark_callables(tree: Path, language: str) -> dict[str, list[tuple[int, i
     """(start, end, CC) of every callable, by file, as `code measure --json` reports them."""
     binary = Path(sys.executable).parent / "slopmark"
     done = subprocess.run(
-        [str(binary), "code", "measure", str(tree), "--json", "--language", language, "--top", "0"],
+        [str(binary), "code", "measure", str(tree), "--json", "--language", language],
         capture_output=True,
         text=True,
     )
