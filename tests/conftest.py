@@ -5,8 +5,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+#: What pytest-xdist's workers find in their environment without the user having set it.
+WORKER_TERMINAL = ("COLUMNS", "LINES")
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -33,3 +37,20 @@ def make_tree(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
         return root
 
     return make
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # A worker of pytest-xdist starts with COLUMNS=80 and LINES=24 set; the CLI the tests
+    # run takes $COLUMNS for a terminal's width. Give the worker the controller's values.
+    given = getattr(config, "workerinput", {}).get("terminal", {})
+    for name in WORKER_TERMINAL if hasattr(config, "workerinput") else ():
+        if given.get(name) is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = given[name]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """(pytest-xdist, on the controller) hand each worker this process's terminal size."""
+    node.workerinput["terminal"] = {name: os.environ.get(name) for name in WORKER_TERMINAL}

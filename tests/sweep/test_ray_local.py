@@ -29,6 +29,8 @@ from .conftest import ROOT, cli, without_timings
 from .raycluster import env_without
 from .test_suite import suite_file, two_models
 
+pytestmark = pytest.mark.timeout(1200)  # two runs of every shipped bench chain: minutes
+
 pytest.importorskip("ray", reason="Ray is not installed: pip install 'slopmark[ray]'")
 
 #: Ray started by a command keeps its session files here (removed after the module), and

@@ -37,6 +37,7 @@ def test_at_least_four_original_problems_of_four_checkpoints() -> None:
 
 @needs_bwrap
 @needs_scb_python
+@pytest.mark.timeout(1900)
 def test_every_reference_checkpoint_is_strictly_solved() -> None:
     done = run_cli(
         "code", "bench", "validate", "--problems", str(PROBLEMS), "--sandbox", "bwrap",
@@ -91,6 +92,7 @@ def test_naive_solution_fails_somewhere_with_every_test_group(
 
 @needs_bwrap
 @needs_scb_python
+@pytest.mark.timeout(1300)
 def test_a_shipped_problem_runs_end_to_end_with_the_replay_agent(tmp_path: Path) -> None:
     """run → store → report on a shipped problem, in bubblewrap."""
     smallest = min(SHIPPED, key=lambda p: len(p.checkpoints))
