@@ -1,5 +1,6 @@
 # make run   — start the web app on 127.0.0.1:8000 (SQLite store ./slopmark.db, bundled tasks)
 # make test  — the whole test suite, the 20 slowest tests listed at the end
+# make test-fast — the suite less the tests marked slow (tests/conftest.py): under 2 minutes on 2 cores
 # make check — lint, types, the Rust checks (fmt, clippy, cargo test), the dogfood gate and
 #              the smoke runs
 # make smoke — every script of benchmarks/ and fuzz/ once on a tiny input (no peers, no network)
@@ -13,7 +14,7 @@ STAMP  := $(VENV)/.installed
 NATIVE := native/Cargo.toml native/Cargo.lock $(shell find native/src -name '*.rs' 2>/dev/null)
 CARGO  := cargo --quiet
 
-.PHONY: run test check smoke e2e bench fuzz clean
+.PHONY: run test test-fast check smoke e2e bench fuzz clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -32,6 +33,9 @@ PYTEST := $(PY) -m pytest -q -n auto --dist loadscope
 
 test: $(STAMP)
 	$(PYTEST) --durations=20
+
+test-fast: $(STAMP)
+	$(PYTEST) -m "not slow"
 
 check: $(STAMP)
 	$(VENV)/bin/ruff check src tests $(wildcard benchmarks) $(wildcard fuzz)

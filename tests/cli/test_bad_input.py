@@ -22,6 +22,8 @@ from cli.workspace import PAPER, PROBLEMS, build, cli
 from fakes import openai_server as fake
 from fakes.openai_server import FakeOpenAIServer
 
+pytestmark = pytest.mark.slow  # starts bash, python
+
 openai_server = fake.openai_server
 
 #: What a test of one line on stderr, and nothing else, looks for.

@@ -13,8 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from clirun import run_cli
 from slopmark.cli.main import RootGroup
+
+pytestmark = pytest.mark.slow  # starts python
 
 #: Modules the CLI's start-up and `code diff` must not load (packages: any module under).
 HEAVY = (

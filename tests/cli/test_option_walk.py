@@ -23,6 +23,8 @@ from typer.main import get_command
 from cli.workspace import build, cli, snapshot
 from slopmark.cli.main import app
 
+pytestmark = pytest.mark.slow  # starts python
+
 URL = "http://127.0.0.1:9/v1"  # nothing listens there: a case that got this far would say so
 REVISE = ("paper", "--method", "base", "--editor", "e", "--editor-url", URL)
 BENCH = ("--problems", "problems", "--agent", "replay", "--sandbox", "none-unsafe")

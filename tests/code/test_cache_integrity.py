@@ -16,6 +16,8 @@ import pytest
 
 from slopmark.code.cache import APPLICATION_ID, FILE_NAME, TABLES, ResultCache
 
+pytestmark = pytest.mark.slow  # starts python
+
 FILES = {
     f"pkg/m{i}.py": "".join(
         f"def f{i}_{j}(x):\n    if x == {j}:\n        return {j}\n    return None\n\n"

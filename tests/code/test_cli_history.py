@@ -9,6 +9,8 @@ import pytest
 
 from clirun import cli_json, run_cli
 
+pytestmark = pytest.mark.slow  # starts python, tar
+
 COMPLEX = (
     "def busy(a, b, c):\n"
     + "".join(f"    if a == {i}:\n        return {i}\n" for i in range(12))

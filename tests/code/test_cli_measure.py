@@ -10,6 +10,8 @@ import pytest
 from clirun import cli_json, run_cli
 from slopmark import __version__
 
+pytestmark = pytest.mark.slow  # starts python
+
 VERBOSE = """\
 def check(flag):
     if flag == True:

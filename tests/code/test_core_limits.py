@@ -11,9 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from clirun import cli_json
 from slopmark import _core
 from slopmark.code.tree import MAX_FILE_BYTES
+
+pytestmark = pytest.mark.slow  # starts python
 
 #: Seconds within which the core answers for files it refuses (a hang fails the test).
 PROMPT = 60

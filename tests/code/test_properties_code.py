@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -176,6 +177,7 @@ def report(analyses: list[FileAnalysis]) -> TreeReport:
     return build_report("gen", analyses, [], {}, frozenset())
 
 
+@pytest.mark.slow  # 60 reports of two or three files, each in every order: seconds
 @PROPERTY
 @given(st.lists(modules(), min_size=2, max_size=3), st.data())
 def test_report_does_not_depend_on_file_order(sources: list[str], data: st.DataObject) -> None:

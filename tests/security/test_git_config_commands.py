@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts python
+
 #: Every config key that names a program, set to the marker script.
 TRAPS = (
     "core.fsmonitor", "filter.trap.clean", "filter.trap.smudge", "filter.trap.process",

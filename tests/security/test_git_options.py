@@ -11,6 +11,8 @@ from security.bounded import one_line_error, run_capped
 from slopmark.code.git import Repository
 from slopmark.errors import BadInput
 
+pytestmark = pytest.mark.slow  # starts python
+
 
 def _repo(root: Path) -> Path:
     repo = root / "repo"

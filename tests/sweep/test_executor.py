@@ -80,6 +80,7 @@ def test_resources_are_checked() -> None:
     assert Resources(cpus=0.25, memory_mb=512, sandbox=True).sandbox
 
 
+@pytest.mark.slow
 def test_ray_without_the_extra_is_one_line_with_the_install_command(tmp_path: Path) -> None:
     listing = tmp_path / "REPOS.txt"
     listing.write_text("somewhere\n")
@@ -108,6 +109,7 @@ def stored_repos(db: Path) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_ctrl_c_cancels_cleanly_and_keeps_finished_units(tmp_path: Path) -> None:
     repos = make_repos(tmp_path / "repos", 5, 20)
     db = tmp_path / "s.db"

@@ -28,6 +28,7 @@ pytestmark = [
     pytest.mark.skipif(
         not PG_URL, reason="no PostgreSQL: set SLOPMARK_TEST_PG_URL (.ci/run starts one)"
     ),
+    pytest.mark.slow,  # starts Ray nodes and the CLI; needs PostgreSQL
     pytest.mark.timeout(1500),  # the nodes' start (up to 240 s) and a study or chain (900 s)
 ]
 

@@ -29,7 +29,8 @@ from .conftest import ROOT, cli, without_timings
 from .raycluster import env_without
 from .test_suite import suite_file, two_models
 
-pytestmark = pytest.mark.timeout(1200)  # two runs of every shipped bench chain: minutes
+# slow: starts local Ray clusters and the CLI; two runs of a bench chain take minutes
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 pytest.importorskip("ray", reason="Ray is not installed: pip install 'slopmark[ray]'")
 

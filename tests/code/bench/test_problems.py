@@ -18,6 +18,8 @@ from slopmark.code.bench.testrun import run_tests
 from slopmark.store import open_store
 from slopmark.store.runs import list_runs
 
+pytestmark = pytest.mark.slow  # starts bwrap, python
+
 ROOT = Path(__file__).parents[3]
 PROBLEMS = ROOT / "problems"
 NAIVE = Path(__file__).parent / "naive"

@@ -33,6 +33,8 @@ from slopmark.code.bench.sandbox.docker import docker_argv
 from slopmark.code.bench.sandbox.supervise import OUTPUT_CAP
 from slopmark.errors import BadInput
 
+pytestmark = pytest.mark.slow  # starts bwrap, docker, python, sh, true
+
 ENV = {"PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 FAST = Limits(wall_s=30.0, memory_mb=1024, max_procs=64)
 

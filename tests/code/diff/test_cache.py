@@ -19,6 +19,8 @@ from slopmark.code.rules import load_catalog
 
 from .repos import branchy
 
+pytestmark = pytest.mark.slow  # starts bwrap, python
+
 FILES = {
     f"pkg/m{i}.py": branchy(f"f{i}", 3 + i % 12) + "\n\nclass K:\n    def get(self, x):\n"
     "        if x == None:\n            return 1\n        return 2\n"
