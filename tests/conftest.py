@@ -4,9 +4,10 @@
 that starts a program (the CLI in a subprocess, a sandbox, a browser, a Ray node,
 pdflatex...), that needs PostgreSQL, or that takes more than a few seconds. Mark one
 with ``@pytest.mark.slow``, or a whole module with ``pytestmark = pytest.mark.slow``.
-`starts_programs` below holds that rule: an unmarked test that starts any program but
-git fails, naming what it started, so a new test cannot slow the fast loop unseen; and
-the end of a run lists the unmarked tests that took longer than `LONG_S`.
+`StartedPrograms` below holds that rule: an unmarked test that starts a program (but
+those in `QUICK_PROGRAMS`), itself or through a fixture, fails, naming what it started,
+so a new test cannot slow the fast loop unseen; and the end of a run lists the unmarked
+tests that took longer than `LONG_S`.
 """
 
 from __future__ import annotations
