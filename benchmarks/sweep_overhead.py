@@ -43,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 from slopmark.executor import Unit, open_executor  # noqa: E402
-from slopmark.executors.sweep import run_sweep  # noqa: E402
+from slopmark.sweep.drive import run_sweep  # noqa: E402
 from sweep.conftest import make_repos  # noqa: E402  (the test suite's repository maker)
 from sweep.raycluster import RayCluster  # noqa: E402  (and its two-node cluster)
 

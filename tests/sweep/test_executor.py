@@ -25,7 +25,7 @@ from slopmark.executor import (
     executor_names,
     open_executor,
 )
-from slopmark.executors.sweep import run_sweep
+from slopmark.sweep.drive import run_sweep
 
 from . import units
 from .conftest import cli, cli_started, make_repos
@@ -153,7 +153,7 @@ def test_the_live_view_counts_units_per_node() -> None:
     from rich.console import Console
 
     from slopmark.cli.sweep_view import render
-    from slopmark.executors.sweep import Tally
+    from slopmark.sweep.drive import Tally
 
     tally = Tally("ray", 4)
     tally.start(Started("a", "10.0.0.1 n1"))

@@ -15,7 +15,7 @@ from slopmark.evals.session import series_of, suite_tasks
 from slopmark.evals.slices import SliceJob, slice_units, suite_jobs
 from slopmark.evals.suitefile import read_suite
 from slopmark.evals.summary import summarise
-from slopmark.executors.sweep import Tally
+from slopmark.sweep.drive import Tally
 
 
 def _slice_rows(jobs: list[SliceJob], tally: Tally, db_url: str) -> list[dict[str, Any]]:
@@ -58,7 +58,7 @@ def run_suite_file(path: Path, where: tuple[str, str | None, int], db: str | Non
                    as_json: bool) -> int:  # fmt: skip
     """Run every slice of the suite at ``path``; 130 cancelled, 1 a slice failed or errored."""
     from slopmark.cli.sweep_view import sweep_view
-    from slopmark.executors.sweep import run_sweep
+    from slopmark.sweep.drive import run_sweep
 
     suite = read_suite(path)
     jobs = suite_jobs(suite)

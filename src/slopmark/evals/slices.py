@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from slopmark.evals.session import SuiteRequest, run_request
 from slopmark.evals.suitefile import SuiteFile
 from slopmark.executor import Resources, Unit
-from slopmark.executors.worker import host_name
 from slopmark.llm.keys import named_key
+from slopmark.sweep.worker import host_name
 
 
 @dataclass(frozen=True)

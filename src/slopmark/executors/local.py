@@ -30,8 +30,8 @@ from slopmark.executor import (
     install_outbox,
     register_executor,
 )
-from slopmark.executors.roster import Roster, Running
-from slopmark.executors.worker import host_name, run_task
+from slopmark.sweep.roster import Roster, Running
+from slopmark.sweep.worker import host_name, run_task
 
 #: How often (seconds) the driver looks for messages while units run.
 POLL_S = 0.1

@@ -43,9 +43,9 @@ from slopmark.executor import (
     install_outbox,
     register_executor,
 )
-from slopmark.executors.address import check_address
-from slopmark.executors.roster import Failed, Roster, Running
-from slopmark.executors.worker import run_task
+from slopmark.sweep.address import check_address
+from slopmark.sweep.roster import Failed, Roster, Running
+from slopmark.sweep.worker import run_task
 
 INSTALL_HINT = "executor 'ray' needs: pip install 'slopmark[ray]'"
 POLL_S = 0.1
@@ -153,7 +153,7 @@ class _NoticesToStderr:
 
 def _can_sandbox() -> bool:
     """Whether this machine can run model-written code in a sandbox (bubblewrap or Docker)."""
-    from slopmark.code.bench.sandbox.base import AUTO_ORDER, unavailable_reason
+    from slopmark.sandbox.base import AUTO_ORDER, unavailable_reason
 
     return any(unavailable_reason(name) is None for name in AUTO_ORDER)
 

@@ -19,10 +19,10 @@ from slopmark.code.bench.agents import AgentOutcome, AgentTask, agent_specs, mak
 from slopmark.code.bench.agents import tools as agent_tools
 from slopmark.code.bench.agents.transcript import read_transcript
 from slopmark.code.bench.problem import Problem, load_problem
-from slopmark.code.bench.sandbox.base import Limits, Mount, Sandbox, choose_sandbox
-from slopmark.code.bench.sandbox.private import path_tools
 from slopmark.errors import BadInput
 from slopmark.llm.prices import cost
+from slopmark.sandbox.base import Limits, Mount, Sandbox, choose_sandbox
+from slopmark.sandbox.private import path_tools
 
 openai_server = fake.openai_server  # the fixture, visible to this module's tests
 

@@ -13,8 +13,8 @@ from clirun import run_cli
 from slopmark.code.bench.envs import hidden_test_environment, workspace_environment
 from slopmark.code.bench.problem import Checkpoint, Problem, load_problems
 from slopmark.code.bench.profiles import EvalEnvironment, EvalOptions, host_of, resolve
-from slopmark.code.bench.sandbox import choose_sandbox
 from slopmark.code.bench.testrun import run_tests
+from slopmark.sandbox import choose_sandbox
 from slopmark.store import open_store
 from slopmark.store.runs import list_runs
 

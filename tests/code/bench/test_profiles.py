@@ -20,9 +20,9 @@ from slopmark.code.bench.profiles import (
     resolve,
 )
 from slopmark.code.bench.pythons import PythonSearch, check_version, find_python, probe
-from slopmark.code.bench.sandbox.docker import DEFAULT_IMAGE
 from slopmark.code.bench.toolchains import SCB_TOOLCHAINS, find_toolchains, link_tools
 from slopmark.errors import BadInput
+from slopmark.sandbox.docker import DEFAULT_IMAGE
 
 HOST = host_of(os.environ)
 PY312 = find_python(HOST.pythons, "3.12")

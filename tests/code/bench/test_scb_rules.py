@@ -26,10 +26,10 @@ from slopmark.code.bench.grouping import (
 )
 from slopmark.code.bench.problem import load_problem
 from slopmark.code.bench.results import AgentRecord, CaseOutcome, CheckpointResult
-from slopmark.code.bench.sandbox.base import Execution
 from slopmark.code.bench.scoring import summarize
 from slopmark.code.bench.testlayout import PLUGIN, PLUGIN_DIR, _copy_tests
 from slopmark.code.bench.testrun import NETWORK_OFF, parse_events, read_report
+from slopmark.sandbox.base import Execution
 
 CUSTOM = {"slow": "FUNCTIONALITY", "critical": "CORE"}
 

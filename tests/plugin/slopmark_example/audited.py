@@ -5,8 +5,8 @@ import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from slopmark.code.bench.sandbox import Execution, Limits, Mount, choose_sandbox
-from slopmark.code.bench.sandbox.base import Backend, register_backend, unavailable_reason
+from slopmark.sandbox import Execution, Limits, Mount, choose_sandbox
+from slopmark.sandbox.base import Backend, register_backend, unavailable_reason
 
 
 class AuditedSandbox:

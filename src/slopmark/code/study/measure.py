@@ -27,7 +27,7 @@ from slopmark.code.study.records import FAILED, OK, CommitPoint, RepoRecord, Stu
 from slopmark.code.study.repos import RepoEntry, redact_credentials
 from slopmark.errors import BadInput, SlopmarkError
 from slopmark.executor import error_line
-from slopmark.executors.worker import host_name
+from slopmark.sweep.worker import host_name
 
 
 class TimeLimit(SlopmarkError):

@@ -14,8 +14,8 @@ from typing import Literal, Protocol
 
 from slopmark.code.bench.agents.options import check_keys
 from slopmark.code.bench.problem import Checkpoint, Problem
-from slopmark.code.bench.sandbox.base import Limits, Sandbox
 from slopmark.registry import Registry
+from slopmark.sandbox.base import Limits, Sandbox
 
 AgentStatus = Literal["ok", "error", "timeout"]
 

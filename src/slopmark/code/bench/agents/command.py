@@ -48,9 +48,9 @@ from slopmark.code.bench.agents.base import (
     AgentTask,
     register_agent,
 )
-from slopmark.code.bench.sandbox.base import Execution, Mount
-from slopmark.code.bench.sandbox.private import hidden_mounts, path_tools
 from slopmark.errors import BadInput
+from slopmark.sandbox.base import Execution, Mount
+from slopmark.sandbox.private import hidden_mounts, path_tools
 
 #: Host variables every command agent gets: the basics, then API keys and endpoints.
 PASSED_ENV = (

@@ -15,7 +15,7 @@ import signal
 import sys
 from collections.abc import Callable, Mapping
 
-from slopmark.code.bench.sandbox.base import Limits
+from slopmark.sandbox.base import Limits
 
 #: PATH given to a command whose ``env`` has none (the only variable added).
 DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"

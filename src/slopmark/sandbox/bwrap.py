@@ -46,18 +46,18 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from slopmark.code.bench.sandbox.base import (
+from slopmark.sandbox.base import (
     Backend,
     Execution,
     Limits,
     Mount,
     register_backend,
 )
-from slopmark.code.bench.sandbox.layout import check_layout, nested_last
-from slopmark.code.bench.sandbox.limits import command_env, memory_setter, with_nproc
-from slopmark.code.bench.sandbox.pids import PidsCgroup, open_pids_cgroup, pids_root
-from slopmark.code.bench.sandbox.private import private_paths
-from slopmark.code.bench.sandbox.supervise import Launch, supervise
+from slopmark.sandbox.layout import check_layout, nested_last
+from slopmark.sandbox.limits import command_env, memory_setter, with_nproc
+from slopmark.sandbox.pids import PidsCgroup, open_pids_cgroup, pids_root
+from slopmark.sandbox.private import private_paths
+from slopmark.sandbox.supervise import Launch, supervise
 
 #: The uid and gid the command has inside the sandbox ("nobody").
 SANDBOX_ID = "65534"

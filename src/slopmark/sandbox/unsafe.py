@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from slopmark.code.bench.sandbox.base import Backend, Execution, Limits, Mount, register_backend
-from slopmark.code.bench.sandbox.layout import check_layout
-from slopmark.code.bench.sandbox.limits import all_limits_setter, command_env
-from slopmark.code.bench.sandbox.supervise import Launch, supervise
+from slopmark.sandbox.base import Backend, Execution, Limits, Mount, register_backend
+from slopmark.sandbox.layout import check_layout
+from slopmark.sandbox.limits import all_limits_setter, command_env
+from slopmark.sandbox.supervise import Launch, supervise
 
 
 class UnsafeSandbox:

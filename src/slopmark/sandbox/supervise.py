@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from slopmark.code.bench.sandbox.base import Execution, Limits
-from slopmark.code.bench.sandbox.limits import stopped_by
+from slopmark.sandbox.base import Execution, Limits
+from slopmark.sandbox.limits import stopped_by
 
 #: Each of stdout and stderr keeps at most this many bytes: the last ones.
 OUTPUT_CAP = 1024 * 1024

@@ -125,7 +125,7 @@ class Backend:
 
 #: Every backend by name: the modules of this package, then the entry points of
 #: ``slopmark.sandboxes``.
-BACKENDS: Registry[Backend] = Registry("sandbox", "slopmark.code.bench.sandbox", plural="sandboxes")
+BACKENDS: Registry[Backend] = Registry("sandbox", "slopmark.sandbox", plural="sandboxes")
 
 #: The order `auto` tries backends in.
 AUTO_ORDER = ("bwrap", "docker")

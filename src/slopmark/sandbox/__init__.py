@@ -4,7 +4,7 @@
 every backend implements `Sandbox.run` and reports limits in `Execution`.
 """
 
-from slopmark.code.bench.sandbox.base import (
+from slopmark.sandbox.base import (
     Execution,
     Limits,
     Mount,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from slopmark.code.bench.sandbox.base import Mount
 from slopmark.errors import BadInput
+from slopmark.sandbox.base import Mount
 
 
 def check_layout(workdir: Path, mounts: Sequence[Mount]) -> None:

@@ -35,11 +35,11 @@ import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from slopmark.code.bench.sandbox.base import Backend, Execution, Limits, Mount, register_backend
-from slopmark.code.bench.sandbox.layout import check_layout, nested_last
-from slopmark.code.bench.sandbox.limits import command_env
-from slopmark.code.bench.sandbox.supervise import Launch, supervise
 from slopmark.errors import BadInput
+from slopmark.sandbox.base import Backend, Execution, Limits, Mount, register_backend
+from slopmark.sandbox.layout import check_layout, nested_last
+from slopmark.sandbox.limits import command_env
+from slopmark.sandbox.supervise import Launch, supervise
 
 DEFAULT_IMAGE = "ghcr.io/astral-sh/uv:python3.12-trixie-slim"
 IMAGE_ENV = "SLOPMARK_DOCKER_IMAGE"

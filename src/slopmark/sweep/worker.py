@@ -9,7 +9,7 @@ from typing import Any
 from slopmark import __version__
 from slopmark.errors import BadInput
 from slopmark.executor import Task, error_line
-from slopmark.executors.roster import Failed
+from slopmark.sweep.roster import Failed
 
 
 def run_task(task: Task, driver_version: str) -> Any:

@@ -26,7 +26,7 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from slopmark.code.bench.sandbox.base import Mount
+from slopmark.sandbox.base import Mount
 
 #: Folders holding users' homes.
 HOMES = (Path("/root"), Path("/home"))
