@@ -42,7 +42,7 @@ from typing import Any
 
 from code_measure import CACHE, find_slopmark, log, stdlib_tree
 
-from slopmark.code.cache import FILE_NAME
+from slopmark.code.measure.cache.store import FILE_NAME
 
 EDITED = "json/__init__.py"
 

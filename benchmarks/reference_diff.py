@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from slopmark import _core
-from slopmark.code.tree import discover
+from slopmark.code.measure.discovery import discover
 
 HERE = Path(__file__).resolve().parent
 SCB_PYTHON = HERE / ".cache" / "scb-venv" / "bin" / "python"

@@ -2,7 +2,7 @@
 //!
 //! Python hands in paths or bytes, the language name, a compiled rule pack and settings;
 //! it gets back a [`Stream`] of one plain tuple per file (see
-//! `slopmark.code.analysis.from_record`), which it reads while the core's threads go on
+//! `slopmark.code.measure.fileanalysis.from_record`), which it reads while the core's threads go on
 //! with the rest. The GIL is released while Python waits for records. Two helpers beside:
 //! rule files' YAML read in parallel ([`yaml_documents`]) and report rows written as JSON
 //! text ([`json_objects`]).

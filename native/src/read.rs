@@ -14,7 +14,7 @@ use std::io::Read;
 use std::path::Path;
 
 /// The default size limit: 10 MiB, the limit of Python's discovery
-/// (`slopmark.code.tree.MAX_FILE_BYTES`, which a test holds equal to this one).
+/// (`slopmark.code.measure.discovery.MAX_FILE_BYTES`, which a test holds equal to this one).
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
 /// The bytes of the regular file at `path` of at most `limit` bytes, or why they are not

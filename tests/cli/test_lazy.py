@@ -86,7 +86,7 @@ def test_a_warm_json_code_diff_loads_no_other_group_nor_yaml_nor_rich(tmp_path: 
     (repo / "a.py").write_text("def f(x):\n    if x:\n        return 1\n    return x\n")
     assert run_cli("code", "diff", "-C", str(repo)).returncode == 0  # fills the cache
     modules = loaded("code", "diff", "-C", str(repo), "--json")
-    assert "slopmark.code.diffrun" in modules  # the diff really ran
+    assert "slopmark.code.measure.measure_diff" in modules  # the diff really ran
     assert not heavy(modules, (*HEAVY, "yaml", "rich"))  # JSON needs no terminal output
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from clirun import cli_json
-from slopmark.code.measure import MeasureOptions, measure_tree
-from slopmark.code.report import FileMetrics, TreeReport
+from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
+from slopmark.code.measure.report import FileMetrics, TreeReport
 
 #: Per language: a file whose second function is cut off mid-way, and the CC of the
 #: complete first function (which must still be measured).

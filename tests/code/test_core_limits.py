@@ -15,7 +15,7 @@ import pytest
 
 from clirun import cli_json
 from slopmark import _core
-from slopmark.code.tree import MAX_FILE_BYTES
+from slopmark.code.measure.discovery import MAX_FILE_BYTES
 
 pytestmark = pytest.mark.slow  # starts python
 

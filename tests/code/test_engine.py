@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from slopmark import _core
-from slopmark.code.analysis import FileAnalysis
-from slopmark.code.engine import Engine
+from slopmark.code.measure.fileanalysis import FileAnalysis
+from slopmark.code.measure.native import Engine
 
 
 def _source(functions: int) -> bytes:

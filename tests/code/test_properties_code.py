@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from slopmark.code.analysis import FileAnalysis
-from slopmark.code.clones import clone_groups
-from slopmark.code.engine import analyze_source
-from slopmark.code.report import TreeReport, build_report
+from slopmark.code.measure.clones import clone_groups
+from slopmark.code.measure.fileanalysis import FileAnalysis
+from slopmark.code.measure.native import analyze_source
+from slopmark.code.measure.report import TreeReport, build_report
 
 VARIABLES = ("alpha", "beta", "gamma", "delta", "items")
 CALLEES = ("emit", "check")

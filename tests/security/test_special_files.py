@@ -18,12 +18,12 @@ import pytest
 from clirun import run_cli
 from security.bounded import one_line_error
 from security.special import char_device, fifo, finishes, socket_file
-from slopmark.code.analysis import Skipped
-from slopmark.code.analyzer import Analyzer, Version
-from slopmark.code.baseline import read_baseline
-from slopmark.code.cache import ResultCache
-from slopmark.code.rulecache import cached_catalog
-from slopmark.code.rules import load_catalog
+from slopmark.code.measure.baseline import read_baseline
+from slopmark.code.measure.cache.files import Analyzer, Version
+from slopmark.code.measure.cache.rules import cached_catalog
+from slopmark.code.measure.cache.store import ResultCache
+from slopmark.code.measure.fileanalysis import Skipped
+from slopmark.code.measure.rules import load_catalog
 from slopmark.errors import BadInput
 from slopmark.evals.taskfile import load_tasks
 from slopmark.paper.bench import read_pairs

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.analysis import Skipped
-from slopmark.code.analyzer import Analyzer, Version
-from slopmark.code.cache import FILE_NAME, ResultCache, unseal
-from slopmark.code.rules import load_catalog
+from slopmark.code.measure.cache.files import Analyzer, Version
+from slopmark.code.measure.cache.store import FILE_NAME, ResultCache, unseal
+from slopmark.code.measure.fileanalysis import Skipped
+from slopmark.code.measure.rules import load_catalog
 
 from .repos import branchy
 
@@ -194,7 +194,7 @@ rule:
 
 
 def test_the_parsed_catalog_is_cached_and_follows_its_sources(tmp_path: Path) -> None:
-    from slopmark.code.rulecache import cached_catalog
+    from slopmark.code.measure.cache.rules import cached_catalog
     from slopmark.errors import BadInput
 
     extra = tmp_path / "rules"

@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from slopmark.cli.code_report import to_json
-from slopmark.code.cache import ResultCache
-from slopmark.code.diff import totals
-from slopmark.code.diffrun import DiffRequest, diff_sides
-from slopmark.code.measure import MeasureOptions, measure_tree
+from slopmark.code.measure.cache.store import ResultCache
+from slopmark.code.measure.compare import totals
+from slopmark.code.measure.measure_diff import DiffRequest, diff_sides
+from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
 
 from .repos import branchy, commit, new_repo
 

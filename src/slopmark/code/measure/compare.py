@@ -4,7 +4,7 @@ Only files whose content differs are looked at; the rest is the same on both sid
 
 - **Callables** pair up by qualified name within a file pair, then by qualified name
   anywhere (a function moved to another file), then by normal-form similarity: the
-  share of clone-candidate digests (`slopmark.code.clones`) the two bodies have in
+  share of clone-candidate digests (`slopmark.code.measure.clones`) the two bodies have in
   common, at least `BODY_SIMILARITY` (a function renamed, or moved into a class). A
   callable over the CC threshold that pairs with none is *new*; a paired one over the
   threshold whose CC rose *rose* (crossing the threshold included). The reverse on the
@@ -14,10 +14,10 @@ Only files whose content differs are looked at; the rest is the same on both sid
 - **Clones**: a normal form whose occurrences grew (and are two or more) gained members;
   the new ones are those on added lines, the outermost block of each.
 - **Totals** are the two trees' `TreeReport` numbers, before and after (from tree
-  summaries, `slopmark.code.summary`, which give exactly those numbers).
+  summaries, `slopmark.code.measure.summary`, which give exactly those numbers).
 - **Suppressions**: both sides are measured with the base side's settings and
   suppression comments; the exclude globs and ``slopmark: ignore[...]`` comments the
-  change adds are findings of their own (`slopmark.code.suppressions`), and hide nothing.
+  change adds are findings of their own (`slopmark.code.measure.suppressions`), and hide nothing.
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from slopmark.code.analysis import FileAnalysis, Skipped
-from slopmark.code.findings import CLONE, COMPLEX, HIT, Finding, clone_spots, file_findings
-from slopmark.code.languages import LANGUAGES
-from slopmark.code.pairing import UNCHANGED, FilePair, changed_lines, lines_of, pair_files
-from slopmark.code.report import CallableMetrics, FileMetrics, TreeReport
+from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
+from slopmark.code.measure.findings import CLONE, COMPLEX, HIT, Finding, clone_spots, file_findings
+from slopmark.code.measure.languages import LANGUAGES
+from slopmark.code.measure.pairing import UNCHANGED, FilePair, changed_lines, lines_of, pair_files
+from slopmark.code.measure.report import CallableMetrics, FileMetrics, TreeReport
 
 NEW_COMPLEX, CC_RISE, NEW_HITS, NEW_CLONES = "new-complex", "cc-rise", "new-hits", "new-clones"
 NEW_SUPPRESSIONS = "new-suppressions"
@@ -178,7 +178,7 @@ def compare(
 ) -> DiffReport:
     """Everything `code diff` reports about going from ``base`` to ``head`` (callables
     with CC over ``threshold`` are complex; ``lines``: `touched` when known; ``own``: the
-    suppressions the change adds and drops, `slopmark.code.suppressions`)."""
+    suppressions the change adds and drops, `slopmark.code.measure.suppressions`)."""
     if lines is None:
         lines = touched(base.digests, head.digests, (base.texts, head.texts))
     pairs = lines.pairs

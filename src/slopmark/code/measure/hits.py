@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from slopmark.code.analysis import FileAnalysis
+    from slopmark.code.measure.fileanalysis import FileAnalysis
 
 
 class RuleHit(NamedTuple):

@@ -4,7 +4,7 @@ A `TreeReport` is a function of its files' results and of what pools them: the s
 the rules run, the catalog's ids, the tree's root and the files discovery left out. Its
 key is a digest of all of that, each file named by its path and its per-file result key
 (content digest + slopmark version + core build + rule pack + settings + suffix,
-`slopmark.code.analyzer`), so a report is reused exactly when every input is the same;
+`slopmark.code.measure.cache.files`), so a report is reused exactly when every input is the same;
 one changed byte in one file makes a new key, and the report is pooled again from the
 per-file results. Reports live in the cache's ``reports`` table (the most recently used
 are kept; `code diff`'s tree summaries are apart, in ``trees``).
@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from slopmark.code.analysis import Skipped
-from slopmark.code.cache import ResultCache, seal, unseal
-from slopmark.code.clones import CloneGroup, CloneMember
-from slopmark.code.hits import Problem, RuleHit
-from slopmark.code.metrics import Settings
-from slopmark.code.report import CallableMetrics, FileMetrics, TreeReport
+from slopmark.code.measure.cache.store import ResultCache, seal, unseal
+from slopmark.code.measure.clones import CloneGroup, CloneMember
+from slopmark.code.measure.fileanalysis import Skipped
+from slopmark.code.measure.hits import Problem, RuleHit
+from slopmark.code.measure.metrics import Settings
+from slopmark.code.measure.report import CallableMetrics, FileMetrics, TreeReport
 
 #: Bump when a stored report's layout changes (the field names are in the key too).
 FORMAT = 1

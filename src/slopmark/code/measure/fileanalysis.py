@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from slopmark.code.hits import RuleHit
-from slopmark.code.rules import Rule
+from slopmark.code.measure.hits import RuleHit
+from slopmark.code.measure.rules import Rule
 
 #: Clone candidates must span at least this many SLOC lines.
 MIN_CLONE_SLOC = 3
@@ -58,7 +58,7 @@ class FileAnalysis:
     hits: tuple[RuleHit, ...]
     ignores: tuple[tuple[int, tuple[str, ...]], ...]
     notes: tuple[str, ...] = ()
-    #: The language the file is reported under (`slopmark.code.languages`).
+    #: The language the file is reported under (`slopmark.code.measure.languages`).
     language: str = "python"
 
     @property

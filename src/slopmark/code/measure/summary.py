@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from slopmark.code.analysis import FileAnalysis
-from slopmark.code.metrics import Settings, erosion, ratio
-from slopmark.code.report import FileMetrics, TreeReport, file_metrics
+from slopmark.code.measure.fileanalysis import FileAnalysis
+from slopmark.code.measure.metrics import Settings, erosion, ratio
+from slopmark.code.measure.report import FileMetrics, TreeReport, file_metrics
 
 Totals = dict[str, float | int | None]
 #: Loads the analyses of unchanged files by path (when a change flips their clones).

@@ -24,12 +24,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slopmark.code.analysis import Skipped
-from slopmark.code.analyzer import Version
-from slopmark.code.git import Repository
-from slopmark.code.languages import suffixes
-from slopmark.code.project import CONFIG_FILE, ProjectConfig, hidden_by, project_config
-from slopmark.code.tree import EXCLUDED_DIRS
+from slopmark.code.measure.cache.files import Version
+from slopmark.code.measure.discovery import EXCLUDED_DIRS
+from slopmark.code.measure.fileanalysis import Skipped
+from slopmark.code.measure.git import Repository
+from slopmark.code.measure.languages import suffixes
+from slopmark.code.measure.project import CONFIG_FILE, ProjectConfig, hidden_by, project_config
 from slopmark.errors import BadInput
 from slopmark.regular import not_regular, over_limit, read_regular
 

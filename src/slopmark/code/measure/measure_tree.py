@@ -6,18 +6,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slopmark.code.analysis import FileAnalysis, Skipped
-from slopmark.code.analyzer import Analyzer, Version
-from slopmark.code.cache import ResultCache
-from slopmark.code.delta import Pooling, base_key, cached_base, keep_base, updated
-from slopmark.code.engine import Each, Outcome, Progress
-from slopmark.code.languages import LANGUAGES, rule_targets
-from slopmark.code.metrics import Settings
-from slopmark.code.report import FileMemo, TreeReport, build_report
-from slopmark.code.reportcache import cached_report, keep_report, report_key
-from slopmark.code.rulecache import cached_catalog
-from slopmark.code.rules import Rule, choose
-from slopmark.code.tree import MAX_FILE_BYTES, SourceFile, SourceSet, discover
+from slopmark.code.measure.cache.files import Analyzer, Version
+from slopmark.code.measure.cache.reports import cached_report, keep_report, report_key
+from slopmark.code.measure.cache.rules import cached_catalog
+from slopmark.code.measure.cache.store import ResultCache
+from slopmark.code.measure.discovery import MAX_FILE_BYTES, SourceFile, SourceSet, discover
+from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
+from slopmark.code.measure.languages import LANGUAGES, rule_targets
+from slopmark.code.measure.metrics import Settings
+from slopmark.code.measure.native import Each, Outcome, Progress
+from slopmark.code.measure.repool import Pooling, base_key, cached_base, keep_base, updated
+from slopmark.code.measure.report import FileMemo, TreeReport, build_report
+from slopmark.code.measure.rules import Rule, choose
 from slopmark.gcpause import gc_paused
 
 __all__ = [
@@ -98,7 +98,7 @@ class _Keys:
 
     #: the whole report's (None too when a file's content could not be read)
     report: bytes | None
-    #: the base of the tree's context (`slopmark.code.delta`)
+    #: the base of the tree's context (`slopmark.code.measure.repool`)
     base: bytes | None
     #: each file's (path, result key)
     files: list[tuple[str, bytes | None]]

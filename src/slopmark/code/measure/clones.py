@@ -18,7 +18,7 @@ from itertools import chain
 from operator import itemgetter
 from typing import NamedTuple
 
-from slopmark.code.analysis import FileAnalysis, Fingerprint
+from slopmark.code.measure.fileanalysis import FileAnalysis, Fingerprint
 
 #: A fingerprint's digest (its last field).
 _DIGEST = itemgetter(Fingerprint._fields.index("digest"))

@@ -1,7 +1,7 @@
 """The native analysis core as `code measure` and `code history` use it (adapter).
 
 One `Engine` holds the chosen rules, compiled once per grammar into the core's rule packs
-(`slopmark.code.languages` says which rules run on which grammar); it hands the core
+(`slopmark.code.measure.languages` says which rules run on which grammar); it hands the core
 the paths (or the source bytes, for git blobs) of each grammar in one call, each file to
 the grammar its suffix names, and turns the per-file records into `FileAnalysis` or
 `Skipped`. The core analyses them on its own threads and streams the records back as
@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from slopmark import _core
-from slopmark.code.analysis import (
+from slopmark.code.measure.discovery import MAX_FILE_BYTES
+from slopmark.code.measure.fileanalysis import (
     MIN_CLONE_SLOC,
     FileAnalysis,
     Skipped,
@@ -26,16 +27,15 @@ from slopmark.code.analysis import (
     decode,
     from_record,
 )
-from slopmark.code.languages import grammar_of, language_of, rule_targets
-from slopmark.code.rules import Rule
-from slopmark.code.tree import MAX_FILE_BYTES
+from slopmark.code.measure.languages import grammar_of, language_of, rule_targets
+from slopmark.code.measure.rules import Rule
 from slopmark.errors import BadInput
 from slopmark.regular import Unreadable, read_regular
 
 Progress = Callable[[int, int], None]
 Outcome = FileAnalysis | Skipped
 #: Called with each outcome as soon as it is made, while the core works on the rest:
-#: where a caller does per-file work of its own (`slopmark.code.report.FileMemo`).
+#: where a caller does per-file work of its own (`slopmark.code.measure.report.FileMemo`).
 Each = Callable[[Outcome], object]
 
 #: The grammar of a file whose suffix names no language (a single file given by path).

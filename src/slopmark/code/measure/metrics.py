@@ -18,7 +18,7 @@ class Settings:
 
     cc_threshold: int = 10
     size_term: str = "sqrt"
-    #: Whether suppression comments (see `slopmark.code.hits`) apply (the coding-agent
+    #: Whether suppression comments (see `slopmark.code.measure.hits`) apply (the coding-agent
     #: benchmark measures an agent's code with them off: the measured never sets
     #: its own measurement).
     suppressions: bool = True

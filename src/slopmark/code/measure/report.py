@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import NamedTuple
 
-from slopmark.code.analysis import FileAnalysis, Skipped
-from slopmark.code.clones import CloneGroup, clone_groups
-from slopmark.code.hits import Problem, RuleHit, effective_hits
-from slopmark.code.languages import LANGUAGES
-from slopmark.code.metrics import SIZE_TERMS, Settings, erosion, ratio
+from slopmark.code.measure.clones import CloneGroup, clone_groups
+from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
+from slopmark.code.measure.hits import Problem, RuleHit, effective_hits
+from slopmark.code.measure.languages import LANGUAGES
+from slopmark.code.measure.metrics import SIZE_TERMS, Settings, erosion, ratio
 
 
 class CallableMetrics(NamedTuple):
@@ -97,7 +97,7 @@ class TreeReport:
         return tuple(chain.from_iterable(f.hits for f in self.files))
 
     def languages(self) -> tuple[LanguageRow, ...]:
-        """One row per language measured, in `slopmark.code.languages` order."""
+        """One row per language measured, in `slopmark.code.measure.languages` order."""
         by_language: dict[str, list[FileMetrics]] = defaultdict(list)
         for f in self.files:
             by_language[f.language].append(f)
@@ -222,7 +222,7 @@ def _mark(sloc: bytes, spans: Iterable[tuple[int, int]]) -> bytearray:
 
 
 def _callables(analysis: FileAnalysis, settings: Settings) -> tuple[CallableMetrics, ...]:
-    """Each callable with its mass (`slopmark.code.metrics.mass`, its size term looked up
+    """Each callable with its mass (`slopmark.code.measure.metrics.mass`, its size term looked up
     once for the file)."""
     path, size, make = analysis.path, SIZE_TERMS[settings.size_term], CallableMetrics._make
     return tuple(

@@ -17,10 +17,10 @@ from dataclasses import astuple, fields
 from pathlib import Path
 
 from slopmark import __version__
-from slopmark.code.cache import ResultCache, seal, unseal
-from slopmark.code.rules import Rule, load_catalog
-from slopmark.code.rules import catalog as catalog_module
-from slopmark.code.rules.catalog import MAX_RULE_BYTES
+from slopmark.code.measure.cache.store import ResultCache, seal, unseal
+from slopmark.code.measure.rules import Rule, load_catalog
+from slopmark.code.measure.rules import catalog as catalog_module
+from slopmark.code.measure.rules.catalog import MAX_RULE_BYTES
 from slopmark.regular import Unreadable, read_regular
 
 _RULE_FIELDS = tuple(f.name for f in fields(Rule))

@@ -21,9 +21,9 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from slopmark.code.analysis import FileAnalysis
-from slopmark.code.clones import CloneGroup
-from slopmark.code.report import CallableMetrics, FileMetrics
+from slopmark.code.measure.clones import CloneGroup
+from slopmark.code.measure.fileanalysis import FileAnalysis
+from slopmark.code.measure.report import CallableMetrics, FileMetrics
 
 #: Finding kinds of `code measure` (and of baselines).
 COMPLEX, HIT, CLONE = "complex", "hit", "clone"

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from slopmark.code.languages import grammar_of, suffixes
+from slopmark.code.measure.languages import grammar_of, suffixes
 from slopmark.errors import BadInput, EngineError
 
 _SYMLINK_MODE = "120000"

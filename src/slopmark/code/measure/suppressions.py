@@ -1,7 +1,7 @@
 """What a change does to its own measurement: the suppressions it adds and drops (pure).
 
 The measured never configures its measurement. `code diff` lists and measures both
-sides with the base side's ``[tool.slopmark]`` settings (`slopmark.code.sides`), and
+sides with the base side's ``[tool.slopmark]`` settings (`slopmark.code.measure.sides`), and
 counts rule hits with the base side's suppression comments. What the change adds to
 them is a finding of kind ``new-suppressions``, what it takes away one of kind
 ``removed-suppressions``:
@@ -22,11 +22,17 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from slopmark.code.analysis import FileAnalysis
-from slopmark.code.diff import NEW_SUPPRESSIONS, REMOVED_SUPPRESSIONS, Change, Touched, unmatched
-from slopmark.code.findings import Finding
-from slopmark.code.pairing import lines_of
-from slopmark.code.project import CONFIG_FILE, ProjectConfig, hidden_by
+from slopmark.code.measure.compare import (
+    NEW_SUPPRESSIONS,
+    REMOVED_SUPPRESSIONS,
+    Change,
+    Touched,
+    unmatched,
+)
+from slopmark.code.measure.fileanalysis import FileAnalysis
+from slopmark.code.measure.findings import Finding
+from slopmark.code.measure.pairing import lines_of
+from slopmark.code.measure.project import CONFIG_FILE, ProjectConfig, hidden_by
 
 #: Finding kind and SARIF rule id of a suppression a change adds.
 SUPPRESSION, SUPPRESSION_RULE = "suppression", "added-suppression"

@@ -70,9 +70,9 @@ _SCHEMA = (
 TABLES = frozenset(("results", "stats", "blobs", "trees", "catalogs", "reports", "report_uses"))
 #: Tree summaries kept (the most recently used; each is a few MiB for a big tree).
 MAX_TREES = 8
-#: Parsed rule catalogs kept (the most recently written; see `slopmark.code.rulecache`).
+#: Parsed rule catalogs kept (the most recently written; see `slopmark.code.measure.cache.rules`).
 MAX_CATALOGS = 8
-#: Whole tree reports kept (the most recently used; see `slopmark.code.reportcache`).
+#: Whole tree reports kept (the most recently used; see `slopmark.code.measure.cache.reports`).
 MAX_REPORTS = 8
 
 
@@ -207,11 +207,11 @@ class ResultCache:
         return found
 
     def tree(self, key: bytes) -> bytes | None:
-        """A stored tree summary (`slopmark.code.summary`), marked as used."""
+        """A stored tree summary (`slopmark.code.measure.summary`), marked as used."""
         return self._used_entry("trees", key, self._pending.used)
 
     def report(self, key: bytes) -> bytes | None:
-        """A stored tree report (`slopmark.code.reportcache`), marked as used."""
+        """A stored tree report (`slopmark.code.measure.cache.reports`), marked as used."""
         return self._used_entry("reports", key, self._pending.reports_used)
 
     def _used_entry(self, table: str, key: bytes, used: set[bytes]) -> bytes | None:
@@ -223,7 +223,7 @@ class ResultCache:
         return rows[0][1]
 
     def catalog(self, key: bytes) -> bytes | None:
-        """A stored rule catalog (`slopmark.code.rulecache`)."""
+        """A stored rule catalog (`slopmark.code.measure.cache.rules`)."""
         rows = self._select("SELECT key, value FROM catalogs WHERE key IN ({})", [key])
         return rows[0][1] if rows and isinstance(rows[0][1], bytes) else None
 

@@ -2,10 +2,10 @@
 
 Both sides are listed and measured with the base side's settings, and rule hits count
 with the base side's suppression comments: what the change adds to its own
-configuration is reported (`slopmark.code.suppressions`), never applied.
+configuration is reported (`slopmark.code.measure.suppressions`), never applied.
 
 Only the changed files are analysed for themselves. The base side's totals come from its
-tree summary (`slopmark.code.summary`: cached by the exact set of file contents, else
+tree summary (`slopmark.code.measure.summary`: cached by the exact set of file contents, else
 made once from every file's cached analysis); the head side's are that summary with the
 changed files swapped. Each distinct content is analysed once, whatever its side or path.
 """
@@ -17,25 +17,33 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from slopmark.code.analysis import FileAnalysis, Skipped
-from slopmark.code.analyzer import Analyzer, Version
-from slopmark.code.cache import seal, unseal
-from slopmark.code.diff import Change, DiffReport, Side, Touched, changed_paths, compare, touched
-from slopmark.code.engine import Outcome, Progress
-from slopmark.code.languages import LANGUAGES, grammar_of, grammars_of
-from slopmark.code.measure import MeasureOptions, catalog_of, min_hits_of, split
-from slopmark.code.report import FileMetrics, build_report
-from slopmark.code.rules import choose
-from slopmark.code.sides import (
+from slopmark.code.measure.cache.files import Analyzer, Version
+from slopmark.code.measure.cache.store import seal, unseal
+from slopmark.code.measure.compare import (
+    Change,
+    DiffReport,
+    Side,
+    Touched,
+    changed_paths,
+    compare,
+    touched,
+)
+from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
+from slopmark.code.measure.languages import LANGUAGES, grammar_of, grammars_of
+from slopmark.code.measure.measure_tree import MeasureOptions, catalog_of, min_hits_of, split
+from slopmark.code.measure.native import Outcome, Progress
+from slopmark.code.measure.report import FileMetrics, build_report
+from slopmark.code.measure.rules import choose
+from slopmark.code.measure.sides import (
     DiffRepository,
     folder_side,
     index_side,
     revision_side,
     work_tree_side,
 )
-from slopmark.code.sides import Side as Files
-from slopmark.code.summary import Rules, TreeSummary, decode, encode, updated
-from slopmark.code.suppressions import comment_changes, exclude_changes, without_added
+from slopmark.code.measure.sides import Side as Files
+from slopmark.code.measure.summary import Rules, TreeSummary, decode, encode, updated
+from slopmark.code.measure.suppressions import comment_changes, exclude_changes, without_added
 from slopmark.errors import BadInput
 from slopmark.gcpause import gc_paused
 

@@ -2,7 +2,7 @@
 
 `code diff` reads the settings of both sides but measures both with the base side's:
 the change under review never configures its own measurement
-(`slopmark.code.suppressions` reports what it would have changed).
+(`slopmark.code.measure.suppressions` reports what it would have changed).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from slopmark.code.tree import excluded
+from slopmark.code.measure.discovery import excluded
 from slopmark.errors import BadInput
 
 #: Where a project keeps its settings, relative to its root.

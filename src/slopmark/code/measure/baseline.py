@@ -1,7 +1,7 @@
 """Baselines: today's findings recorded by fingerprint, so that only new ones count.
 
 `--write-baseline FILE` stores the fingerprints of every finding of a `code measure`
-run (complex callables, rule hits, clone members; `slopmark.code.findings`) with enough
+run (complex callables, rule hits, clone members; `slopmark.code.measure.findings`) with enough
 detail to review the file by eye; `--baseline FILE` then reports and gates only the
 findings whose fingerprint it does not hold, in `code measure` and `code diff` alike.
 """
@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from slopmark import __version__
-from slopmark.code.findings import Finding, file_findings, members_by_path
-from slopmark.code.report import TreeReport
-from slopmark.code.tree import MAX_FILE_BYTES
+from slopmark.code.measure.discovery import MAX_FILE_BYTES
+from slopmark.code.measure.findings import Finding, file_findings, members_by_path
+from slopmark.code.measure.report import TreeReport
 from slopmark.errors import BadInput
 from slopmark.regular import Unreadable, read_regular
 

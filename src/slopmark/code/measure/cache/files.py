@@ -20,8 +20,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Protocol
 
 from slopmark import __version__, _core
-from slopmark.code.analysis import MIN_CLONE_SLOC, Callable, FileAnalysis, Fingerprint, Skipped
-from slopmark.code.cache import (
+from slopmark.code.measure.cache.store import (
     ResultCache,
     StatKey,
     content_digest,
@@ -31,16 +30,23 @@ from slopmark.code.cache import (
     seal,
     unseal,
 )
-from slopmark.code.engine import DEFAULT_GRAMMAR, Each, Engine, Outcome, Progress
-from slopmark.code.hits import RuleHit
-from slopmark.code.languages import grammar_of, rule_targets
-from slopmark.code.rules import Rule
-from slopmark.code.tree import MAX_FILE_BYTES
+from slopmark.code.measure.discovery import MAX_FILE_BYTES
+from slopmark.code.measure.fileanalysis import (
+    MIN_CLONE_SLOC,
+    Callable,
+    FileAnalysis,
+    Fingerprint,
+    Skipped,
+)
+from slopmark.code.measure.hits import RuleHit
+from slopmark.code.measure.languages import grammar_of, rule_targets
+from slopmark.code.measure.native import DEFAULT_GRAMMAR, Each, Engine, Outcome, Progress
+from slopmark.code.measure.rules import Rule
 from slopmark.regular import Unreadable, read_stat
 
 
 class BlobSource(Protocol):
-    """Where git blobs are read (`slopmark.code.git.Repository`)."""
+    """Where git blobs are read (`slopmark.code.measure.git.Repository`)."""
 
     def blobs(self, blobs: list[str]) -> Iterator[tuple[str, bytes]]: ...
 

@@ -1,6 +1,6 @@
 """The structural rule pack: ast-grep YAML rules, one file per rule."""
 
-from slopmark.code.rules.catalog import (
+from slopmark.code.measure.rules.catalog import (
     DOC_SECTIONS,
     LANG_DIR,
     PACK_DIR,

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path, PurePosixPath
 
-from slopmark.code.analysis import Skipped
-from slopmark.code.languages import LANGUAGES, grammar_of, grammars_of
+from slopmark.code.measure.fileanalysis import Skipped
+from slopmark.code.measure.languages import LANGUAGES, grammar_of, grammars_of
 from slopmark.errors import BadInput
 from slopmark.regular import not_regular, over_limit, read_regular
 
@@ -41,7 +41,7 @@ MAX_FILE_BYTES = 10 * 1024 * 1024
 @dataclass(frozen=True, slots=True)
 class SourceFile:
     """A file to measure: where it is, the path reports show, and the core grammar
-    that reads it (see `slopmark.code.languages`)."""
+    that reads it (see `slopmark.code.measure.languages`)."""
 
     location: str
     path: str

@@ -12,15 +12,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
-from slopmark.code.analysis import FileAnalysis, Skipped
-from slopmark.code.analyzer import Analyzer, Version
-from slopmark.code.git import Commit, Entry, Repository
-from slopmark.code.languages import grammar_of, grammars_of
-from slopmark.code.measure import MeasureOptions, Progress, catalog_of, min_hits_of, split
-from slopmark.code.metrics import rose, slope
-from slopmark.code.report import FileMemo, build_report
-from slopmark.code.rules import Rule, choose
-from slopmark.code.tree import EXCLUDED_DIRS, excluded
+from slopmark.code.measure.cache.files import Analyzer, Version
+from slopmark.code.measure.discovery import EXCLUDED_DIRS, excluded
+from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
+from slopmark.code.measure.git import Commit, Entry, Repository
+from slopmark.code.measure.languages import grammar_of, grammars_of
+from slopmark.code.measure.measure_tree import (
+    MeasureOptions,
+    Progress,
+    catalog_of,
+    min_hits_of,
+    split,
+)
+from slopmark.code.measure.metrics import rose, slope
+from slopmark.code.measure.report import FileMemo, build_report
+from slopmark.code.measure.rules import Rule, choose
 from slopmark.errors import BadInput
 
 #: Blobs read from git and handed to the core at a time (bounds the bytes held).

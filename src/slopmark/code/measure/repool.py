@@ -23,15 +23,15 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from slopmark.code.analysis import FileAnalysis, Fingerprint, Skipped
-from slopmark.code.analyzer import Analyzer, Version, decode
-from slopmark.code.cache import ResultCache, seal, unseal
-from slopmark.code.clones import CloneGroup, clone_groups, group_key
-from slopmark.code.engine import Outcome
-from slopmark.code.hits import Problem, effective_hits
-from slopmark.code.metrics import Settings
-from slopmark.code.report import FileMetrics, TreeReport, file_metrics
-from slopmark.code.reportcache import cached_report
+from slopmark.code.measure.cache.files import Analyzer, Version, decode
+from slopmark.code.measure.cache.reports import cached_report
+from slopmark.code.measure.cache.store import ResultCache, seal, unseal
+from slopmark.code.measure.clones import CloneGroup, clone_groups, group_key
+from slopmark.code.measure.fileanalysis import FileAnalysis, Fingerprint, Skipped
+from slopmark.code.measure.hits import Problem, effective_hits
+from slopmark.code.measure.metrics import Settings
+from slopmark.code.measure.native import Outcome
+from slopmark.code.measure.report import FileMetrics, TreeReport, file_metrics
 
 #: At most this share of a tree's files changed (more: pooling every file is as quick).
 MAX_CHANGED = 0.05
