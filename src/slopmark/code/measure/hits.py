@@ -10,12 +10,9 @@ in a file where it hits at least N times (after suppression). With
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from slopmark.code.measure.fileanalysis import FileAnalysis
+from typing import NamedTuple, Protocol
 
 
 class RuleHit(NamedTuple):
@@ -38,8 +35,21 @@ class Problem:
     message: str
 
 
+class HitSource(Protocol):
+    """What the hits of one measured file are counted from (a `FileAnalysis` is one)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def hits(self) -> Sequence[RuleHit]: ...
+
+    @property
+    def ignores(self) -> Sequence[tuple[int, tuple[str, ...]]]: ...
+
+
 def effective_hits(
-    analysis: FileAnalysis,
+    analysis: HitSource,
     min_hits: Mapping[str, int],
     known: Collection[str],
     honour: bool = True,
@@ -55,7 +65,7 @@ def effective_hits(
 
 
 def _directives(
-    analysis: FileAnalysis, known: Collection[str]
+    analysis: HitSource, known: Collection[str]
 ) -> tuple[dict[int, set[str]], list[Problem]]:
     """The rule ids each line's suppression comments name, and the ids no rule has."""
     suppressed: dict[int, set[str]] = {}
