@@ -229,12 +229,25 @@ fn stream(
     start(inputs, language, rules, jobs, settings)
 }
 
-/// The languages the core measures, with their file extensions.
+/// One of the core's grammars: its name, its file extensions (without the dot), the
+/// language its files are reported under, and the languages whose rules run on them.
+type Grammar = (
+    &'static str,
+    Vec<&'static str>,
+    &'static str,
+    Vec<&'static str>,
+);
+
+/// The grammars the core measures (see [`Grammar`]), in report order.
 #[pyfunction]
-fn languages() -> Vec<(&'static str, Vec<&'static str>)> {
+fn languages() -> Vec<Grammar> {
     LANGUAGES
         .iter()
-        .map(|l| (l.name(), l.extensions().to_vec()))
+        .map(|l| {
+            let mut rules = l.extends().to_vec();
+            rules.push(l.reported_as());
+            (l.name(), l.extensions().to_vec(), l.reported_as(), rules)
+        })
         .collect()
 }
 

@@ -90,8 +90,9 @@ def stream(
     `MAX_FILE_BYTES`), and a parse over the core's step budget (minified or generated code)
     gives a ``too-big`` record; a limit past the default lifts the budget."""
 
-def languages() -> list[tuple[str, list[str]]]:
-    """The languages the core measures, with their file extensions (without the dot)."""
+def languages() -> list[tuple[str, list[str], str, list[str]]]:
+    """The core's grammars in report order: (name, file extensions without the dot, the
+    language its files are reported under, the languages whose rules run on them)."""
 
 def json_objects(
     keys: Sequence[str], columns: Sequence[int], lists: Sequence[Sequence[Sequence[Any]]]
