@@ -40,6 +40,7 @@ test-fast: $(STAMP)
 check: $(STAMP)
 	$(VENV)/bin/ruff check src tests $(wildcard benchmarks) $(wildcard fuzz)
 	$(VENV)/bin/mypy
+	$(PY) -m mypy.stubtest slopmark._core
 	$(CARGO) fmt --manifest-path native/Cargo.toml --check
 	$(CARGO) clippy --manifest-path native/Cargo.toml --all-targets --features python -- -D warnings
 	$(CARGO) test --manifest-path native/Cargo.toml

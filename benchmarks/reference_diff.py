@@ -82,28 +82,28 @@ def reference(paths: list[str]) -> Files:
 
 def records(stream: _core.Stream) -> list[_core.Record]:
     """Every record of a core stream, in input order."""
-    found: list[_core.Record] = [()] * len(stream)
-    while batch := stream.next(len(found)):
-        for index, record in batch:
-            found[index] = record
-    return found
+    found: dict[int, _core.Record] = {}
+    while batch := stream.next(len(stream)):
+        found.update(batch)
+    return [found[index] for index in range(len(stream))]
 
 
 def ours(paths: list[str]) -> Files:
     """The core's records, with undecodable files read as scb-check reads them."""
     out: Files = {}
     for path, record in zip(paths, records(_core.stream("python", paths)), strict=True):
-        if record[:2] == ("error", "not-utf8"):
+        if isinstance(record, _core.Failed) and record.kind == "not-utf8":
             text = Path(path).read_bytes().decode("utf-8", errors="replace")
             record = records(_core.stream("python", [text.encode("utf-8")]))[0]
-        if record[0] != "ok":
-            out[path] = f"{record[1]}: {record[2]}"
+        if isinstance(record, _core.Failed):
+            out[path] = f"{record.kind}: {record.message}"
             continue
-        _, sloc, callables, clones, *_ = record
         out[path] = {
-            "sloc": [n for n, mark in enumerate(sloc) if mark],
-            "callables": [[start, q.rsplit(".", 1)[-1], cc, n] for q, start, _, cc, n in callables],
-            "clones": [[start, end, digest.hex()] for _, start, end, digest in clones],
+            "sloc": [n for n, mark in enumerate(record.sloc) if mark],
+            "callables": [
+                [start, q.rsplit(".", 1)[-1], cc, n] for q, start, _, cc, n in record.callables
+            ],
+            "clones": [[start, end, digest.hex()] for _, start, end, digest in record.clones],
         }
     return out
 

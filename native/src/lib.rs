@@ -13,6 +13,7 @@ pub mod clones;
 pub mod json;
 pub mod lang;
 pub mod needs;
+pub(crate) mod pattern;
 pub mod preorder;
 pub mod read;
 pub mod record;

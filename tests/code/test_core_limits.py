@@ -35,7 +35,10 @@ stream = _core.stream("python", sys.argv[1:], jobs=1)
 found = []
 while batch := stream.next(len(stream)):
     found.extend(batch)
-print(json.dumps([r if r[0] == "error" else r[:1] for _, r in sorted(found)]))
+print(json.dumps([
+    ["error", r.kind, r.message, r.line, r.column] if isinstance(r, _core.Failed) else ["ok"]
+    for _, r in sorted(found, key=lambda item: item[0])
+]))
 """
 
 _PEAK = """

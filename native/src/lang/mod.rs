@@ -44,6 +44,17 @@ pub trait Language: Sync + Send {
     fn name(&self) -> &'static str;
     /// File name extensions measured as this language (without the dot).
     fn extensions(&self) -> &'static [&'static str];
+    /// The language its files are reported under, as `--language` and reports name it: its
+    /// own name, unless the grammar reads a dialect of another language (TSX files are
+    /// TypeScript).
+    fn reported_as(&self) -> &'static str {
+        self.name()
+    }
+    /// The languages whose grammar this one extends: rules written for them (a rule's
+    /// `language:`) run on its files too, besides those of [`Language::reported_as`].
+    fn extends(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// ast-grep's handle for the grammar (rules are matched on the same tree).
     fn ast_grep(&self) -> SupportLang;
     /// The tree-sitter grammar.

@@ -1,11 +1,12 @@
 """What one measured file yields, as the native core (`slopmark._core`) reports it.
 
-The core parses each file once with tree-sitter and returns a plain record per file:
-the SLOC line map, the callables with CC and SLOC, the clone candidates' normal-form
-digests, the rule hits, the suppression comments and whether the text may declare an
-encoding of its own (definitions: the language modules of `native/src/lang/`, Python's
-in `native/src/lang/python.rs`). This module turns those records into named tuples and
-frozen dataclasses; it does no I/O.
+The core parses each file once with tree-sitter and returns a typed record per file (a
+`slopmark._core.Measured`, or a `slopmark._core.Failed` saying why not): the SLOC line
+map, the callables with CC and SLOC, the clone candidates' normal-form digests, the rule
+hits, the suppression comments and whether the text may declare an encoding of its own
+(definitions: the language modules of `native/src/lang/`, Python's in
+`native/src/lang/python.rs`). This module turns those records into named tuples and frozen
+dataclasses; it does no I/O.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import io
 import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from slopmark import _core
 from slopmark.code.measure.hits import RuleHit
 from slopmark.code.measure.rules import Rule
 
@@ -110,7 +112,7 @@ _REASONS = {"unreadable": "unreadable: {}", "internal": "not measured ({}); plea
 
 def from_record(
     path: str,
-    record: Sequence[Any],
+    record: _core.Record,
     rules: Sequence[Rule],
     notes: tuple[str, ...] = (),
     language: str = "python",
@@ -119,18 +121,17 @@ def from_record(
 
     A file measured despite a syntax error (languages other than Python) carries the
     error's place in its notes."""
-    if record[0] == "error":
-        return Skipped(path, _REASONS.get(record[1], "{}").format(record[2]))
-    _, sloc, callables, clones, hits, ignores, syntax, _ = record
-    if syntax is not None:
-        notes = (*notes, f"{syntax[0]}; the rest of the file was measured")
+    if isinstance(record, _core.Failed):
+        return Skipped(path, _REASONS.get(record.kind, "{}").format(record.message))
+    if record.syntax is not None:
+        notes = (*notes, f"{record.syntax[0]}; the rest of the file was measured")
     return FileAnalysis(
         path=path,
-        sloc=sloc,
-        callables=tuple(map(Callable._make, callables)),
-        fingerprints=tuple(map(Fingerprint._make, clones)),
-        hits=tuple(_hit(path, rules[rule], *found) for rule, *found in hits),
-        ignores=tuple((line, tuple(ids)) for line, ids in ignores),
+        sloc=record.sloc,
+        callables=tuple(map(Callable._make, record.callables)),
+        fingerprints=tuple(map(Fingerprint._make, record.clones)),
+        hits=tuple(_hit(path, rules[r], start, end, text) for r, start, end, text in record.hits),
+        ignores=tuple((line, tuple(ids)) for line, ids in record.ignores),
         notes=notes,
         language=language,
     )

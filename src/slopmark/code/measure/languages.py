@@ -1,34 +1,51 @@
 """The languages `code measure` reads: which files are which, and which rules apply.
 
-The native core has one module per grammar (`native/src/lang/`); reports group them by
-language as users name them: TSX files are TypeScript. A rule written for JavaScript
-runs on JavaScript, TypeScript and TSX files (the TypeScript grammars extend
-JavaScript's), a TypeScript rule on TypeScript and TSX.
+The native core has one module per grammar (`native/src/lang/`) and says which they are
+(`slopmark._core.languages`); reports group them by language as users name them: TSX
+files are TypeScript. A rule written for JavaScript runs on JavaScript, TypeScript and
+TSX files (the TypeScript grammars extend JavaScript's), a TypeScript rule on TypeScript
+and TSX.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from typing import NamedTuple
 
 from slopmark import _core
 from slopmark.errors import BadInput, did_you_mean
 
+
+class Grammar(NamedTuple):
+    """One of the core's grammars, as `slopmark._core.languages` describes it."""
+
+    name: str
+    #: file name extensions, without the dot
+    extensions: tuple[str, ...]
+    #: the language its files are reported under
+    language: str
+    #: the languages whose rules (a rule's ``language:``) run on its files
+    rule_languages: tuple[str, ...]
+
+
+#: The core's grammars, in report order.
+GRAMMARS = tuple(
+    Grammar(name, tuple(extensions), language, tuple(rules))
+    for name, extensions, language, rules in _core.languages()
+)
 #: The languages reports and `--language` name, in report order.
-LANGUAGES = ("python", "javascript", "typescript", "go", "java", "rust")
-#: Core grammars reported under another language's name.
-_FAMILY = {"tsx": "typescript"}
-#: Core grammars a rule written for a language runs on.
-_RULE_TARGETS = {
-    "javascript": ("javascript", "typescript", "tsx"),
-    "typescript": ("typescript", "tsx"),
-}
+LANGUAGES = tuple(dict.fromkeys(g.language for g in GRAMMARS))
+#: The languages a rule's ``language:`` may name.
+RULE_LANGUAGES = tuple(dict.fromkeys(r for g in GRAMMARS for r in g.rule_languages))
+#: Core grammar → the language its files are reported under.
+_FAMILY = {g.name: g.language for g in GRAMMARS}
 
 
 @cache
 def _extensions() -> dict[str, str]:
     """File suffix (with the dot) → core grammar name."""
-    return {f".{ext}": name for name, exts in _core.languages() for ext in exts}
+    return {f".{ext}": g.name for g in GRAMMARS for ext in g.extensions}
 
 
 def grammar_of(path: str) -> str | None:
@@ -58,9 +75,10 @@ def grammars_of(languages: Iterable[str]) -> frozenset[str]:
     return frozenset(g for g in set(_extensions().values()) if language_of(g) in wanted)
 
 
+@cache
 def rule_targets(language: str) -> tuple[str, ...]:
     """The core grammars a rule with ``language: <language>`` runs on."""
-    return _RULE_TARGETS.get(language, (language,))
+    return tuple(g.name for g in GRAMMARS if language in g.rule_languages) or (language,)
 
 
 def suffixes(languages: Iterable[str] = LANGUAGES) -> tuple[str, ...]:

@@ -113,7 +113,7 @@ class Engine:
         undecoded: list[int] = []
         for records in self._stream(grammar, [source for source, _ in items]):
             for at, record in records:
-                if record[:2] == ("error", "not-utf8"):
+                if isinstance(record, _core.Failed) and record.kind == "not-utf8":
                     undecoded.append(at)
                 else:
                     yield at, self._outcome(grammar, items[at], record)
@@ -122,7 +122,9 @@ class Engine:
             again = self._decoded(grammar, [items[i] for i in undecoded])
             yield from zip(undecoded, again, strict=True)
 
-    def _stream(self, grammar: str, inputs: list[Any]) -> Iterator[list[Any]]:
+    def _stream(
+        self, grammar: str, inputs: list[Any]
+    ) -> Iterator[list[tuple[int, _core.Record]]]:
         """The core's (index, record) pairs over ``inputs``, in batches as files finish (at
         least every `PROGRESS_EVERY` seconds while it works)."""
         pack = self.pack(grammar)[1]
@@ -131,15 +133,14 @@ class Engine:
         )
         left = len(inputs)
         while left:
-            records: list[Any] = stream.next(min(left, STREAM_BATCH), PROGRESS_EVERY)
+            records = stream.next(min(left, STREAM_BATCH), PROGRESS_EVERY)
             left -= len(records)
             yield records
 
-    def _outcome(self, grammar: str, item: tuple[Any, str], record: Any) -> Outcome:
+    def _outcome(self, grammar: str, item: tuple[Any, str], record: _core.Record) -> Outcome:
         source, path = item
         rules, language = self.pack(grammar)[0], language_of(grammar)
-        # a record's last field: the text may declare an encoding (a PEP 263 cookie)
-        if grammar == "python" and record[0] != "error" and record[-1]:
+        if grammar == "python" and isinstance(record, _core.Measured) and record.declares_encoding:
             problem = _python_refuses(source)
             if problem is not None:
                 return Skipped(path, problem)
@@ -151,11 +152,10 @@ class Engine:
         rules, language = self.pack(grammar)[0], language_of(grammar)
         decoded = [_decode(grammar, source, path) for source, path in items]
         texts = [d for d in decoded if not isinstance(d, Skipped)]
-        records: list[Any] = [None] * len(texts)
+        records: dict[int, _core.Record] = {}
         for batch in self._stream(grammar, [text for text, _ in texts]):
-            for at, record in batch:
-                records[at] = record
-        found = iter(zip(records, texts, strict=True))
+            records.update(batch)
+        found = iter(zip((records[at] for at in range(len(texts))), texts, strict=True))
         outcomes: list[Outcome] = []
         for reading, (_, path) in zip(decoded, items, strict=True):
             if isinstance(reading, Skipped):

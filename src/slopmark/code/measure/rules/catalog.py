@@ -21,14 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from slopmark import _core
+from slopmark.code.measure import languages
 from slopmark.errors import BadInput, did_you_mean
 from slopmark.regular import Unreadable, read_text
 
 PACK_DIR = Path(__file__).parent / "pack"
 #: The packs of the other languages: ``lang/<language>/<category>/<rule-id>.yml``.
 LANG_DIR = Path(__file__).parent / "lang"
-#: The ``language:`` a rule may name (a JavaScript rule also runs on TypeScript and TSX).
-RULE_LANGUAGES = ("python", "javascript", "typescript", "go", "java", "rust")
+#: The ``language:`` a rule may name, as the core says (a JavaScript rule also runs on
+#: TypeScript and TSX).
+RULE_LANGUAGES = languages.RULE_LANGUAGES
 DOC_SECTIONS = ("what", "why", "example", "use_instead", "false_positives")
 #: A rule file larger than this is refused (a rule is a few hundred bytes).
 MAX_RULE_BYTES = 2**20
