@@ -49,6 +49,7 @@ pub struct Preorder<'t> {
     tree: PhantomData<Node<'t>>,
 }
 
+#[allow(unsafe_code, reason = "the C side's reading")]
 impl<'t> Preorder<'t> {
     pub fn new(root: Node<'t>) -> Self {
         // SAFETY: `root` is a node of a live tree, which outlives the reading ('t); the C
@@ -79,6 +80,7 @@ impl<'t> Preorder<'t> {
     }
 }
 
+#[allow(unsafe_code, reason = "nodes made by the C side")]
 impl<'t> Iterator for Preorder<'t> {
     type Item = Entry<'t>;
 
@@ -99,6 +101,7 @@ impl<'t> Iterator for Preorder<'t> {
     }
 }
 
+#[allow(unsafe_code, reason = "the C side's reading is freed")]
 impl Drop for Preorder<'_> {
     fn drop(&mut self) {
         // SAFETY: made by `slopmark_preorder_new`, freed once.
