@@ -3,7 +3,8 @@
 //!
 //! `preorder.c` reads tree-sitter's trees through the library's own internal headers: those
 //! of the tree-sitter crate this build links (its build script says where its headers are;
-//! its sources sit beside them). It is only right for the release `Cargo.toml` pins.
+//! its sources sit beside them). It is only right for the release `Cargo.toml` pins;
+//! `native/README.md` says how to move the pin.
 //!
 //! mimalloc's options are an enum of its header, numbered by their place in it, and
 //! `libmimalloc-sys` names only some of them: the two `lib.rs` sets are read by name from
@@ -11,6 +12,15 @@
 use std::path::PathBuf;
 
 fn main() {
+    name_mimalloc_options(&[
+        "mi_option_purge_delay",
+        "mi_option_allow_thp",
+        "_mi_option_last",
+    ]);
+    // the walk reads with tree-sitter's public cursor alone
+    if std::env::var_os("CARGO_FEATURE_CURSOR_WALK").is_some() {
+        return;
+    }
     let include = PathBuf::from(
         std::env::var("DEP_TREE_SITTER_INCLUDE").expect("the tree-sitter crate names its headers"),
     );
@@ -26,11 +36,6 @@ fn main() {
         .flag_if_supported("-Wno-unused-parameter")
         .file("csrc/preorder.c")
         .compile("slopmark-preorder");
-    name_mimalloc_options(&[
-        "mi_option_purge_delay",
-        "mi_option_allow_thp",
-        "_mi_option_last",
-    ]);
 }
 
 /// Write `pub const` items for `names`, each the value mimalloc's header gives it in the
