@@ -10,8 +10,10 @@
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-# The native core (Rust, built into slopmark._core by `pip install -e .`): rebuilt when it changes.
-NATIVE := native/Cargo.toml native/Cargo.lock $(shell find native/src -name '*.rs' 2>/dev/null)
+# The native core (Rust, built into slopmark._core by `pip install -e .`): rebuilt when it changes,
+# its build script and its C file (the walk's reading of the tree) included.
+NATIVE := native/Cargo.toml native/Cargo.lock native/build.rs $(wildcard native/csrc/*.c native/csrc/*.h) \
+	$(shell find native/src -name '*.rs' 2>/dev/null)
 CARGO  := cargo --quiet
 
 .PHONY: run test test-fast check smoke e2e bench fuzz clean

@@ -157,6 +157,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(unsafe_code, reason = "makes a named pipe")]
     fn a_named_pipe_without_a_writer_is_refused_at_once() {
         let scratch = Scratch::new("pipe.py");
         let path = &scratch.0;
