@@ -125,14 +125,15 @@ class Backend:
 
 #: Every backend by name: the modules of this package, then the entry points of
 #: ``slopmark.sandboxes``.
-BACKENDS: Registry[Backend] = Registry("sandbox", "slopmark.code.bench.sandbox", plural="sandboxes")
+BACKENDS: Registry[Backend] = Registry(
+    "sandbox", "slopmark.code.bench.sandbox", plural="sandboxes", declare=Backend
+)
+#: ``@register("name", unavailable=..., safe=...)`` on the class or function building
+#: the sandbox (the fields of `Backend`).
+register = BACKENDS.register
 
 #: The order `auto` tries backends in.
 AUTO_ORDER = ("bwrap", "docker")
-
-
-def register_backend(backend: Backend) -> Backend:
-    return BACKENDS.add(backend.name, backend)
 
 
 def backend_names() -> list[str]:
