@@ -41,7 +41,7 @@ from slopmark.executor import (
     default_jobs,
     error_line,
     install_outbox,
-    register_executor,
+    register,
 )
 from slopmark.sweep.address import check_address
 from slopmark.sweep.roster import Failed, Roster, Running
@@ -301,6 +301,6 @@ class RayExecutor:
         yield roster.finished(record, value)
 
 
-@register_executor("ray")
+@register("ray")
 def ray_executor(*, address: str | None = None, jobs: int = 0) -> RayExecutor:
     return RayExecutor(address, jobs)

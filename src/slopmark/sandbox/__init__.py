@@ -11,6 +11,7 @@ from slopmark.sandbox.base import (
     Sandbox,
     backend_names,
     choose_sandbox,
+    register,
 )
 
-__all__ = ["Execution", "Limits", "Mount", "Sandbox", "backend_names", "choose_sandbox"]
+__all__ = ["Execution", "Limits", "Mount", "Sandbox", "backend_names", "choose_sandbox", "register"]

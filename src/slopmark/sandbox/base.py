@@ -104,9 +104,9 @@ class Guards(Protocol):
     """A backend that can run one command of a sandboxed session in a sandbox of its
     own, nested in the first (see `BwrapSandbox.guard`)."""
 
-    def guard(self, hide: Sequence[Path], keep: Sequence[Path], unset: Sequence[str]) -> (
-        list[str] | None
-    ):
+    def guard(
+        self, hide: Sequence[Path], keep: Sequence[Path], unset: Sequence[str]
+    ) -> list[str] | None:
         """The argv prefix that runs a command with ``hide`` emptied, ``keep`` read-only
         and the variables ``unset`` removed, in its own user and PID namespace; None
         when this machine cannot nest sandboxes."""
@@ -125,14 +125,15 @@ class Backend:
 
 #: Every backend by name: the modules of this package, then the entry points of
 #: ``slopmark.sandboxes``.
-BACKENDS: Registry[Backend] = Registry("sandbox", "slopmark.sandbox", plural="sandboxes")
+BACKENDS: Registry[Backend] = Registry(
+    "sandbox", "slopmark.sandbox", plural="sandboxes", declare=Backend
+)
+#: ``@register("name", unavailable=..., safe=...)`` on the class or function building
+#: the sandbox (the fields of `Backend`).
+register = BACKENDS.register
 
 #: The order `auto` tries backends in.
 AUTO_ORDER = ("bwrap", "docker")
-
-
-def register_backend(backend: Backend) -> Backend:
-    return BACKENDS.add(backend.name, backend)
 
 
 def backend_names() -> list[str]:

@@ -47,11 +47,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from slopmark.sandbox.base import (
-    Backend,
     Execution,
     Limits,
     Mount,
-    register_backend,
+    register,
 )
 from slopmark.sandbox.layout import check_layout, nested_last
 from slopmark.sandbox.limits import command_env, memory_setter, with_nproc
@@ -246,8 +245,6 @@ def nested_unavailable(executable: str) -> str | None:
     return None if why is None else f"bwrap cannot nest a sandbox here ({why})"
 
 
-def _build() -> BwrapSandbox:
+@register("bwrap", unavailable=unavailable)
+def build() -> BwrapSandbox:
     return BwrapSandbox(shutil.which("bwrap") or "bwrap")
-
-
-register_backend(Backend(name="bwrap", build=_build, unavailable=unavailable))

@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from slopmark.errors import BadInput
-from slopmark.sandbox.base import Backend, Execution, Limits, Mount, register_backend
+from slopmark.sandbox.base import Execution, Limits, Mount, register
 from slopmark.sandbox.layout import check_layout, nested_last
 from slopmark.sandbox.limits import command_env
 from slopmark.sandbox.supervise import Launch, supervise
@@ -153,9 +153,7 @@ def unavailable() -> str | None:
     return None
 
 
-def _build() -> DockerSandbox:
+@register("docker", unavailable=unavailable)
+def build() -> DockerSandbox:
     image = os.environ.get(IMAGE_ENV, DEFAULT_IMAGE)
     return DockerSandbox(shutil.which("docker") or "docker", image)
-
-
-register_backend(Backend(name="docker", build=_build, unavailable=unavailable))

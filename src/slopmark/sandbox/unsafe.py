@@ -17,12 +17,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from slopmark.sandbox.base import Backend, Execution, Limits, Mount, register_backend
+from slopmark.sandbox.base import Execution, Limits, Mount, register
 from slopmark.sandbox.layout import check_layout
 from slopmark.sandbox.limits import all_limits_setter, command_env
 from slopmark.sandbox.supervise import Launch, supervise
 
 
+def _available() -> str | None:
+    return None
+
+
+@register("none-unsafe", unavailable=_available, safe=False)
 class UnsafeSandbox:
     """Runs commands directly on the host (see the module docstring for what it lacks)."""
 
@@ -47,12 +52,3 @@ class UnsafeSandbox:
             pass_fds=tuple(pass_fds),
         )  # fmt: skip
         return supervise(launch, limits, stdin)
-
-
-def _available() -> str | None:
-    return None
-
-
-register_backend(
-    Backend(name="none-unsafe", build=UnsafeSandbox, unavailable=_available, safe=False)
-)

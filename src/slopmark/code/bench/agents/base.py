@@ -74,11 +74,10 @@ class AgentSpec:
 
 #: Every agent by name: the modules of this package, then the entry points of
 #: ``slopmark.agents``.
-AGENTS: Registry[AgentSpec] = Registry("agent", "slopmark.code.bench.agents")
-
-
-def register_agent(spec: AgentSpec) -> AgentSpec:
-    return AGENTS.add(spec.name, spec)
+AGENTS: Registry[AgentSpec] = Registry("agent", "slopmark.code.bench.agents", declare=AgentSpec)
+#: ``@register("name", summary=..., options=..., replays=...)`` on the function building
+#: the agent from its options (the fields of `AgentSpec`).
+register = AGENTS.register
 
 
 def agent_specs() -> dict[str, AgentSpec]:
