@@ -39,6 +39,9 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(PYTEST) -m "not slow"
 
+# The core's tests run twice: as built, and with the walk on tree-sitter's public cursor
+# (feature cursor-walk, the fallback while csrc/preorder.c is ported to a new tree-sitter:
+# native/README.md), which must give the same walk.
 check: $(STAMP)
 	$(VENV)/bin/ruff check src tests $(wildcard benchmarks) $(wildcard fuzz)
 	$(VENV)/bin/mypy
@@ -46,6 +49,7 @@ check: $(STAMP)
 	$(CARGO) fmt --manifest-path native/Cargo.toml --check
 	$(CARGO) clippy --manifest-path native/Cargo.toml --all-targets --features python -- -D warnings
 	$(CARGO) test --manifest-path native/Cargo.toml
+	$(CARGO) test --manifest-path native/Cargo.toml --features cursor-walk preorder
 	$(VENV)/bin/slopmark code measure src/ --top 0 --fail-over erosion=0.21 --fail-over verbosity=0.11
 	$(MAKE) --no-print-directory smoke
 

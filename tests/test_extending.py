@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.languages import LANGUAGES, suffixes
+from slopmark.code.measure.languages import LANGUAGES, suffixes
 from slopmark.evals.task import DOMAINS
 from slopmark.registry import Registry
 
@@ -160,8 +160,8 @@ def test_every_file_naming_them_all_is_a_place_of_the_recipe(
 
 def test_every_kind_registers_with_the_one_decorator() -> None:
     """Each plug-in kind's package exports ``register``: its registry's `Registry.register`."""
-    from slopmark import executor
-    from slopmark.code.bench import agents, sandbox
+    from slopmark import executor, sandbox
+    from slopmark.code.bench import agents
     from slopmark.evals import generators, verifiers
     from slopmark.paper import measures
 
