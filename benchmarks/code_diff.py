@@ -42,7 +42,7 @@ from typing import Any
 
 from code_measure import CACHE, find_slopmark, log, stdlib_tree
 
-from slopmark.code.cache import FILE_NAME
+from slopmark.code.measure.cache.store import FILE_NAME
 
 EDITED = "json/__init__.py"
 
@@ -84,10 +84,12 @@ def lib_repo(tree: Path) -> Path:
 
 
 class Editor:
-    """Appends a new function to one file before each run (new content every time)."""
+    """Appends a new function to one file before each run (new content every time):
+    `EDITED` in `Lib/`, the first Python file by path in a tree without it."""
 
     def __init__(self, repo: Path) -> None:
-        self.target = repo / EDITED
+        named = repo / EDITED
+        self.target = named if named.is_file() else min(repo.rglob("*.py"))
         self.original = self.target.read_bytes()
         self.count = 0
 

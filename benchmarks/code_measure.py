@@ -33,7 +33,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from slopmark.code.tree import EXCLUDED_DIRS
+from slopmark.code.measure.discovery import EXCLUDED_DIRS
 
 HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache"

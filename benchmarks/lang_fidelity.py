@@ -8,6 +8,7 @@ package managers (npm pack, go mod download, Maven, cargo vendor) into
 
     .venv/bin/python benchmarks/lang_fidelity.py [--language L] [--json OUT] [--show N]
     .venv/bin/python benchmarks/lang_fidelity.py --fixtures  # tests/code/fidelity/lang_anchors.json
+    .venv/bin/python benchmarks/lang_fidelity.py --smoke     # the fixtures against that file
 
 Every function the anchor reports is matched to slopmark's callable starting on the same
 line of the same file, or else (a head spanning lines) to the innermost callable enclosing
@@ -153,7 +154,7 @@ def slopmark_callables(tree: Path, language: str) -> dict[str, list[tuple[int, i
     """(start, end, CC) of every callable, by file, as `code measure --json` reports them."""
     binary = Path(sys.executable).parent / "slopmark"
     done = subprocess.run(
-        [str(binary), "code", "measure", str(tree), "--json", "--language", language, "--top", "0"],
+        [str(binary), "code", "measure", str(tree), "--json", "--language", language],
         capture_output=True,
         text=True,
     )
@@ -235,10 +236,16 @@ def measure_package(package: Package) -> dict[str, Any]:
     tree = (source / package.folder) if package.folder else source
     anchor, failures = functions_of(tree.resolve())
     result = compare(anchor, slopmark_callables(tree, package.language))
-    result.anchor_failures = failures
+    return row(package.label, package.language, tool, result, failures)
+
+
+def row(
+    label: str, language: str, tool: str, result: Comparison, failures: list[str]
+) -> dict[str, Any]:
+    """One package's line of the report (and of --json)."""
     return {
-        "package": package.label,
-        "language": package.language,
+        "package": label,
+        "language": language,
         "anchor": tool,
         "functions": result.functions,
         "equal": result.equal,
@@ -248,6 +255,20 @@ def measure_package(package: Package) -> dict[str, Any]:
         "anchor_parse_failures": failures,
         "disagreements": result.disagreements,
     }
+
+
+def smoke_rows(languages: list[str]) -> list[dict[str, Any]]:
+    """The golden fixtures of each language against the anchors' answers stored in
+    FIXTURE_ANCHORS: nothing is fetched and no anchor runs (`make check`'s smoke run)."""
+    stored = json.loads(FIXTURE_ANCHORS.read_text(encoding="utf-8"))
+    rows = []
+    for language, found in sorted(stored.items()):
+        if languages and language not in languages:
+            continue
+        anchor = [AnchorFunction(**f) for f in found["functions"]]
+        result = compare(anchor, slopmark_callables(FIXTURES / language, language))
+        rows.append(row(f"fixtures/{language}", language, found["anchor"], result, []))
+    return rows
 
 
 # --- fixtures -------------------------------------------------------------------------
@@ -330,6 +351,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help=f"rewrite {FIXTURE_ANCHORS.relative_to(ROOT)} from the anchors",
     )
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help=f"compare on the golden fixtures with {FIXTURE_ANCHORS.name}: no fetch, no anchor",
+    )
     return parser.parse_args(argv)
 
 
@@ -339,9 +365,18 @@ def main(argv: list[str] | None = None) -> int:
         FIXTURE_ANCHORS.write_text(json.dumps(fixture_anchors(), indent=1) + "\n")
         log(f"wrote {FIXTURE_ANCHORS}")
         return 0
-    rows = []
+    rows = smoke_rows(args.language) if args.smoke else packages_rows(args.language)
+    print_report(rows, args.show)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    return 0
+
+
+def packages_rows(languages: list[str]) -> list[dict[str, Any]]:
+    """Every package of PACKAGE_LIST (of ``languages``, when given), fetched and measured."""
+    rows: list[dict[str, Any]] = []
     for package in PACKAGE_LIST:
-        if args.language and package.language not in args.language:
+        if languages and package.language not in languages:
             continue
         log(f"{package.language}: {package.label}")
         try:
@@ -350,10 +385,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(
                 {"package": package.label, "language": package.language, "error": str(error)}
             )
-    print_report(rows, args.show)
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1) + "\n")
-    return 0
+    return rows
 
 
 if __name__ == "__main__":

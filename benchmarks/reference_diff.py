@@ -5,11 +5,13 @@ with what scb-check 0.1.0 computes on the same file (its own functions, run in i
 Python 3.12 venv): whether the file is measured at all, the set of SLOC lines, every
 callable (line, name, CC, SLOC) and the clone groups (members with the same normal form).
 
-    .venv/bin/python benchmarks/reference_diff.py TREE [--show N] [--json OUT]
+    .venv/bin/python benchmarks/reference_diff.py TREE [--show N] [--json OUT] [--keep FILE]
+    .venv/bin/python benchmarks/reference_diff.py TREE --skip scb-check  # slopmark's side only
 
 The scb-check venv is the one `benchmarks/code_measure.py` installs in
 `benchmarks/.cache/scb-venv`. Exit status: 0 when everything agrees, 1 when anything
-differs (the differences are printed), 2 when the comparison cannot run.
+differs (the differences are printed), 2 when the comparison cannot run. With
+``--skip scb-check`` only slopmark's side is read and summed up (exit status 0).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from slopmark import _core
-from slopmark.code.tree import discover
+from slopmark.code.measure.discovery import discover
 
 HERE = Path(__file__).resolve().parent
 SCB_PYTHON = HERE / ".cache" / "scb-venv" / "bin" / "python"
@@ -80,28 +82,28 @@ def reference(paths: list[str]) -> Files:
 
 def records(stream: _core.Stream) -> list[_core.Record]:
     """Every record of a core stream, in input order."""
-    found: list[_core.Record] = [()] * len(stream)
-    while batch := stream.next(len(found)):
-        for index, record in batch:
-            found[index] = record
-    return found
+    found: dict[int, _core.Record] = {}
+    while batch := stream.next(len(stream)):
+        found.update(batch)
+    return [found[index] for index in range(len(stream))]
 
 
 def ours(paths: list[str]) -> Files:
     """The core's records, with undecodable files read as scb-check reads them."""
     out: Files = {}
     for path, record in zip(paths, records(_core.stream("python", paths)), strict=True):
-        if record[:2] == ("error", "not-utf8"):
+        if isinstance(record, _core.Failed) and record.kind == "not-utf8":
             text = Path(path).read_bytes().decode("utf-8", errors="replace")
             record = records(_core.stream("python", [text.encode("utf-8")]))[0]
-        if record[0] != "ok":
-            out[path] = f"{record[1]}: {record[2]}"
+        if isinstance(record, _core.Failed):
+            out[path] = f"{record.kind}: {record.message}"
             continue
-        _, sloc, callables, clones, *_ = record
         out[path] = {
-            "sloc": [n for n, mark in enumerate(sloc) if mark],
-            "callables": [[start, q.rsplit(".", 1)[-1], cc, n] for q, start, _, cc, n in callables],
-            "clones": [[start, end, digest.hex()] for _, start, end, digest in clones],
+            "sloc": [n for n, mark in enumerate(record.sloc) if mark],
+            "callables": [
+                [start, q.rsplit(".", 1)[-1], cc, n] for q, start, _, cc, n in record.callables
+            ],
+            "clones": [[start, end, digest.hex()] for _, start, end, digest in record.clones],
         }
     return out
 
@@ -168,6 +170,21 @@ def compare(mine: Files, theirs: Files, show: int) -> dict[str, Any]:
     }
 
 
+def own_summary(mine: Files) -> dict[str, Any]:
+    """slopmark's side alone (``--skip scb-check``): what a comparison would compare."""
+    measured = {p: f for p, f in mine.items() if isinstance(f, dict)}
+    groups = clone_groups(measured)
+    return {
+        "files": len(mine),
+        "measured": len(measured),
+        "sloc_lines": sum(len(f["sloc"]) for f in measured.values()),
+        "callables": sum(len(f["callables"]) for f in measured.values()),
+        "clone_groups": len(groups),
+        "clone_lines": clone_lines(mine, groups),
+        "reference": "skipped (--skip scb-check)",
+    }
+
+
 def _state(found: Any) -> str:
     return "measured" if isinstance(found, dict) else f"not measured ({found})"
 
@@ -181,11 +198,18 @@ def main(argv: list[str] | None = None) -> int:
         "--keep", type=Path, metavar="FILE",
         help="reuse scb-check's results from FILE when it exists, else save them there",
     )  # fmt: skip
+    parser.add_argument(
+        "--skip", action="append", default=[], choices=("scb-check",),
+        help="leave scb-check out: sum up slopmark's side only",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if not args.tree.is_dir():
         print(f"reference_diff.py: {args.tree}: not a folder", file=sys.stderr)
         return 2
     paths = [f.location for f in discover(args.tree.resolve()).files]
+    if "scb-check" in args.skip:
+        emit(own_summary(ours(paths)), args.json)
+        return 0
     if args.keep and args.keep.exists():
         theirs = json.loads(args.keep.read_text(encoding="utf-8"))
     else:
@@ -193,14 +217,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.keep:
             args.keep.write_text(json.dumps(theirs), encoding="utf-8")
     summary = compare(ours(paths), theirs, args.show)
-    print(json.dumps(summary, indent=1))
-    if args.json:
-        args.json.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     agree = (
         summary["measured_differently"] == summary["files_with_sloc_differences"] == 0
         and summary["callable_differences"] == summary["clone_groups_differing"] == 0
     )
+    emit(summary, args.json)
     return 0 if agree else 1
+
+
+def emit(summary: dict[str, Any], out: Path | None) -> None:
+    """Print ``summary`` (and save it to ``out``)."""
+    print(json.dumps(summary, indent=1))
+    if out:
+        out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@
    cost: the figure says what it costs.
 
     .venv/bin/python benchmarks/sweep_overhead.py [--runs 3] [--units 500] [--pg URL]
-                                                  [--json OUT]
+                                                  [--json OUT] [--skip-study] [--skip ray]
 
 ``--pg`` defaults to $SLOPMARK_TEST_PG_URL (``bash .ci/postgres`` prints one); without
 a PostgreSQL server part 2 says so and is left out. Every figure is the median of
@@ -35,6 +35,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -42,13 +43,33 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 from slopmark.executor import Unit, open_executor  # noqa: E402
-from slopmark.executors.sweep import run_sweep  # noqa: E402
+from slopmark.sweep.drive import run_sweep  # noqa: E402
 from sweep.conftest import make_repos  # noqa: E402  (the test suite's repository maker)
 from sweep.raycluster import RayCluster  # noqa: E402  (and its two-node cluster)
 
 TARGET_MS = 20.0
 TARGET_RATIO = 0.8
 REPOS, COMMITS = 6, 30
+
+
+@dataclass(frozen=True)
+class Way:
+    """Where a sweep runs: the executor's name, its Ray address (None: the local pool),
+    the flags `code study` gets for it and the variables its processes need."""
+
+    name: str
+    address: str | None
+    flags: tuple[str, ...]
+    env: dict[str, str] = field(default_factory=dict)
+
+
+def ways(cluster: RayCluster | None) -> list[Way]:
+    """The local pool of 2 processes, and the cluster when there is one."""
+    found = [Way("local", None, ("--executor", "local", "--jobs", "2"))]
+    if cluster is not None:
+        flags = ("--executor", "ray", "--address", cluster.address)
+        found.append(Way("ray", cluster.address, flags, cluster.env))
+    return found
 
 
 def nothing(value: int) -> int:
@@ -92,7 +113,7 @@ def pg_schema(base: str) -> Iterator[str]:
         admin.dispose()
 
 
-def study_seconds(repos: Path, db: str, where: list[str], env: dict[str, str]) -> float:
+def study_seconds(repos: Path, db: str, where: tuple[str, ...], env: dict[str, str]) -> float:
     out = Path(tempfile.mkdtemp(prefix="sweep-bench-"))
     command = [sys.executable, "-m", "slopmark", "code", "study", str(repos), "--commits",
                str(COMMITS), "--db", db, "--out", str(out), "--json", *where]  # fmt: skip
@@ -106,19 +127,13 @@ def study_seconds(repos: Path, db: str, where: list[str], env: dict[str, str]) -
     return seconds
 
 
-def throughput(
-    repos: Path, pg: str, runs: int, cluster: RayCluster
-) -> dict[str, dict[str, Any]]:
+def throughput(repos: Path, pg: str, runs: int, where: list[Way]) -> dict[str, dict[str, Any]]:
     """Commits per second of each executor, round-robin, median of ``runs``."""
-    ways: dict[str, tuple[list[str], dict[str, str]]] = {
-        "local": (["--executor", "local", "--jobs", "2"], {}),
-        "ray": (["--executor", "ray", "--address", cluster.address], cluster.env),
-    }
-    seconds: dict[str, list[float]] = {name: [] for name in ways}
+    seconds: dict[str, list[float]] = {way.name: [] for way in where}
     for _ in range(runs):
-        for name, (where, env) in ways.items():
+        for way in where:
             with pg_schema(pg) as db:
-                seconds[name].append(study_seconds(repos, db, where, env))
+                seconds[way.name].append(study_seconds(repos, db, way.flags, way.env))
     commits = REPOS * COMMITS
     return {
         name: {"commits_per_s": commits / statistics.median(times), "runs_s": times}
@@ -132,19 +147,27 @@ def _verdict(ok: bool) -> str:
 
 def report(results: dict[str, Any]) -> None:
     overhead = results["overhead"]
-    local, ray = overhead["local"]["median_ms"], overhead["ray"]["median_ms"]
+    local = overhead["local"]["median_ms"]
     print(f"scheduling overhead per unit ({results['units']} tiny units, median of "
           f"{results['runs']}):")  # fmt: skip
-    print(f"  local {local:8.2f} ms   ray {ray:8.2f} ms   "
-          f"(target ray <= {TARGET_MS:.0f} ms: {_verdict(ray <= TARGET_MS)})")  # fmt: skip
+    if "ray" not in overhead:
+        print(f"  local {local:8.2f} ms   ray skipped (--skip ray)")
+    else:
+        ray = overhead["ray"]["median_ms"]
+        print(f"  local {local:8.2f} ms   ray {ray:8.2f} ms   "
+              f"(target ray <= {TARGET_MS:.0f} ms: {_verdict(ray <= TARGET_MS)})")  # fmt: skip
     study = results.get("study")
     if study is None:
         print(f"study throughput: unavailable: {results['study_unavailable']}")
         return
-    rate_local, rate_ray = study["local"]["commits_per_s"], study["ray"]["commits_per_s"]
-    ratio = rate_ray / rate_local
     print(f"study throughput ({REPOS} repositories x {COMMITS} commits, median of "
           f"{results['runs']}):")  # fmt: skip
+    rate_local = study["local"]["commits_per_s"]
+    if "ray" not in study:
+        print(f"  local {rate_local:6.2f} commits/s   ray skipped (--skip ray)")
+        return
+    rate_ray = study["ray"]["commits_per_s"]
+    ratio = rate_ray / rate_local
     print(f"  local {rate_local:6.2f} commits/s   two-node ray {rate_ray:6.2f} commits/s   "
           f"ratio {ratio:.2f} (target >= {TARGET_RATIO}: {_verdict(ratio >= TARGET_RATIO)})")
 
@@ -156,6 +179,22 @@ def timed(label: str, work: Callable[[], Any]) -> Any:
     return found
 
 
+def measure(args: argparse.Namespace, where: list[Way], results: dict[str, Any]) -> None:
+    """Time the overhead per unit on each way, then (with PostgreSQL) the study."""
+    results["overhead"] = {
+        way.name: timed(way.name, lambda way=way: per_unit_ms(way.name, args.units, args.runs,
+                                                               way.address))
+        for way in where
+    }  # fmt: skip
+    if args.skip_study:
+        results["study_unavailable"] = "left out (--skip-study)"
+    elif args.pg:
+        repos = make_repos(Path(tempfile.mkdtemp(prefix="sweep-repos-")), REPOS, COMMITS)
+        results["study"] = timed("study", lambda: throughput(repos, args.pg, args.runs, where))
+    else:
+        results["study_unavailable"] = "no PostgreSQL (pass --pg URL; bash .ci/postgres)"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
@@ -163,27 +202,21 @@ def main() -> None:
     parser.add_argument("--pg", default=os.environ.get("SLOPMARK_TEST_PG_URL"))
     parser.add_argument("--json", type=Path)
     parser.add_argument("--skip-study", action="store_true", help="Time the overhead only.")
+    parser.add_argument(
+        "--skip", action="append", default=[], choices=("ray",),
+        help="the local pool only: no cluster (Ray need not be installed)",
+    )  # fmt: skip
     args = parser.parse_args()
     results: dict[str, Any] = {"units": args.units, "runs": args.runs}
-    cluster = RayCluster()
-    os.environ.update(cluster.env)  # this process is a driver of the cluster too
+    cluster = None if "ray" in args.skip else RayCluster()
     try:
-        timed("cluster", lambda: (cluster.start_head(), cluster.add_node("second")))
-        results["overhead"] = {
-            "local": timed("local", lambda: per_unit_ms("local", args.units, args.runs, None)),
-            "ray": timed("ray", lambda: per_unit_ms("ray", args.units, args.runs,
-                                                    cluster.address)),
-        }  # fmt: skip
-        if args.skip_study:
-            results["study_unavailable"] = "left out (--skip-study)"
-        elif args.pg:
-            repos = make_repos(Path(tempfile.mkdtemp(prefix="sweep-repos-")), REPOS, COMMITS)
-            results["study"] = timed("study", lambda: throughput(repos, args.pg, args.runs,
-                                                                 cluster))  # fmt: skip
-        else:
-            results["study_unavailable"] = "no PostgreSQL (pass --pg URL; bash .ci/postgres)"
+        if cluster is not None:
+            os.environ.update(cluster.env)  # this process is a driver of the cluster too
+            timed("cluster", lambda: (cluster.start_head(), cluster.add_node("second")))
+        measure(args, ways(cluster), results)
     finally:
-        cluster.stop()
+        if cluster is not None:
+            cluster.stop()
     report(results)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

@@ -10,6 +10,7 @@ own venv (benchmarks/ifeval_checks.py). The report gives agreement per rule
 type and lists every disagreement with the side the task text supports.
 
     .venv/bin/python benchmarks/verifier_agreement.py [--pool FILE] [--json OUT]
+    .venv/bin/python benchmarks/verifier_agreement.py --skip ifeval  # no IFEval venv
 
 What the report means and the latest results: benchmarks/README.md. The exit
 status is non-zero only when the benchmark cannot run.
@@ -183,8 +184,9 @@ def _params(rule: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in rule.items() if k != "rule")
 
 
-def score(tasks: Sequence[Task]) -> tuple[list[Row], int]:
-    """Every rule check of every answer, and how many answers there were."""
+def score(tasks: Sequence[Task], ifeval: bool = True) -> tuple[list[Row], int]:
+    """Every rule check of every answer, and how many answers there were; without
+    ``ifeval``, IFEval's side is left out (every row's ``ifeval`` is None)."""
     verifier = InstructionVerifier()
     made = [
         (task, answer)
@@ -193,13 +195,13 @@ def score(tasks: Sequence[Task]) -> tuple[list[Row], int]:
     ]
     records, plans = [], []
     for task, answer in made:
-        mapped = [ifeval_for(rule) for rule in task.verifier["rules"]]
+        mapped = [ifeval_for(rule) if ifeval else None for rule in task.verifier["rules"]]
         checks = [c for m in mapped if m for c in m.checks]
         records.append(
             {"response": answer.text, "checks": [{"id": i, "kwargs": k} for i, k in checks]}
         )
         plans.append(mapped)
-    results = ifeval_verdicts(records)
+    results = ifeval_verdicts(records) if ifeval else [[] for _ in records]
     rows: list[Row] = []
     for (task, answer), mapped, verdicts in zip(made, plans, results, strict=True):
         rows.extend(_rows(verifier, task, answer, mapped, iter(verdicts)))
@@ -354,10 +356,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--pool", type=Path, help="an instruction pool file (default: the shipped one)"
     )
     parser.add_argument("--json", type=Path, help="also write every row and the summary as JSON")
+    parser.add_argument(
+        "--skip", action="append", default=[], choices=("ifeval",),
+        help="leave IFEval out: slopmark against the reader only",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     pool = load_pool("instruction", [args.pool] if args.pool else ())
     tasks = [t for t in pool if t.source == "original" and t.variant == 0]
-    rows, made = score(tasks)
+    rows, made = score(tasks, ifeval="ifeval" not in args.skip)
     result = report(rows)
     print_report(result, made, len(tasks))
     if args.json:

@@ -23,6 +23,8 @@ from bench.scbenv import needs_bwrap, needs_scb_python
 from fakes import openai_server as fake
 from fakes.openai_server import FakeOpenAIServer
 
+pytestmark = pytest.mark.slow  # starts python
+
 openai_server = fake.openai_server  # the fixture, visible to this module's tests
 
 PLUGIN = Path(__file__).parent / "plugin"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,28 @@ def test_every_module_of_the_package_is_loaded_on_first_read_only(package: Path)
     (package / PACKAGE / "ahoy.py").write_text(adds("ahoy", "Ahoy!"))
     assert REGISTRY[0].items() == {"ahoy": "Ahoy!", "hello": "Hello!"}
     assert f"{PACKAGE}.helper" in sys.modules
+
+
+def test_register_makes_the_item_and_returns_what_it_decorates(package: Path) -> None:
+    write_package(package, {})
+    registry = Registry("greeting", PACKAGE, declare=lambda name, make, *, loud: make(name, loud))
+
+    @registry.register("hello", loud=True)
+    def shout(name: str, loud: bool) -> str:
+        return name.upper() if loud else name
+
+    assert shout("hi", False) == "hi"
+    assert registry.items() == {"hello": "HELLO"}
+    assert Registry("greeting", PACKAGE).register("plain")(shout) is shout
+
+
+def test_threads_reading_while_the_registry_loads_see_all_of_it(package: Path) -> None:
+    """Tasks are scored on threads: none may read a half-loaded registry."""
+    slow = "import time\ntime.sleep(0.3)\n" + adds("hello", "Hello!")
+    write_package(package, {"hello": slow, "later": adds("later", "Later!")})
+    with ThreadPoolExecutor(4) as pool:
+        seen = list(pool.map(lambda _: REGISTRY[0].names(), range(4)))
+    assert seen == [["hello", "later"]] * 4
 
 
 def test_an_unknown_name_has_one_wording(package: Path) -> None:

@@ -8,8 +8,11 @@ use _core::lang::by_name;
 use _core::rules::RulePack;
 use std::time::Instant;
 
+#[allow(unsafe_code, reason = "reads the process's CPU time")]
 fn cpu_seconds() -> f64 {
+    // SAFETY: rusage is plain integers, for which all zeroes is a value.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes one rusage into the struct it is given.
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     seconds(usage.ru_utime) + seconds(usage.ru_stime)

@@ -9,11 +9,13 @@ use ast_grep_core::Matcher;
 use std::time::{Duration, Instant};
 
 struct Cpu(f64);
+#[allow(unsafe_code, reason = "reads the thread's CPU time")]
 fn now() -> f64 {
     let mut t = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
+    // SAFETY: clock_gettime writes one timespec into the struct it is given.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }

@@ -12,10 +12,16 @@
 
 use crate::lang::{has, Kinds, Language, LineSet};
 use crate::record::CloneRecord;
-use crate::walk::Candidate;
 use std::collections::HashMap;
 use tree_sitter::Node;
 use xxhash_rust::xxh3::{xxh3_128, Xxh3};
+
+/// A clone candidate and its slice of the token stream (None when it sits where no
+/// tokens are emitted, e.g. inside a literal: its form is then made from the tree).
+pub struct Candidate<'t> {
+    pub node: Node<'t>,
+    pub tokens: Option<(usize, usize)>,
+}
 
 /// One element of the normal-form stream: a node opening (its kind), a literal (its
 /// kind), an identifier (its interned name) or a closing.

@@ -13,6 +13,7 @@ pub mod clones;
 pub mod json;
 pub mod lang;
 pub mod needs;
+pub(crate) mod pattern;
 pub mod preorder;
 pub mod read;
 pub mod record;
@@ -41,6 +42,7 @@ pub fn use_one_allocator() {
 /// Make tree-sitter allocate with the same allocator as the core, mimalloc's defaults
 /// otherwise unchanged (the bare-parse baseline uses this alone). Call it before the first
 /// parse; later calls do nothing.
+#[allow(unsafe_code, reason = "hands mimalloc's functions to tree-sitter")]
 pub fn share_allocator() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -58,8 +60,15 @@ pub fn share_allocator() {
     });
 }
 
-/// mimalloc's `mi_option_purge_delay` (the extended API names no constant for it).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+/// mimalloc's options as its header numbers them (`MI_OPTION_PURGE_DELAY` and
+/// `MI_OPTION_ALLOW_THP`; `libmimalloc-sys` names neither, and their numbers differ between
+/// mimalloc's major versions): read by name from the header it builds (`build.rs`).
+mod mimalloc_options {
+    include!(concat!(env!("OUT_DIR"), "/mimalloc_options.rs"));
+}
+use mimalloc_options::{MI_OPTION_ALLOW_THP, MI_OPTION_PURGE_DELAY};
+// the header read is the one the crate's own option count comes from
+const _: () = assert!(mimalloc_options::_MI_OPTION_LAST == libmimalloc_sys::_mi_option_last);
 
 /// Environment variables that set mimalloc's purge delay (the second is its older name).
 const PURGE_DELAY_VARIABLES: [&str; 2] = ["MIMALLOC_PURGE_DELAY", "MIMALLOC_RESET_DELAY"];
@@ -69,6 +78,7 @@ const PURGE_DELAY_VARIABLES: [&str; 2] = ["MIMALLOC_PURGE_DELAY", "MIMALLOC_RESE
 /// delay, and the next file's tree faults it back in, zeroed by the kernel: on CPython's
 /// `Lib/` that was 13,000 page faults (a few percent of the time) instead of 350. The
 /// memory kept is what the biggest files in flight at once need.
+#[allow(unsafe_code, reason = "sets a mimalloc option")]
 fn keep_freed_memory() {
     if PURGE_DELAY_VARIABLES
         .iter()
@@ -81,9 +91,6 @@ fn keep_freed_memory() {
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
 }
 
-/// mimalloc's `mi_option_allow_thp`.
-const MI_OPTION_ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
-
 /// Back memory with ordinary 4 KiB pages, not transparent huge pages, unless the environment
 /// sets mimalloc's `MIMALLOC_ALLOW_THP`. A walk takes its memory in many size classes, and
 /// under huge pages the first block of each faults in a whole 2 MiB page that the kernel
@@ -91,6 +98,7 @@ const MI_OPTION_ALLOW_THP: libmimalloc_sys::mi_option_t = 43;
 /// takes as long either way). As mimalloc itself does when the option is off at start-up,
 /// huge pages are turned off for the process (`PR_SET_THP_DISABLE`): the arena mimalloc
 /// reserved before this call is marked for them already.
+#[allow(unsafe_code, reason = "sets a mimalloc option and a process flag")]
 fn no_transparent_huge_pages() {
     if std::env::var_os("MIMALLOC_ALLOW_THP").is_some() {
         return;
@@ -109,6 +117,7 @@ mod tests {
     use super::{keep_freed_memory, MI_OPTION_PURGE_DELAY, PURGE_DELAY_VARIABLES};
 
     #[test]
+    #[allow(unsafe_code, reason = "reads a mimalloc option")]
     fn freed_memory_is_kept_unless_the_environment_says_otherwise() {
         keep_freed_memory();
         // SAFETY: reading an option has no precondition.

@@ -1,8 +1,8 @@
 //! The Python binding, `slopmark._core`: a few coarse calls, plain data across.
 //!
 //! Python hands in paths or bytes, the language name, a compiled rule pack and settings;
-//! it gets back a [`Stream`] of one plain tuple per file (see
-//! `slopmark.code.analysis.from_record`), which it reads while the core's threads go on
+//! it gets back a [`Stream`] of one record per file, a [`Measured`] or a [`Failed`] (see
+//! `slopmark.code.measure.fileanalysis.from_record`), which it reads while the core's threads go on
 //! with the rest. The GIL is released while Python waits for records. Two helpers beside:
 //! rule files' YAML read in parallel ([`yaml_documents`]) and report rows written as JSON
 //! text ([`json_objects`]).
@@ -229,30 +229,74 @@ fn stream(
     start(inputs, language, rules, jobs, settings)
 }
 
-/// The languages the core measures, with their file extensions.
+/// One of the core's grammars: its name, its file extensions (without the dot), the
+/// language its files are reported under, and the languages whose rules run on them.
+type Grammar = (
+    &'static str,
+    Vec<&'static str>,
+    &'static str,
+    Vec<&'static str>,
+);
+
+/// The grammars the core measures (see [`Grammar`]), in report order.
 #[pyfunction]
-fn languages() -> Vec<(&'static str, Vec<&'static str>)> {
+fn languages() -> Vec<Grammar> {
     LANGUAGES
         .iter()
-        .map(|l| (l.name(), l.extensions().to_vec()))
+        .map(|l| {
+            let mut rules = l.extends().to_vec();
+            rules.push(l.reported_as());
+            (l.name(), l.extensions().to_vec(), l.reported_as(), rules)
+        })
         .collect()
 }
 
-fn record(py: Python<'_>, outcome: Outcome) -> PyResult<Bound<'_, PyTuple>> {
+/// A file the core measured. `sloc` holds a byte per line (index 0 unused, 1: a SLOC
+/// line); `callables` are (qualified name, start, end, CC, SLOC), `clones` (kind, start,
+/// end, digest), `hits` (rule index, start, end, message or None: the rule's own),
+/// `ignores` (line, ids); `syntax` is the first syntax error's (message, line, column) when
+/// the language measures broken files; `declares_encoding`: the text may declare an
+/// encoding of its own (a PEP 263 cookie), which its reader must check.
+#[pyclass(frozen, get_all, module = "slopmark._core")]
+pub struct Measured {
+    sloc: Py<PyBytes>,
+    callables: Py<PyList>,
+    clones: Py<PyList>,
+    hits: Py<PyList>,
+    ignores: Py<PyList>,
+    syntax: Option<Py<PyTuple>>,
+    declares_encoding: bool,
+}
+
+/// A file the core did not measure: the kind of error (`unreadable`, `too-big`,
+/// `not-utf8`, `syntax`, ...), its message and its place (1-based line and column; 0 when
+/// it has none).
+#[pyclass(frozen, get_all, eq, module = "slopmark._core")]
+#[derive(PartialEq)]
+pub struct Failed {
+    kind: &'static str,
+    message: String,
+    line: usize,
+    column: usize,
+}
+
+fn record(py: Python<'_>, outcome: Outcome) -> PyResult<Bound<'_, PyAny>> {
     match outcome {
-        Outcome::Failed(error) => (
-            "error",
-            error.kind.as_str(),
-            error.message,
-            error.line,
-            error.column,
-        )
-            .into_pyobject(py),
-        Outcome::Measured(file) => measured(py, file),
+        Outcome::Failed(error) => Ok(Bound::new(
+            py,
+            Failed {
+                kind: error.kind.as_str(),
+                message: error.message,
+                line: error.line,
+                column: error.column,
+            },
+        )?
+        .into_any()),
+        Outcome::Measured(file) => Ok(Bound::new(py, measured(py, file)?)?.into_any()),
     }
 }
 
-fn measured(py: Python<'_>, file: FileRecord) -> PyResult<Bound<'_, PyTuple>> {
+fn measured(py: Python<'_>, file: FileRecord) -> PyResult<Measured> {
     let callables: Vec<_> = file
         .callables
         .into_iter()
@@ -269,18 +313,19 @@ fn measured(py: Python<'_>, file: FileRecord) -> PyResult<Bound<'_, PyTuple>> {
         .map(|h| (h.rule, h.start, h.end, h.message))
         .collect();
     let ignores: Vec<_> = file.ignores.into_iter().map(|i| (i.line, i.ids)).collect();
-    let syntax = file.syntax.map(|e| (e.message, e.line, e.column));
-    (
-        "ok",
-        PyBytes::new(py, &file.sloc),
-        callables,
-        clones,
-        hits,
-        ignores,
-        syntax,
-        file.declares_encoding,
-    )
-        .into_pyobject(py)
+    let syntax = file
+        .syntax
+        .map(|e| (e.message, e.line, e.column).into_pyobject(py))
+        .transpose()?;
+    Ok(Measured {
+        sloc: PyBytes::new(py, &file.sloc).unbind(),
+        callables: PyList::new(py, callables)?.unbind(),
+        clones: PyList::new(py, clones)?.unbind(),
+        hits: PyList::new(py, hits)?.unbind(),
+        ignores: PyList::new(py, ignores)?.unbind(),
+        syntax: syntax.map(Bound::unbind),
+        declares_encoding: file.declares_encoding,
+    })
 }
 
 /// Each text's YAML documents as JSON texts, or why it is not YAML slopmark reads (one
@@ -391,6 +436,8 @@ fn _core(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("RuleRejected", module.py().get_type::<RuleRejected>())?;
     module.add_class::<RulePack>()?;
     module.add_class::<Stream>()?;
+    module.add_class::<Measured>()?;
+    module.add_class::<Failed>()?;
     module.add_function(wrap_pyfunction!(stream, module)?)?;
     module.add_function(wrap_pyfunction!(languages, module)?)?;
     module.add_function(wrap_pyfunction!(json_objects, module)?)?;

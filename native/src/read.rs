@@ -14,7 +14,7 @@ use std::io::Read;
 use std::path::Path;
 
 /// The default size limit: 10 MiB, the limit of Python's discovery
-/// (`slopmark.code.tree.MAX_FILE_BYTES`, which a test holds equal to this one).
+/// (`slopmark.code.measure.discovery.MAX_FILE_BYTES`, which a test holds equal to this one).
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
 /// The bytes of the regular file at `path` of at most `limit` bytes, or why they are not
@@ -157,6 +157,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(unsafe_code, reason = "makes a named pipe")]
     fn a_named_pipe_without_a_writer_is_refused_at_once() {
         let scratch = Scratch::new("pipe.py");
         let path = &scratch.0;

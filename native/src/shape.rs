@@ -13,7 +13,7 @@
 //! the k-th named child of the node. Anything else leaves the node's children unconstrained.
 
 use crate::lang::Language;
-use crate::rules::whole_pattern;
+use crate::pattern::whole_pattern;
 use ast_grep_core::matcher::PatternNode;
 use ast_grep_core::meta_var::MetaVariable;
 use serde_json::Value;

@@ -7,18 +7,11 @@
 //! [`crate::clones`]) and the suppression comments, and hands every node to a visitor (the
 //! rule scan).
 
-use crate::clones::{Token, CLOSE};
+use crate::clones::{Candidate, Token, CLOSE};
 use crate::lang::{KindBits, Kinds, Language, LineSet, SlocStep};
 use crate::preorder::Preorder;
 use crate::record::{CallableRecord, IgnoreRecord};
 use tree_sitter::Node;
-
-/// A clone candidate and its slice of the token stream (None when it sits where no
-/// tokens are emitted, e.g. inside a literal: its form is then made from the tree).
-pub struct Candidate<'t> {
-    pub node: Node<'t>,
-    pub tokens: Option<(usize, usize)>,
-}
 
 /// What one walk found.
 pub struct Walked<'t> {

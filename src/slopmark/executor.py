@@ -10,7 +10,7 @@ Two levels share this module:
   runs units on a process pool; ``ray`` on a Ray cluster. Executors are found
   by name (`executor_names`, `open_executor`) in `EXECUTORS`, one
   `slopmark.registry.Registry` like every plug-in kind, and registered with
-  `register_executor`, the same way for built-ins and plugins (entry-point
+  ``@register("name")``, the same way for built-ins and plugins (entry-point
   group ``slopmark.executors``).
 
 An executor's `Executor.run` yields `Started`, `Message` and `Finished` events
@@ -235,15 +235,8 @@ ExecutorFactory = Callable[..., Executor]
 #: Every executor by name: the modules of `slopmark.executors`, then the entry points
 #: of ``slopmark.executors``.
 EXECUTORS: Registry[ExecutorFactory] = Registry("executor", "slopmark.executors")
-
-
-def register_executor(name: str) -> Callable[[ExecutorFactory], ExecutorFactory]:
-    """Register an executor factory under ``name``: ``factory(address=..., jobs=...)``."""
-
-    def register(factory: ExecutorFactory) -> ExecutorFactory:
-        return EXECUTORS.add(name, factory)
-
-    return register
+#: ``@register("name")`` on an executor factory: ``factory(address=..., jobs=...)``.
+register = EXECUTORS.register
 
 
 def executor_names() -> list[str]:

@@ -1,12 +1,19 @@
 """The one registry of every plug-in kind: built-ins found by module, third parties by entry point.
 
 A kind (verifiers, measures, agents, sandboxes, generator templates, executors)
-keeps one `Registry`. A plug-in is a module that calls the kind's ``add`` (usually
-through a decorator or a ``register_*`` function of the kind) when it is imported.
-Nothing is imported until the registry is first read; then it imports every
-module of the kind's package (so a new built-in is one new file) and every
-module named by an entry point of the kind's group (so a third-party plug-in is
-one new file plus one line of its ``pyproject.toml``)::
+keeps one `Registry`. A plug-in is a module that registers itself when it is
+imported, and every kind spells that the same way: the kind's package exports its
+registry's `Registry.register` as ``register``, used as a decorator on the
+plug-in's class or function::
+
+    @register("name", **declared)
+
+where ``declared`` is what the kind needs beyond the name (an agent's
+``summary``, a sandbox's ``unavailable``...). Nothing is imported until the
+registry is first read; then it imports every module of the kind's package (so
+a new built-in is one new file) and every module named by an entry point of the
+kind's group (so a third-party plug-in is one new file plus one line of its
+``pyproject.toml``)::
 
     [project.entry-points."slopmark.verifiers"]
     wordle = "slopmark_wordle.verifier"
@@ -18,10 +25,11 @@ one `BadInput`, worded the same for every kind, with the closest known name.
 from __future__ import annotations
 
 import pkgutil
-from collections.abc import Iterable
+import threading
+from collections.abc import Callable, Iterable
 from importlib import import_module
 from importlib.metadata import EntryPoint, entry_points
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from slopmark.errors import BadInput, did_you_mean
 
@@ -35,6 +43,7 @@ GROUPS = {
 }
 
 T = TypeVar("T")
+P = TypeVar("P")
 
 
 def unknown(
@@ -55,16 +64,41 @@ def unknown(
 class Registry(Generic[T]):
     """Name → plug-in of one kind, filled on first read."""
 
-    def __init__(self, kind: str, package: str, *, plural: str | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        package: str,
+        *,
+        plural: str | None = None,
+        declare: Callable[..., T] | None = None,
+    ) -> None:
         self.kind = kind
         self.plural = plural or f"{kind}s"
         self.package = package
         self.group = GROUPS.get(kind)
+        self._declare = declare
         self._items: dict[str, T] = {}
         self._loaded = False
+        self._lock = threading.RLock()
+        self._loading = False
+
+    def register(self, name: str, **declared: Any) -> Callable[[P], P]:
+        """The one registration of every kind: ``@register("name", **declared)`` on the
+        plug-in's class or function, which it returns unchanged.
+
+        The kind's ``declare(name, target, **declared)`` makes the registered item (a
+        verifier's instance, an agent's `AgentSpec`...); without one, the target is it.
+        """
+
+        def add(target: P) -> P:
+            made: Any = self._declare(name, target, **declared) if self._declare else target
+            self.add(name, made)
+            return target
+
+        return add
 
     def add(self, name: str, item: T) -> T:
-        """Register ``item`` as ``name`` (called by a plug-in module when it is imported)."""
+        """Register ``item`` as ``name`` (what `register` does once the item is made)."""
         if name in self._items and self._items[name] is not item:
             raise BadInput(f"two {self.plural} are registered as '{name}'; rename one of them")
         self._items[name] = item
@@ -95,14 +129,22 @@ class Registry(Generic[T]):
         return unknown(self.kind, name, known, plural=self.plural, option=option, extra=extra)
 
     def _load(self) -> None:
+        """Import the kind's modules and plug-ins, once. A thread reading the registry while
+        another loads it waits for the whole of it (tasks are scored on threads)."""
         if self._loaded:
             return
-        self._loaded = True
-        for module in pkgutil.iter_modules(import_module(self.package).__path__):
-            import_module(f"{self.package}.{module.name}")
-        if self.group is not None:
-            for point in entry_points(group=self.group):
-                self._load_plugin(point)
+        with self._lock:
+            if self._loaded or self._loading:
+                return  # loaded meanwhile, or read by a module this thread is importing
+            self._loading = True
+            try:
+                for module in pkgutil.iter_modules(import_module(self.package).__path__):
+                    import_module(f"{self.package}.{module.name}")
+                if self.group is not None:
+                    for point in entry_points(group=self.group):
+                        self._load_plugin(point)
+            finally:
+                self._loading, self._loaded = False, True
 
     def _load_plugin(self, point: EntryPoint) -> None:
         where = f"plug-in '{point.name}' (entry point {point.value} in group {self.group})"

@@ -3,7 +3,7 @@
 Every YAML slopmark reads (task files, bench problems' ``config.yaml``, model
 configs) goes through `NoAliasLoader`: a safe loader that refuses aliases
 (``*name``); rule files are read by the native core with ast-grep's own parser,
-which refuses them too (`slopmark.code.rules.catalog`). An alias repeats a whole
+which refuses them too (`slopmark.code.measure.rules.catalog`). An alias repeats a whole
 node, so a 1 KB file of nested aliases ("billion laughs") expands to billions of
 values; none of our formats needs one, so any alias is a `yaml.YAMLError` naming
 its line.

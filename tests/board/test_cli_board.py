@@ -18,6 +18,8 @@ import pytest
 from board.runs import series_run
 from slopmark.store import Run, insert_run, open_store
 
+pytestmark = pytest.mark.slow  # starts python
+
 
 def slopmark(*args: str) -> subprocess.CompletedProcess[str]:
     """The real CLI; no store URL leaks in from the environment."""

@@ -121,6 +121,7 @@ def test_sqlite_file_reads_plain_sqlite_urls_only(url: str, expected: Path | Non
     assert sqlite_file(url) == expected
 
 
+@pytest.mark.slow
 def test_board_show_on_a_sqlite_store_does_not_load_sqlalchemy(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'store.db'}"
     fill(open_store(url), 5)

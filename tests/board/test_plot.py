@@ -227,6 +227,7 @@ def test_reliability_of_another_domain_is_bad_input(view: CostCapability, db: st
         reliability(board)
 
 
+@pytest.mark.slow
 def test_cli_plots_one_domain_and_notes_unknown_cost(db: str, tmp_path: Path) -> None:
     out = tmp_path / "math.png"
     done = slopmark("board", "plot", "--domain", "math", "--db", db, "--out", str(out))
@@ -235,6 +236,7 @@ def test_cli_plots_one_domain_and_notes_unknown_cost(db: str, tmp_path: Path) ->
     assert "3 models plotted; cost unknown, not plotted: unpriced" in done.stdout
 
 
+@pytest.mark.slow
 def test_cli_writes_one_file_per_domain_without_domain(db: str, tmp_path: Path) -> None:
     done = slopmark("board", "plot", "--db", db, "--out", str(tmp_path / "cc.svg"))
     assert done.returncode == 0, done.stderr
@@ -245,6 +247,7 @@ def test_cli_writes_one_file_per_domain_without_domain(db: str, tmp_path: Path) 
     assert said.endswith(f"{tmp_path / 'cc.svg'} itself is not written")
 
 
+@pytest.mark.slow
 def test_cli_bad_suffix_exits_2(db: str, tmp_path: Path) -> None:
     done = slopmark("board", "plot", "--db", db, "--out", str(tmp_path / "chart.pdf"))
     assert done.returncode == 2
@@ -252,11 +255,13 @@ def test_cli_bad_suffix_exits_2(db: str, tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_cli_reliability_needs_the_calibration_domain(db: str) -> None:
     done = slopmark("board", "plot", "--domain", "math", "--reliability", "--db", db)
     assert done.returncode == 2 and "only the calibration domain" in done.stderr
 
 
+@pytest.mark.slow
 def test_without_matplotlib_the_cli_names_the_extra(db: str, tmp_path: Path) -> None:
     code = (
         "import sys; sys.modules['matplotlib'] = None; "  # as if it were not installed

@@ -112,6 +112,7 @@ def test_more_spread_or_clustering_never_needs_fewer_tasks(
 # --- the CLI, run as a user would --------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_prints_n_and_the_formula() -> None:
     done = run_cli("stats", "sample-size", "--sigma", "0.2", "--margin", "0.03")
     assert done.returncode == 0, done.stderr
@@ -119,6 +120,7 @@ def test_cli_prints_n_and_the_formula() -> None:
     assert "n = ⌈(z·σ/E)²·(1+(m−1)ρ)⌉" in done.stdout and "⌈170.73⌉ = 171" in done.stdout
 
 
+@pytest.mark.slow
 def test_cli_json_with_clusters_and_a_paired_difference() -> None:
     flags = ["--sigma", "0.2", "--margin", "0.03", "--cluster-size", "5", "--icc", "0.25"]
     data = cli_json("stats", "sample-size", *flags, "--detect", "0.05", "--sigma-diff", "0.2")
@@ -142,6 +144,7 @@ def test_cli_json_with_clusters_and_a_paired_difference() -> None:
         ([], "give --sigma and --margin"),
     ],
 )
+@pytest.mark.slow
 def test_cli_bad_values_exit_2_naming_the_value(flags: list[str], fragment: str) -> None:
     done = run_cli("stats", "sample-size", *flags)
     assert done.returncode == 2
@@ -149,6 +152,7 @@ def test_cli_bad_values_exit_2_naming_the_value(flags: list[str], fragment: str)
 
 
 @pytest.mark.parametrize("command", [["stats"], ["stats", "sample-size"]])
+@pytest.mark.slow
 def test_the_commands_have_help(command: list[str]) -> None:
     done = run_cli(*command, "--help")
     assert done.returncode == 0 and "Usage" in done.stdout

@@ -13,6 +13,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ import pytest
 from cli.workspace import PAPER, PROBLEMS, build, cli
 from fakes import openai_server as fake
 from fakes.openai_server import FakeOpenAIServer
+
+pytestmark = pytest.mark.slow  # starts bash, python
 
 openai_server = fake.openai_server
 
@@ -360,14 +363,18 @@ def test_a_wide_board_in_a_narrow_terminal_keeps_every_value(ws: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
-def test_bench_run_with_a_relative_out_reads_whole_at_80_columns(tmp_path: Path) -> None:
-    shutil.copytree(PROBLEMS, tmp_path / "problems")
-    args = ("code", "bench", "run", "--problems", "problems", "--agent", "replay",
-            "--sandbox", "bwrap", "--out", "runs/first", "--db", "store.db")  # fmt: skip
-    done = cli(*args, cwd=tmp_path)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert (tmp_path / "runs" / "first" / "run.json").is_file()
-    assert str(tmp_path / "runs" / "first") in done.stdout  # the folder, resolved
+def test_bench_run_with_a_relative_out_reads_whole_at_80_columns() -> None:
+    # A short folder: the run folder, resolved, is one line at 80 columns (a pytest-xdist
+    # worker's tmp_path alone is longer than that).
+    with tempfile.TemporaryDirectory(prefix="sm-") as name:
+        root = Path(name)
+        shutil.copytree(PROBLEMS, root / "problems")
+        args = ("code", "bench", "run", "--problems", "problems", "--agent", "replay",
+                "--sandbox", "bwrap", "--out", "runs/first", "--db", "store.db")  # fmt: skip
+        done = cli(*args, cwd=root)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        assert (root / "runs" / "first" / "run.json").is_file()
+        assert str(root / "runs" / "first") in done.stdout  # the folder, resolved
     _no_value_cut(done.stdout)
     for header in ("erosion", "regression", "wall s", "wordcount"):
         assert header in done.stdout

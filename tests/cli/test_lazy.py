@@ -13,8 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from clirun import run_cli
 from slopmark.cli.main import RootGroup
+
+pytestmark = pytest.mark.slow  # starts python
 
 #: Modules the CLI's start-up and `code diff` must not load (packages: any module under).
 HEAVY = (
@@ -82,7 +86,7 @@ def test_a_warm_json_code_diff_loads_no_other_group_nor_yaml_nor_rich(tmp_path: 
     (repo / "a.py").write_text("def f(x):\n    if x:\n        return 1\n    return x\n")
     assert run_cli("code", "diff", "-C", str(repo)).returncode == 0  # fills the cache
     modules = loaded("code", "diff", "-C", str(repo), "--json")
-    assert "slopmark.code.diffrun" in modules  # the diff really ran
+    assert "slopmark.code.measure.measure_diff" in modules  # the diff really ran
     assert not heavy(modules, (*HEAVY, "yaml", "rich"))  # JSON needs no terminal output
 
 

@@ -1,10 +1,11 @@
 """Every command's options, walked with bad values (acceptance 3 of issue 12).
 
-Each case runs the real CLI in a subprocess inside a workspace holding a
-seeded run store (also the default store, through ``$SLOPMARK_DB``), a run
-folder and one of every input, and asserts the bad-input contract: exit 2,
-exactly one line on stderr naming what was wrong, no traceback, and the
-workspace (store included) unchanged.
+Each case runs the real CLI in a process of its own (forked from one that has
+imported slopmark, `tests/clifork.py`: a case costs its command, not Python's
+start) inside a workspace holding a seeded run store (also the default store,
+through ``$SLOPMARK_DB``), a run folder and one of every input, and asserts the
+bad-input contract: exit 2, exactly one line on stderr naming what was wrong, no
+traceback, and the workspace (store included) unchanged.
 
 The commands and their options come from the real Typer app: a new command,
 or a new option taking a value, without a case here fails
@@ -20,8 +21,11 @@ from typing import Any
 import pytest
 from typer.main import get_command
 
-from cli.workspace import build, cli, snapshot
+from cli.workspace import build, clean_env, snapshot
+from clifork import CliFork
 from slopmark.cli.main import app
+
+pytestmark = pytest.mark.slow  # starts python
 
 URL = "http://127.0.0.1:9/v1"  # nothing listens there: a case that got this far would say so
 REVISE = ("paper", "--method", "base", "--editor", "e", "--editor-url", URL)
@@ -399,6 +403,12 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build(tmp_path_factory.mktemp("workspace"))
 
 
+@pytest.fixture(scope="module")
+def slopmark() -> Iterator[CliFork]:
+    with CliFork(clean_env()) as fork:
+        yield fork
+
+
 @pytest.mark.parametrize(
     ("command", "args", "fragment"),
     [(command, args, fragment) for command, cases in CASES.items()
@@ -406,10 +416,11 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ids=lambda value: " ".join(value) if isinstance(value, tuple) else str(value),
 )  # fmt: skip
 def test_a_bad_value_is_one_line_and_changes_nothing(
-    workspace: Path, command: str, args: tuple[str, ...], fragment: str
+    workspace: Path, slopmark: CliFork, command: str, args: tuple[str, ...], fragment: str
 ) -> None:
     before = snapshot(workspace)
-    done = cli(*command.split(), *args, cwd=workspace, env={"SLOPMARK_DB": "store.db"})
+    env = clean_env() | {"SLOPMARK_DB": "store.db"}
+    done = slopmark.run(*command.split(), *args, cwd=workspace, env=env)
     lines = done.stderr.splitlines()
     assert done.returncode == 2, (done.returncode, done.stdout[-500:], done.stderr[-2000:])
     assert len(lines) == 1, done.stderr[-2000:]

@@ -23,19 +23,24 @@ TASKS = TESTS / "evals" / "data" / "instruction_small.yaml"
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
+def clean_env() -> dict[str, str]:
+    """This environment without a store, key or width that would leak in from outside."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("SLOPMARK_", "OPENAI_"))}
+    clean.pop("COLUMNS", None)
+    return clean
+
+
 def cli(
     *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, stdin: str = ""
 ) -> subprocess.CompletedProcess[str]:
-    """The real CLI in a subprocess, with no store, key or width leaking in from outside."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("SLOPMARK_", "OPENAI_"))}
-    clean.pop("COLUMNS", None)
+    """The real CLI in a subprocess, in `clean_env` (and ``env``)."""
     return subprocess.run(
         [sys.executable, "-m", "slopmark", *args],
         input=stdin,
         capture_output=True,
         text=True,
         cwd=cwd,
-        env=clean | (env or {}),
+        env=clean_env() | (env or {}),
         timeout=120,
     )
 

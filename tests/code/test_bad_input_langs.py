@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from clirun import cli_json
-from slopmark.code.measure import MeasureOptions, measure_tree
-from slopmark.code.report import FileMetrics, TreeReport
+from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
+from slopmark.code.measure.report import FileMetrics, TreeReport
 
 #: Per language: a file whose second function is cut off mid-way, and the CC of the
 #: complete first function (which must still be measured).
@@ -52,6 +52,7 @@ def test_syntax_errors_are_located_and_the_rest_measured(tmp_path: Path, name: s
     assert [c.cc for c in ok] == [cc]
 
 
+@pytest.mark.slow
 def test_a_broken_file_is_reported_by_the_cli(tmp_path: Path) -> None:
     (tmp_path / "broken.go").write_text(BROKEN["broken.go"][0], encoding="utf-8")
     report = cli_json("code", "measure", str(tmp_path))
@@ -81,6 +82,7 @@ def generated_go(size: int) -> str:
     return "package gen\n\n" + "".join(one.format(n=n) for n in range(count))
 
 
+@pytest.mark.slow
 def test_a_20_mb_generated_file_is_reported_not_read(tmp_path: Path) -> None:
     (tmp_path / "gen.go").write_text(generated_go(20 * 2**20), encoding="utf-8")
     assert (tmp_path / "gen.go").stat().st_size >= 20 * 2**20
@@ -92,6 +94,7 @@ def test_a_20_mb_generated_file_is_reported_not_read(tmp_path: Path) -> None:
     assert skipped["reason"].endswith("MiB is over the 10 MiB limit (generated?)")
 
 
+@pytest.mark.slow
 def test_a_20_mb_generated_table_is_measured_when_allowed(tmp_path: Path) -> None:
     row = "\t" + ", ".join(str(n) for n in range(1000, 1100)) + ",\n"
     rows = 20 * 2**20 // len(row) + 1

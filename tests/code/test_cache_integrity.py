@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.cache import APPLICATION_ID, FILE_NAME, TABLES, ResultCache
+from slopmark.code.measure.cache.store import APPLICATION_ID, FILE_NAME, TABLES, ResultCache
+
+pytestmark = pytest.mark.slow  # starts python
 
 FILES = {
     f"pkg/m{i}.py": "".join(

@@ -9,6 +9,8 @@ import pytest
 
 from clirun import cli_json, run_cli
 
+pytestmark = pytest.mark.slow  # starts python, tar
+
 COMPLEX = (
     "def busy(a, b, c):\n"
     + "".join(f"    if a == {i}:\n        return {i}\n" for i in range(12))
@@ -110,7 +112,7 @@ def test_trees_from_differences_equal_each_commits_listing(tmp_path: Path) -> No
     executable bit, a non-ASCII path, a merge, and any order or subset of commits."""
     import random
 
-    from slopmark.code.git import Repository
+    from slopmark.code.measure.git import Repository
 
     repo = tmp_path / "repo"
     repo.mkdir()

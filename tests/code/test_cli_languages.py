@@ -7,7 +7,11 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from clirun import cli_json, run_cli
+
+pytestmark = pytest.mark.slow  # starts python
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -10,6 +10,8 @@ import pytest
 from clirun import cli_json, run_cli
 from slopmark import __version__
 
+pytestmark = pytest.mark.slow  # starts python
+
 VERBOSE = """\
 def check(flag):
     if flag == True:
@@ -279,7 +281,7 @@ def test_compact_json_text_is_json_dumps_of_the_report(make_tree) -> None:
     import json
 
     from slopmark.cli.code_report import json_text, to_json
-    from slopmark.code.measure import measure_tree
+    from slopmark.code.measure.measure_tree import measure_tree
 
     tree = make_tree({
         "é/ünï.py": 'def naïve_\u00e9(x):\n    """q"""\n    if x == None:\n'

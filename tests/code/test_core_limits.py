@@ -11,9 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from clirun import cli_json
 from slopmark import _core
-from slopmark.code.tree import MAX_FILE_BYTES
+from slopmark.code.measure.discovery import MAX_FILE_BYTES
+
+pytestmark = pytest.mark.slow  # starts python
 
 #: Seconds within which the core answers for files it refuses (a hang fails the test).
 PROMPT = 60
@@ -31,7 +35,10 @@ stream = _core.stream("python", sys.argv[1:], jobs=1)
 found = []
 while batch := stream.next(len(stream)):
     found.extend(batch)
-print(json.dumps([r if r[0] == "error" else r[:1] for _, r in sorted(found)]))
+print(json.dumps([
+    ["error", r.kind, r.message, r.line, r.column] if isinstance(r, _core.Failed) else ["ok"]
+    for _, r in sorted(found, key=lambda item: item[0])
+]))
 """
 
 _PEAK = """

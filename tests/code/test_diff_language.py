@@ -12,6 +12,8 @@ import pytest
 from clirun import run_cli
 from diff.repos import branchy, new_repo, write
 
+pytestmark = pytest.mark.slow  # starts python
+
 
 def js_branchy(name: str, cc: int) -> str:
     """A JavaScript function of cyclomatic complexity ``cc``."""

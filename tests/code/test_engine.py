@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from slopmark import _core
-from slopmark.code.analysis import FileAnalysis
-from slopmark.code.engine import Engine
+from slopmark.code.measure.fileanalysis import FileAnalysis
+from slopmark.code.measure.native import Engine
 
 
 def _source(functions: int) -> bytes:
@@ -37,14 +37,33 @@ def _all(stream: _core.Stream) -> list[tuple[int, _core.Record]]:
     return found
 
 
+def _fields(record: _core.Record) -> tuple[object, ...]:
+    """A record's fields by name, to compare records."""
+    names = [n for n in dir(type(record)) if not n.startswith("_")]
+    return (type(record).__name__, *(getattr(record, n) for n in names))
+
+
 def test_streamed_records_equal_each_file_analysed_alone() -> None:
     sources = [_source(n) for n in (5, 0, 30, 2, 17, 9, 1)] + [b"def f(:\n", b"x = '\xff'\n"]
     streamed = dict(_all(_core.stream("python", sources, jobs=2)))
     assert sorted(streamed) == list(range(len(sources)))
     for index, source in enumerate(sources):
-        alone = _all(_core.stream("python", [source], jobs=1))
-        assert alone == [(0, streamed[index])]
-    assert streamed[7][:2] == ("error", "syntax") and streamed[8][:2] == ("error", "not-utf8")
+        [(at, alone)] = _all(_core.stream("python", [source], jobs=1))
+        assert at == 0 and _fields(alone) == _fields(streamed[index])
+    kinds = [getattr(streamed[i], "kind", None) for i in range(len(sources))]
+    assert kinds == [None] * 7 + ["syntax", "not-utf8"]
+
+
+def test_records_are_typed_and_name_their_fields() -> None:
+    source = b"# -*- coding: latin-1 -*-\ndef f(x):\n    if x:\n        return 1\n    return x\n"
+    found = _all(_core.stream("python", [source, b"def f(:\n"]))
+    [(_, measured), (_, failed)] = sorted(found, key=lambda item: item[0])
+    assert isinstance(measured, _core.Measured) and isinstance(failed, _core.Failed)
+    assert measured.sloc[:6] == bytes([0, 0, 1, 1, 1, 1]) and measured.sloc.count(1) == 4
+    assert measured.callables == [("f", 2, 5, 2, 4)]
+    assert measured.hits == [] and measured.ignores == [] and measured.syntax is None
+    assert measured.declares_encoding
+    assert (failed.kind, failed.line) == ("syntax", 1)
 
 
 def test_a_stream_hands_out_every_record_once_then_nothing() -> None:

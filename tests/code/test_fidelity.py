@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
-from slopmark.code.measure import measure_tree
-from slopmark.code.metrics import erosion, mass
-from slopmark.code.report import TreeReport
+from slopmark.code.measure.measure_tree import measure_tree
+from slopmark.code.measure.metrics import erosion, mass
+from slopmark.code.measure.report import TreeReport
 
 FIDELITY = Path(__file__).parent / "fidelity"
 REFERENCE = json.loads((FIDELITY / "reference_fixture.json").read_text(encoding="utf-8"))

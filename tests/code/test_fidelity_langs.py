@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.measure import MeasureOptions, measure_tree
+from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
 
 HERE = Path(__file__).parent
 ANCHORS = json.loads((HERE / "fidelity" / "lang_anchors.json").read_text(encoding="utf-8"))

@@ -1,8 +1,8 @@
 """Golden tests for the code measures (CC, SLOC, clone groups).
 
 Each fixture in ``tests/code/golden/code/`` carries its expected values inline, in
-comments worked out by hand from the definitions in `slopmark.code.anatomy`,
-`slopmark.code.sloc` and `slopmark.code.clones`:
+comments worked out by hand from the definitions in `native/src/lang/python.rs` (CC,
+callables, SLOC) and `slopmark.code.measure.clones`:
 
 * line 1: ``# expect-file: sloc=N callables=K`` (the file's SLOC and callables);
 * on each callable's ``def`` line: ``# expect: cc=N sloc=M`` -- a def without
@@ -26,10 +26,10 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.analysis import FileAnalysis
-from slopmark.code.clones import clone_groups
-from slopmark.code.engine import analyze_source
-from slopmark.code.metrics import mass
+from slopmark.code.measure.clones import clone_groups
+from slopmark.code.measure.fileanalysis import FileAnalysis
+from slopmark.code.measure.metrics import mass
+from slopmark.code.measure.native import analyze_source
 
 GOLDEN = Path(__file__).parent / "golden" / "code"
 FIXTURES = sorted(GOLDEN.glob("*.py"))

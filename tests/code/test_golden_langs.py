@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
-from slopmark.code.measure import MeasureOptions, measure_tree
-from slopmark.code.report import FileMetrics, TreeReport
+from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
+from slopmark.code.measure.report import FileMetrics, TreeReport
 
 GOLDEN = Path(__file__).parent / "golden" / "lang"
 LANGUAGES = ("javascript", "typescript", "go", "java", "rust")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.measure import measure_tree
+from slopmark.code.measure.measure_tree import measure_tree
 
 RULES = Path(__file__).parent / "golden" / "rules"
 _EXPECT = re.compile(r"^# expect-hit: (\d+)-(\d+) ([a-z0-9-]+)$", re.MULTILINE)

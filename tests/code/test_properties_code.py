@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from slopmark.code.analysis import FileAnalysis
-from slopmark.code.clones import clone_groups
-from slopmark.code.engine import analyze_source
-from slopmark.code.report import TreeReport, build_report
+from slopmark.code.measure.clones import clone_groups
+from slopmark.code.measure.fileanalysis import FileAnalysis
+from slopmark.code.measure.native import analyze_source
+from slopmark.code.measure.report import TreeReport, build_report
 
 VARIABLES = ("alpha", "beta", "gamma", "delta", "items")
 CALLEES = ("emit", "check")
@@ -176,6 +177,7 @@ def report(analyses: list[FileAnalysis]) -> TreeReport:
     return build_report("gen", analyses, [], {}, frozenset())
 
 
+@pytest.mark.slow  # 60 reports of two or three files, each in every order: seconds
 @PROPERTY
 @given(st.lists(modules(), min_size=2, max_size=3), st.data())
 def test_report_does_not_depend_on_file_order(sources: list[str], data: st.DataObject) -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.engine import Engine
-from slopmark.code.languages import rule_targets
-from slopmark.code.rules import DOC_SECTIONS, LANG_DIR, load_catalog
+from slopmark.code.measure.languages import rule_targets
+from slopmark.code.measure.native import Engine
+from slopmark.code.measure.rules import DOC_SECTIONS, LANG_DIR, load_catalog
 
 CATALOG = tuple(rule for rule in load_catalog() if rule.language != "python")
 #: Minimum pack sizes (issue 16): JavaScript and TypeScript together, then each language.

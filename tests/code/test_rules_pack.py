@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.engine import Engine
-from slopmark.code.rules import DOC_SECTIONS, PACK_DIR, load_catalog, parse_rules
+from slopmark.code.measure.native import Engine
+from slopmark.code.measure.rules import DOC_SECTIONS, PACK_DIR, load_catalog, parse_rules
 from slopmark.errors import BadInput
 
 CATALOG = tuple(rule for rule in load_catalog() if rule.language == "python")
@@ -85,7 +85,7 @@ def test_every_built_in_rule_file_reads_as_pyyaml_reads_it() -> None:
     import yaml
 
     from slopmark import _core
-    from slopmark.code.rules import LANG_DIR
+    from slopmark.code.measure.rules import LANG_DIR
 
     paths = sorted(p for folder in (PACK_DIR, LANG_DIR) for p in folder.rglob("*.yml"))
     texts = [p.read_text(encoding="utf-8") for p in paths]

@@ -18,6 +18,8 @@ import pytest
 from fakes.openai_server import Behaviour, FakeOpenAIServer
 from slopmark.store import Run, insert_run, list_runs, open_store
 
+pytestmark = pytest.mark.slow  # starts python
+
 Cli = Callable[..., CompletedProcess[str]]
 
 

@@ -12,6 +12,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # starts python
+
 
 def _closed_url() -> str:
     with socket.socket() as probe:

@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from slopmark.errors import BadInput
-from slopmark.evals.harness import HARNESS, SYSTEM_PROMPT, Harness, messages_for, transcript_for
+from slopmark.evals.harness import (
+    HARNESS,
+    SYSTEM_PROMPT,
+    Harness,
+    check_mode,
+    messages_for,
+    transcript_for,
+)
 from slopmark.evals.pool import find_task, load_pool, task_set_version
 from slopmark.evals.task import DOMAINS, Task
 from slopmark.evals.verifiers import Message
@@ -69,8 +76,9 @@ def test_later_turns_carry_the_answers_so_far() -> None:
 
 
 def test_an_unknown_mode_is_bad_input() -> None:
-    with pytest.raises(BadInput, match="standard, zero_context"):
-        messages_for(ECHO, "chatty")
+    assert check_mode("zero_context") == "zero_context"
+    with pytest.raises(BadInput, match=r"^--mode 'chatty': must be one of standard, zero_context$"):
+        check_mode("chatty")
 
 
 # --- the pool ------------------------------------------------------------------

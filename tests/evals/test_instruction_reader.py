@@ -214,6 +214,7 @@ def test_different_rules_on_one_text_are_no_repeat() -> None:
     assert VERIFIER.problems({"type": "instruction", "rules": rules}) == []
 
 
+@pytest.mark.slow
 def test_tasks_validate_refuses_a_task_file_with_a_repeated_rule(
     tmp_path: Path, cli: Callable[..., CompletedProcess[str]]
 ) -> None:

@@ -135,6 +135,7 @@ def test_integer_answers_match_exactly(output: str, passed: bool) -> None:
         ("Answer: 5\\sqrt{2}", "sqrt(50)", True),
     ],
 )
+@pytest.mark.slow
 def test_number_answers_compare_by_value(output: str, answer: str, passed: bool) -> None:
     assert check(output, answer, "number").passed is passed
 
@@ -223,6 +224,7 @@ def test_only_plain_math_reaches_the_parser(text: str) -> None:
     assert symbolic.compare(text, "1").method == "parse"
 
 
+@pytest.mark.slow
 def test_a_slow_expression_times_out_within_three_seconds_and_is_ambiguous() -> None:
     symbolic.compare("x", "x")  # a warm worker: start-up is not part of the limit
     start = time.monotonic()
@@ -232,6 +234,7 @@ def test_a_slow_expression_times_out_within_three_seconds_and_is_ambiguous() -> 
     assert symbolic.compare("2x", "x + x").outcome == "equal", "the killed worker was replaced"
 
 
+@pytest.mark.slow
 def test_sampling_decides_when_simplification_runs_out_of_time() -> None:
     slow = "(x+y+z+w)^30*(x-y)"
     same = "(x+y+z+w)^29*(x^2 - y^2 + x z - y z + w x - w y)"
@@ -306,6 +309,7 @@ def _wrong(gold: Any) -> Any:
     return format_number(number.value + 1) if number else f"({gold}) + 1"
 
 
+@pytest.mark.slow
 def test_every_gold_answer_passes_and_a_wrong_one_fails(pool: list[Task]) -> None:
     for task in pool:
         config = task.verifier

@@ -20,8 +20,8 @@ from slopmark.evals.session import (
     ask,
     domain_tasks,
     paste_target,
-    run_request,
-    suite_for,
+    plan_suite,
+    run_plan,
     suite_tasks,
 )
 from slopmark.evals.task import Task
@@ -45,19 +45,31 @@ def test_a_domain_without_approved_tasks_is_bad_input(small_file: Path) -> None:
     assert [t.id for t in suite_tasks("instruction", (small_file,))][:2] == ["small-1", "small-2"]
 
 
-def test_a_suite_checks_mode_and_provider_and_names_its_task_set(
+def test_a_plan_checks_mode_and_provider_and_names_its_task_set(
     openai_server: FakeOpenAIServer, small_tasks: list[Task]
 ) -> None:
-    suite = suite_for(request_for(openai_server, mode="zero_context"), small_tasks)
+    suite = plan_suite(request_for(openai_server, mode="zero_context"), small_tasks).suite
     assert suite.tasks == tuple(small_tasks)
     assert (suite.series.provider, suite.series.mode, suite.series.harness_version) == (
         "openai-compat", "zero_context", HARNESS.version
     )  # fmt: skip
     assert suite.series.task_set_version == task_set_version(small_tasks)
     with pytest.raises(BadInput, match="zero_context"):
-        suite_for(request_for(openai_server, mode="chatty"), small_tasks)
+        plan_suite(request_for(openai_server, mode="chatty"), small_tasks)
     with pytest.raises(BadInput, match="unknown provider 'acme'"):
-        suite_for(request_for(openai_server, provider="acme"), small_tasks)
+        plan_suite(request_for(openai_server, provider="acme"), small_tasks)
+    with pytest.raises(BadInput, match=r"^domain 'instruction': no approved tasks in the shipped"):
+        plan_suite(request_for(openai_server), [], what="domain")
+
+
+def test_a_plan_loads_its_request_s_tasks_once(
+    openai_server: FakeOpenAIServer, small_file: Path
+) -> None:
+    plan = plan_suite(request_for(openai_server, tasks=(small_file,)))
+    assert plan.suite.tasks == tuple(suite_tasks("instruction", (small_file,)))
+    assert plan.series.task_set_version == task_set_version(plan.suite.tasks)
+    keyed = plan.with_key("other")
+    assert (keyed.request.api_key, keyed.suite) == ("other", plan.suite)
 
 
 # --- a suite ---------------------------------------------------------------------------
@@ -66,37 +78,37 @@ def test_a_suite_checks_mode_and_provider_and_names_its_task_set(
 def test_a_suite_is_asked_stored_and_resumed(
     engine: Engine, openai_server: FakeOpenAIServer, small_tasks: list[Task]
 ) -> None:
-    request = request_for(openai_server, concurrency=2)
-    suite = suite_for(request, small_tasks)
+    plan = plan_suite(request_for(openai_server, concurrency=2), small_tasks)
+    suite = plan.suite
     seen: list[tuple[int, int]] = []
-    outcome = asyncio.run(ask(request, engine, suite, lambda *counts: seen.append(counts)))
+    outcome = asyncio.run(ask(plan, engine, lambda *counts: seen.append(counts)))
     assert (outcome.planned, len(outcome.stored), outcome.skipped) == (6, 6, 0)
     assert seen[-1] == (6, 6)
     runs = series_runs(engine, suite.series)
     assert {r.task_id for r in runs if r.passed} == {"small-1", "small-2", "small-4", "small-turns"}
     assert set(openai_server.authorizations) == {"Bearer k"}
-    series, again = run_request(request, engine, tasks=small_tasks)
-    assert series == suite.series and (again.planned, again.skipped) == (0, 6)
+    again = run_plan(plan_suite(plan.request, small_tasks), engine)
+    assert (again.planned, again.skipped) == (0, 6)
     assert openai_server.request_count == 7  # six tasks, one of them two turns; none twice
 
 
 def test_a_limited_request_loads_its_tasks_and_asks_at_most_limit(
     engine: Engine, openai_server: FakeOpenAIServer, small_file: Path
 ) -> None:
-    request = request_for(openai_server, tasks=(small_file,), limit=2)
-    series, outcome = run_request(request, engine)
+    plan = plan_suite(request_for(openai_server, tasks=(small_file,), limit=2))
+    outcome = run_plan(plan, engine)
     assert (outcome.planned, len(outcome.stored)) == (2, 2)
-    assert len(series_runs(engine, series)) == 2
+    assert len(series_runs(engine, plan.series)) == 2
 
 
 def test_the_response_cache_answers_a_repeated_suite_without_the_server(
     tmp_path: Path, openai_server: FakeOpenAIServer, small_tasks: list[Task]
 ) -> None:
-    request = request_for(openai_server, cache=tmp_path / "cache.db")
-    run_request(request, open_store(f"sqlite:///{tmp_path / 'a.db'}"), tasks=small_tasks)
+    plan = plan_suite(request_for(openai_server, cache=tmp_path / "cache.db"), small_tasks)
+    run_plan(plan, open_store(f"sqlite:///{tmp_path / 'a.db'}"))
     asked = openai_server.request_count
     fresh = open_store(f"sqlite:///{tmp_path / 'b.db'}")
-    _, outcome = run_request(request, fresh, tasks=small_tasks)
+    outcome = run_plan(plan, fresh)
     assert len(outcome.stored) == 6 and openai_server.request_count == asked
 
 

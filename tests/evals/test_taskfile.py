@@ -77,6 +77,7 @@ def test_jsonl_lines_are_located(tmp_path: Path) -> None:
     assert "field 'difficulty'" in found[0] and "allowed: easy, medium, hard" in found[0]
 
 
+@pytest.mark.slow
 def test_validate_cli_exits_2_with_one_line_per_problem(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(
@@ -89,6 +90,7 @@ def test_validate_cli_exits_2_with_one_line_per_problem(tmp_path: Path) -> None:
     assert run_cli("tasks", "validate").returncode == 0  # the shipped pool is valid
 
 
+@pytest.mark.slow
 def test_list_json_counts_templates_and_hides_verifiers() -> None:
     done = run_cli("tasks", "list", "--domain", "math", "--json")
     assert done.returncode == 0, done.stderr
@@ -98,6 +100,7 @@ def test_list_json_counts_templates_and_hides_verifiers() -> None:
     assert all("verifier" not in task for task in listing["tasks"])
 
 
+@pytest.mark.slow
 def test_generate_cli_reproduces_the_shipped_pool(tmp_path: Path) -> None:
     out = tmp_path / "math.jsonl"
     shipped = [json.loads(line) for line in (POOL_DIR / "math.jsonl").read_text().splitlines()]
@@ -120,6 +123,7 @@ def test_generate_cli_reproduces_the_shipped_pool(tmp_path: Path) -> None:
     assert len(generate("math", 2, 3, 0)) == 6
 
 
+@pytest.mark.slow
 def test_generate_rejects_unknown_domain() -> None:
     done = run_cli("tasks", "generate", "--domain", "poetry")
     assert done.returncode == 2 and "unknown domain" in done.stderr

@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from slopmark.code.bench.problem import load_problem
-from slopmark.code.measure import MeasureOptions, measure_tree
+from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
 from slopmark.errors import SlopmarkError
 from slopmark.evals.taskfile import load_tasks
 from slopmark.paper.latex import load_document

@@ -13,6 +13,8 @@ import pytest
 
 from fuzz.apifuzz import TOKEN, ApiCounts, fuzz_api, seed_store, serve
 
+pytestmark = pytest.mark.slow  # starts python
+
 EXAMPLES = 8
 
 

@@ -13,6 +13,8 @@ from slopmark.paper.latex import parse_source
 from slopmark.paper.latex.commands import MAX_UNCLOSED
 from slopmark.paper.latex.scan import MAX_NESTING
 
+pytestmark = pytest.mark.slow  # starts python
+
 WORDCOUNT = Path(__file__).parent.parent / "code" / "bench" / "data" / "wordcount"
 HEAD = "\\documentclass{article}\n\\begin{document}\n"
 

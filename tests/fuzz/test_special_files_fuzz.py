@@ -13,6 +13,8 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from fuzz.special import KINDS, READERS, SUFFIXES, Entry, build, entries
 
+pytestmark = pytest.mark.slow  # starts python
+
 #: Trees per reader: each runs the real CLI once (about a second).
 EXAMPLES = 6
 #: One tree with every kind of entry under every suffix.

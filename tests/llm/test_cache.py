@@ -110,6 +110,7 @@ with ResponseCache(path, "h1") as cache:
 """
 
 
+@pytest.mark.slow
 def test_several_processes_write_one_file(tmp_path: Path) -> None:
     path = str(tmp_path / "shared.db")
     writers = [

@@ -241,6 +241,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.slow
 def test_the_cache_survives_into_a_new_process(
     openai_server: FakeOpenAIServer, tmp_path: Path
 ) -> None:

@@ -11,6 +11,7 @@ from paper.expected import expected_counts
 from slopmark.paper.document import Citation, Document, Role, Section, Sentence, Span
 from slopmark.paper.latex import load_document
 from slopmark.paper.measures import citation_isolation as ci
+from slopmark.paper.measures import measure_specs
 from slopmark.paper.measures.cues import author_mentions, find_cue, mentions_present_paper
 
 FIXTURES = Path(__file__).parent / "fixtures" / "argument"
@@ -157,9 +158,11 @@ def test_instances_are_located_and_say_what_to_relate() -> None:
 
 
 def test_the_registered_measure_computes_the_same_result() -> None:
-    assert ci.SPEC.name == "citation_isolation" and ci.SPEC.plane == "ARGUMENT"
-    assert not ci.SPEC.needs_model
-    assert ci.SPEC.build().measure(PAPER, None) == ci.citation_isolation(PAPER)
+    spec = measure_specs()["citation_isolation"]
+    assert spec.build is ci.CitationIsolation
+    assert spec.name == "citation_isolation" and spec.plane == "ARGUMENT"
+    assert not spec.needs_model
+    assert spec.build().measure(PAPER, None) == ci.citation_isolation(PAPER)
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,8 @@ import pytest
 from clirun import run_cli
 from corpus import CORPUS
 
+pytestmark = pytest.mark.slow  # starts python
+
 FIXTURES = Path(__file__).parent / "fixtures"
 NINE = FIXTURES / "structure" / "cross_nine_objects.tex"
 WOVEN = FIXTURES / "argument" / "woven.tex"

@@ -22,6 +22,7 @@ from slopmark.paper.document import (
 )
 from slopmark.paper.latex import load_document
 from slopmark.paper.measures import evidence_gap as eg
+from slopmark.paper.measures import measure_specs
 
 FIXTURES = Path(__file__).parent / "fixtures" / "artifacts"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?%?")
@@ -220,9 +221,11 @@ def test_quotation_forms() -> None:
 
 def test_the_registered_measure_computes_the_same_result() -> None:
     paper = document((table(3, (RESULTS,)),))
-    assert eg.SPEC.name == "evidence_gap" and eg.SPEC.plane == "ARTIFACTS"
-    assert not eg.SPEC.needs_model
-    assert eg.SPEC.build().measure(paper, None) == eg.evidence_gap(paper)
+    spec = measure_specs()["evidence_gap"]
+    assert spec.build is eg.EvidenceGap
+    assert spec.name == "evidence_gap" and spec.plane == "ARTIFACTS"
+    assert not spec.needs_model
+    assert spec.build().measure(paper, None) == eg.evidence_gap(paper)
 
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.tex")), ids=lambda p: p.stem)

@@ -293,6 +293,7 @@ def test_pdf_without_text_is_bad_input(tmp_path: Path) -> None:
         rebuild_source(blank)
 
 
+@pytest.mark.slow
 def test_missing_pdfminer_names_the_extra(single: Path) -> None:
     code = (
         "import sys; sys.modules['pdfminer.high_level'] = None\n"
@@ -426,6 +427,7 @@ Sparse routing makes inference cheaper with little loss in accuracy.
 """
 
 
+@pytest.mark.slow
 def test_a_pdflatex_paper_reads_like_its_source(tmp_path: Path) -> None:
     """The same paper through pdflatex and the PDF route, and through the LaTeX reader."""
     needs_reader()

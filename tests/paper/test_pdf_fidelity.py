@@ -27,6 +27,7 @@ from slopmark.paper.score import PaperScore, score_paper
 pytestmark = [
     pytest.mark.skipif(not available(), reason="pdflatex, bibtex or texlive-latex-extra missing"),
     pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.slow,  # starts pdflatex, bibtex and the CLI
 ]
 pytest.importorskip("pdfminer")
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"

@@ -97,6 +97,7 @@ Nothing.
 """
 
 
+@pytest.mark.slow
 def test_findings_file_holds_every_instance(tmp_path: Path) -> None:
     (tmp_path / "main.tex").write_text(PAPER)
     md, js = tmp_path / "F.md", tmp_path / "F.json"

@@ -81,6 +81,7 @@ def test_the_scores_are_the_release_scores() -> None:
 
 
 @present
+@pytest.mark.slow
 def test_cli_profile_reference_prints_the_release_counts() -> None:
     paper = CORPUS / "ai-scientist-gan_diffusion"
     out = subprocess.run(
@@ -94,6 +95,7 @@ def test_cli_profile_reference_prints_the_release_counts() -> None:
     assert got == RELEASE["ai-scientist-gan_diffusion"]
 
 
+@pytest.mark.slow
 def test_unknown_profile_is_one_line_exit_2(tmp_path: Path) -> None:
     (tmp_path / "main.tex").write_text("\\documentclass{article}\\begin{document}x\\end{document}")
     out = subprocess.run(

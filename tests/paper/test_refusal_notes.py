@@ -49,6 +49,7 @@ def test_a_bibliography_outside_the_folder_is_refused_with_a_note(
     assert note.at is not None and (note.at.file, note.at.line) == ("main.tex", 5)
 
 
+@pytest.mark.slow
 def test_paper_measure_shows_the_bibliography_note(tmp_path: Path) -> None:
     paper = _paper(tmp_path, "\\bibliography{refs,../x}")
     (paper / "refs.bib").write_text("@article{mine, title={Ours}}\n")

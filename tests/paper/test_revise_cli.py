@@ -12,6 +12,8 @@ from clirun import run_cli
 from fakes import openai_server as fake
 from fakes.openai_server import FakeOpenAIServer
 
+pytestmark = pytest.mark.slow  # starts python
+
 openai_server = fake.openai_server
 FIXTURES = Path(__file__).parent / "fixtures" / "revise"
 PAPER = FIXTURES / "paper"

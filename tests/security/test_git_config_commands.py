@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts python
+
 #: Every config key that names a program, set to the marker script.
 TRAPS = (
     "core.fsmonitor", "filter.trap.clean", "filter.trap.smudge", "filter.trap.process",
@@ -155,7 +157,7 @@ def test_a_study_starts_nothing_its_repositories_configure(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("command", [["rev-parse", "--git-dir"], ["ls-files", "-s"]])
 def test_the_safe_command_turns_off_what_runs_programs(command: list[str]) -> None:
-    from slopmark.code.git import git_command
+    from slopmark.code.measure.git import git_command
 
     built = git_command(command, Path("."))
     settings = {built[i + 1] for i, part in enumerate(built) if part == "-c"}

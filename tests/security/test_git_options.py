@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from security.bounded import one_line_error, run_capped
-from slopmark.code.git import Repository
+from slopmark.code.measure.git import Repository
 from slopmark.errors import BadInput
+
+pytestmark = pytest.mark.slow  # starts python
 
 
 def _repo(root: Path) -> Path:

@@ -60,6 +60,7 @@ def _refused(name: str, command: str = "\\input") -> str:
 
 
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_an_include_leaving_the_folder_is_refused_with_a_note(tmp_path: Path, target: str) -> None:
     """By the CLI: nothing of the file reaches the views or the measures' output."""
     name = target.format(root=tmp_path)
@@ -111,6 +112,7 @@ def test_a_bibliography_outside_the_folder_is_not_read(tmp_path: Path) -> None:
     assert "inside" in load_document(inside).bibliography
 
 
+@pytest.mark.slow
 def test_a_main_file_that_is_a_symlink_out_is_not_chosen(tmp_path: Path) -> None:
     outside = tmp_path / "outside.tex"
     outside.write_text(f"\\documentclass{{article}}\\begin{{document}}{SECRET}\\end{{document}}")
@@ -152,6 +154,7 @@ def _figure_paper(root: Path, figure: str) -> Path:
 
 
 @pytest.mark.parametrize("figure", ["../secret", "../secret.png", "{root}/secret", "link"])
+@pytest.mark.slow
 def test_a_method_figure_outside_the_folder_is_not_sent_to_the_model(
     tmp_path: Path, openai_server: FakeOpenAIServer, figure: str
 ) -> None:
@@ -163,6 +166,7 @@ def test_a_method_figure_outside_the_folder_is_not_sent_to_the_model(
     assert openai_server.image_requests == 0
 
 
+@pytest.mark.slow
 def test_a_method_figure_inside_the_folder_is_sent(
     tmp_path: Path, openai_server: FakeOpenAIServer
 ) -> None:

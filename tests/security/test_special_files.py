@@ -18,12 +18,12 @@ import pytest
 from clirun import run_cli
 from security.bounded import one_line_error
 from security.special import char_device, fifo, finishes, socket_file
-from slopmark.code.analysis import Skipped
-from slopmark.code.analyzer import Analyzer, Version
-from slopmark.code.baseline import read_baseline
-from slopmark.code.cache import ResultCache
-from slopmark.code.rulecache import cached_catalog
-from slopmark.code.rules import load_catalog
+from slopmark.code.measure.baseline import read_baseline
+from slopmark.code.measure.cache.files import Analyzer, Version
+from slopmark.code.measure.cache.rules import cached_catalog
+from slopmark.code.measure.cache.store import ResultCache
+from slopmark.code.measure.fileanalysis import Skipped
+from slopmark.code.measure.rules import load_catalog
 from slopmark.errors import BadInput
 from slopmark.evals.taskfile import load_tasks
 from slopmark.paper.bench import read_pairs
@@ -77,6 +77,7 @@ def test_the_shared_reader_reads_at_most_the_limit(tmp_path: Path) -> None:
 # --- code -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_code_measure_skips_fifos_devices_and_sockets_with_the_reason(tmp_path: Path) -> None:
     tree = tmp_path / "t"
     tree.mkdir()
@@ -97,6 +98,7 @@ def test_code_measure_skips_fifos_devices_and_sockets_with_the_reason(tmp_path: 
 
 
 @pytest.mark.parametrize("kind", ["FIFO", "character device"])
+@pytest.mark.slow
 def test_code_measure_refuses_a_fifo_or_device_named_as_path(tmp_path: Path, kind: str) -> None:
     path = fifo(tmp_path / "p.py") if kind == "FIFO" else char_device(tmp_path / "z.py")
     done = run_cli("code", "measure", str(path), timeout=TIMEOUT)
@@ -120,6 +122,7 @@ def test_a_source_swapped_for_a_fifo_after_the_walk_is_not_read(tmp_path: Path) 
     ]
 
 
+@pytest.mark.slow
 def test_code_diff_of_two_folders_names_the_fifo_and_finishes(tmp_path: Path) -> None:
     for side in ("base", "head"):
         (tmp_path / side).mkdir()
@@ -199,6 +202,7 @@ def test_a_fifo_or_device_named_as_the_paper_is_refused(tmp_path: Path, name: st
     assert str(refused.value).startswith(f"{path}: not a regular file ({kind}); pass a ")
 
 
+@pytest.mark.slow
 def test_paper_measure_on_a_fifo_is_one_line(tmp_path: Path) -> None:
     pipe = fifo(tmp_path / "paper.pdf")
     done = run_cli("paper", "measure", str(pipe), timeout=TIMEOUT)
@@ -233,6 +237,7 @@ def test_a_pairs_file_or_model_config_that_is_a_fifo_is_refused(tmp_path: Path) 
 # --- task files -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_task_file_that_is_a_fifo_is_refused_naming_it(tmp_path: Path) -> None:
     tasks = tmp_path / "tasks"
     tasks.mkdir()

@@ -6,7 +6,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from security.bounded import one_line_error, run_capped
+
+pytestmark = pytest.mark.slow  # starts python
 
 WORDCOUNT = Path(__file__).parent.parent / "code" / "bench" / "data" / "wordcount"
 

@@ -246,6 +246,7 @@ def _free_port() -> int:
     return port
 
 
+@pytest.mark.slow
 def test_the_serve_command_takes_its_token_from_the_environment(tmp_path: Any) -> None:
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLOPMARK_")}

@@ -19,10 +19,13 @@ ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"browser tests need Debian's chromium at {CHROMIUM}: apt-get install -y chromium",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not CHROMIUM.exists(),
+        reason=f"browser tests need Debian's chromium at {CHROMIUM}: apt-get install -y chromium",
+    ),
+    pytest.mark.slow,  # starts a browser (Playwright's driver and chromium)
+]
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,8 @@ import pytest
 from server.conftest import TOKEN, LiveServer
 from slopmark.evals.runner import MAX_PASTE_CHARS
 
+pytestmark = pytest.mark.slow  # starts python
+
 TASK = "math.ages.0"
 
 

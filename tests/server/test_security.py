@@ -262,6 +262,7 @@ def test_openapi_declares_the_bearer_scheme_on_every_write(live: LiveServer) -> 
             assert {"401", "403", "413"} <= set(op["responses"])
 
 
+@pytest.mark.slow
 def test_serve_refuses_a_bad_allowed_url_in_one_line() -> None:
     done = run_cli("serve", "--port", "0", "--allow-base-url", "ftp://example/v1")
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1

@@ -22,7 +22,10 @@ from slopmark.store import (
 )
 
 URL = os.environ.get("SLOPMARK_TEST_PG_URL")
-pytestmark = pytest.mark.skipif(not URL, reason="no PostgreSQL: set SLOPMARK_TEST_PG_URL")
+pytestmark = [
+    pytest.mark.skipif(not URL, reason="no PostgreSQL: set SLOPMARK_TEST_PG_URL"),
+    pytest.mark.slow,  # needs a PostgreSQL server
+]
 SERIES = Series("m", "openai-compat", "h1", "standard", "ts1")
 
 

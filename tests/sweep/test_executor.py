@@ -25,7 +25,7 @@ from slopmark.executor import (
     executor_names,
     open_executor,
 )
-from slopmark.executors.sweep import run_sweep
+from slopmark.sweep.drive import run_sweep
 
 from . import units
 from .conftest import cli, cli_started, make_repos
@@ -80,6 +80,7 @@ def test_resources_are_checked() -> None:
     assert Resources(cpus=0.25, memory_mb=512, sandbox=True).sandbox
 
 
+@pytest.mark.slow
 def test_ray_without_the_extra_is_one_line_with_the_install_command(tmp_path: Path) -> None:
     listing = tmp_path / "REPOS.txt"
     listing.write_text("somewhere\n")
@@ -108,6 +109,7 @@ def stored_repos(db: Path) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_ctrl_c_cancels_cleanly_and_keeps_finished_units(tmp_path: Path) -> None:
     repos = make_repos(tmp_path / "repos", 5, 20)
     db = tmp_path / "s.db"
@@ -151,7 +153,7 @@ def test_the_live_view_counts_units_per_node() -> None:
     from rich.console import Console
 
     from slopmark.cli.sweep_view import render
-    from slopmark.executors.sweep import Tally
+    from slopmark.sweep.drive import Tally
 
     tally = Tally("ray", 4)
     tally.start(Started("a", "10.0.0.1 n1"))

@@ -24,9 +24,13 @@ from .conftest import PG_URL, ROOT, cli, cli_started, make_repos, runs_in, witho
 from .raycluster import Node, RayCluster, env_without
 
 pytest.importorskip("ray", reason="Ray is not installed: pip install 'slopmark[ray]'")
-pytestmark = pytest.mark.skipif(
-    not PG_URL, reason="no PostgreSQL: set SLOPMARK_TEST_PG_URL (.ci/run starts one)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not PG_URL, reason="no PostgreSQL: set SLOPMARK_TEST_PG_URL (.ci/run starts one)"
+    ),
+    pytest.mark.slow,  # starts Ray nodes and the CLI; needs PostgreSQL
+    pytest.mark.timeout(1500),  # the nodes' start (up to 240 s) and a study or chain (900 s)
+]
 
 SANDBOX = {"sandbox": 1.0}
 BENCH_DATA = ROOT / "tests" / "code" / "bench" / "data"

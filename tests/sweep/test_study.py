@@ -25,6 +25,8 @@ from slopmark.store import open_store
 
 from .conftest import cli, cli_started, make_repo
 
+pytestmark = pytest.mark.slow  # starts python
+
 
 def test_a_repos_file_names_paths_and_urls(tmp_path: Path) -> None:
     listing = tmp_path / "REPOS.txt"

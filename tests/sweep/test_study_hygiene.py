@@ -18,6 +18,8 @@ from slopmark.code.study.repos import read_repos, redact_credentials
 
 from .conftest import cli
 
+pytestmark = pytest.mark.slow  # starts python
+
 SECRET = "s3cret-t0ken"
 
 

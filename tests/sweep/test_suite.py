@@ -69,6 +69,7 @@ def test_a_bad_suite_file_names_the_field(tmp_path: Path, text: str, message: st
         read_suite(suite_file(tmp_path, text))
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_a_bad_suite_in_one_line(tmp_path: Path) -> None:
     path = suite_file(tmp_path, "models: 3\n")
     done = cli("eval", "suite", str(path), "--db", f"sqlite:///{tmp_path / 's.db'}")
@@ -76,6 +77,7 @@ def test_the_cli_refuses_a_bad_suite_in_one_line(tmp_path: Path) -> None:
     assert "SUITE.yaml: models: expected a list, got 3" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_store_from_the_environment_is_named_as_such_when_refused(
     openai_server: FakeOpenAIServer, tmp_path: Path
 ) -> None:
@@ -96,6 +98,7 @@ def suite_json(path: Path, db: str, *extra: str, env: dict[str, str] | None = No
     return json.loads(done.stdout)  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 def test_every_slice_is_asked_stored_and_resumed(
     openai_server: FakeOpenAIServer, tmp_path: Path
 ) -> None:
@@ -118,6 +121,7 @@ def test_every_slice_is_asked_stored_and_resumed(
     assert len(runs_in(db)) == 12
 
 
+@pytest.mark.slow
 def test_a_missing_key_variable_fails_its_slices_only(
     openai_server: FakeOpenAIServer, tmp_path: Path
 ) -> None:

@@ -18,6 +18,8 @@ import pytest
 
 from .conftest import cli_started
 
+pytestmark = pytest.mark.slow  # starts python
+
 #: A pool that works for minutes unless its workers end with their parent.
 CHUNKS_DRIVER = """
 import os, sys, time

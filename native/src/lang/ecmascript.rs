@@ -48,22 +48,30 @@ use tree_sitter::{Language as Grammar, Node};
 pub struct Ecma {
     name: &'static str,
     extensions: &'static [&'static str],
+    reported_as: &'static str,
+    extends: &'static [&'static str],
     support: SupportLang,
 }
 
 pub static JAVASCRIPT: Ecma = Ecma {
     name: "javascript",
     extensions: &["js", "mjs", "cjs", "jsx"],
+    reported_as: "javascript",
+    extends: &[],
     support: SupportLang::JavaScript,
 };
 pub static TYPESCRIPT: Ecma = Ecma {
     name: "typescript",
     extensions: &["ts", "mts", "cts"],
+    reported_as: "typescript",
+    extends: &["javascript"],
     support: SupportLang::TypeScript,
 };
 pub static TSX: Ecma = Ecma {
     name: "tsx",
     extensions: &["tsx"],
+    reported_as: "typescript",
+    extends: &["javascript"],
     support: SupportLang::Tsx,
 };
 
@@ -109,6 +117,12 @@ impl Language for Ecma {
     }
     fn extensions(&self) -> &'static [&'static str] {
         self.extensions
+    }
+    fn reported_as(&self) -> &'static str {
+        self.reported_as
+    }
+    fn extends(&self) -> &'static [&'static str] {
+        self.extends
     }
     fn ast_grep(&self) -> SupportLang {
         self.support

@@ -8,8 +8,9 @@
 //! * which nodes are clone candidates and how their normal form abstracts names and literals.
 //!
 //! The walk in [`crate::walk`] and [`crate::clones`] is shared by every language; it only
-//! reads these definitions. Adding a language = one module here (its definitions and their
-//! cited source), one entry in [`LANGUAGES`], its grammar in `Cargo.toml`, and golden tests.
+//! reads these definitions. Adding a language touches the core and the Python package
+//! alike: the recipe "A language" in `docs/extending.md` lists every file, in order
+//! (`tests/test_extending.py` holds the list to the tree).
 
 pub mod ecmascript;
 pub mod go;
@@ -44,6 +45,17 @@ pub trait Language: Sync + Send {
     fn name(&self) -> &'static str;
     /// File name extensions measured as this language (without the dot).
     fn extensions(&self) -> &'static [&'static str];
+    /// The language its files are reported under, as `--language` and reports name it: its
+    /// own name, unless the grammar reads a dialect of another language (TSX files are
+    /// TypeScript).
+    fn reported_as(&self) -> &'static str {
+        self.name()
+    }
+    /// The languages whose grammar this one extends: rules written for them (a rule's
+    /// `language:`) run on its files too, besides those of [`Language::reported_as`].
+    fn extends(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// ast-grep's handle for the grammar (rules are matched on the same tree).
     fn ast_grep(&self) -> SupportLang;
     /// The tree-sitter grammar.

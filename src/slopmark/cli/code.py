@@ -33,8 +33,8 @@ from slopmark.gcpause import gc_paused
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from slopmark.code.report import TreeReport
-    from slopmark.code.rules import Rule
+    from slopmark.code.measure.report import TreeReport
+    from slopmark.code.measure.rules import Rule
 
 
 class CodeGroup(LazyGroup):
@@ -114,9 +114,9 @@ def measure(
     from slopmark.cli.code_baseline import BaselineRun
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.code_report import json_parts, render
-    from slopmark.code.measure import MeasureOptions, measure_tree
-    from slopmark.code.rulecache import cached_catalog
-    from slopmark.code.rules import choose
+    from slopmark.code.measure.cache.rules import cached_catalog
+    from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
+    from slopmark.code.measure.rules import choose
 
     gates = _parse_gates(fail_over)
     _check_outputs(exclude, as_json, top, (sarif, "--sarif"), (write_baseline, "--write-baseline"))
@@ -202,8 +202,8 @@ def history(
 
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.history_view import history_json, render_history
-    from slopmark.code.history import Selection, measure_history
-    from slopmark.code.measure import MeasureOptions
+    from slopmark.code.measure.measure_history import Selection, measure_history
+    from slopmark.code.measure.measure_tree import MeasureOptions
 
     none_empty(exclude, "--exclude")
     sample = _sample_size(commits, sample, seed, rev)
@@ -252,7 +252,7 @@ def list_rules(
     """List the verbosity rule pack, or explain one rule."""
     from rich.console import Console
 
-    from slopmark.code.rules import check_rule_id, load_catalog
+    from slopmark.code.measure.rules import check_rule_id, load_catalog
 
     catalog = load_catalog(rules)
     if explain is None:
@@ -296,7 +296,7 @@ def _print_catalog(catalog: Sequence[Rule], as_json: bool) -> None:
 
 
 def _explain(rule: Rule, console: Console) -> None:
-    from slopmark.code.rules import DOC_SECTIONS
+    from slopmark.code.measure.rules import DOC_SECTIONS
 
     console.print(f"[bold]{rule.id}[/bold] ({rule.category}, {rule.severity})")
     console.print(rule.message, highlight=False, markup=False)

@@ -12,16 +12,16 @@ from slopmark.errors import CheckFailed
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from slopmark.code.findings import Finding
-    from slopmark.code.report import TreeReport
-    from slopmark.code.rules import Rule
+    from slopmark.code.measure.findings import Finding
+    from slopmark.code.measure.report import TreeReport
+    from slopmark.code.measure.rules import Rule
 
 
 class BaselineRun:
     """The findings a measure run reports (all, or those not in ``baseline``)."""
 
     def __init__(self, baseline: Path | None, write: Path | None, sarif: Path | None) -> None:
-        from slopmark.code.baseline import read_baseline
+        from slopmark.code.measure.baseline import read_baseline
 
         self.known = read_baseline(baseline) if baseline is not None else None
         self.write, self.sarif = write, sarif
@@ -31,7 +31,12 @@ class BaselineRun:
         file describes ``rules`` (those the run chose)."""
         if self.known is None and self.write is None and self.sarif is None:
             return []
-        from slopmark.code.baseline import not_in, tree_findings, tree_reader, write_baseline
+        from slopmark.code.measure.baseline import (
+            not_in,
+            tree_findings,
+            tree_reader,
+            write_baseline,
+        )
 
         found = tree_findings(report, tree_reader(report.root))
         if self.write is not None:

@@ -6,14 +6,14 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from slopmark.code.cache import ResultCache
+    from slopmark.code.measure.cache.store import ResultCache
 
 
 def open_cache(no_cache: bool) -> ResultCache | None:
     """The user's cache folder, or None with ``--no-cache``."""
     if no_cache:
         return None
-    from slopmark.code.cache import ResultCache, default_location
+    from slopmark.code.measure.cache.store import ResultCache, default_location
 
     return ResultCache(default_location())
 

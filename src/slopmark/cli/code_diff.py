@@ -20,7 +20,7 @@ from slopmark.cli.code_options import (
 from slopmark.errors import BadInput, CheckFailed
 
 if TYPE_CHECKING:
-    from slopmark.code.diff import Change, DiffReport
+    from slopmark.code.measure.compare import Change, DiffReport
 
 #: Metrics ``--max-increase`` bounds.
 BOUNDED = ("erosion", "verbosity")
@@ -29,7 +29,7 @@ NAMED = 3
 
 
 def parse_fail_on(values: list[str]) -> set[str]:
-    from slopmark.code.diff import GATE_KINDS
+    from slopmark.code.measure.compare import GATE_KINDS
 
     kinds = {k.strip() for value in values for k in value.split(",") if k.strip()}
     for kind in sorted(kinds):
@@ -94,7 +94,7 @@ def gate_failures(report: DiffReport, kinds: set[str], bounds: dict[str, float])
 def _read_baseline(path: Path | None) -> frozenset[str] | None:
     if path is None:
         return None
-    from slopmark.code.baseline import read_baseline
+    from slopmark.code.measure.baseline import read_baseline
 
     return read_baseline(path)
 
@@ -159,10 +159,10 @@ def diff(
     from slopmark.cli.options import none_empty
     from slopmark.cli.output import output_file, print_json, write_file
     from slopmark.cli.progress import progress_bar
-    from slopmark.code.diffrun import DiffRequest, diff_sides
-    from slopmark.code.measure import MeasureOptions
-    from slopmark.code.metrics import Settings
-    from slopmark.code.rulecache import cached_catalog
+    from slopmark.code.measure.cache.rules import cached_catalog
+    from slopmark.code.measure.measure_diff import DiffRequest, diff_sides
+    from slopmark.code.measure.measure_tree import MeasureOptions
+    from slopmark.code.measure.metrics import Settings
 
     kinds, bounds = parse_fail_on(fail_on), parse_max_increase(max_increase)
     check_link_base(link_base)

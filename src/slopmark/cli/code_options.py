@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from slopmark.code.metrics import SIZE_TERMS, Settings
+from slopmark.code.measure.metrics import SIZE_TERMS, Settings
 from slopmark.errors import BadInput
 
 EXCLUDE = typer.Option([], "--exclude", help="Glob of paths to skip (repeatable).")
@@ -39,6 +39,6 @@ def settings(cc_threshold: int, size_term: str) -> Settings:
 
 def languages(names: list[str]) -> tuple[str, ...]:
     """The languages of ``--language`` (every language when none is given)."""
-    from slopmark.code.languages import LANGUAGES, check_languages
+    from slopmark.code.measure.languages import LANGUAGES, check_languages
 
     return check_languages(names) if names else LANGUAGES

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from slopmark import __version__, _core
 from slopmark.cli.output import dumps
-from slopmark.code.clones import CloneGroup, CloneMember
-from slopmark.code.hits import RuleHit
-from slopmark.code.report import CallableMetrics, FileMetrics, LanguageRow, TreeReport
+from slopmark.code.measure.clones import CloneGroup, CloneMember
+from slopmark.code.measure.hits import RuleHit
+from slopmark.code.measure.report import CallableMetrics, FileMetrics, LanguageRow, TreeReport
 
 if TYPE_CHECKING:  # rich is imported where tables are drawn: `--json` never needs it
     from rich.console import Console
 
-#: How mass is computed under each --size-term (see `slopmark.code.metrics.mass`).
+#: How mass is computed under each --size-term (see `slopmark.code.measure.metrics.mass`).
 MASS_FORMULAS = {"sqrt": "CC × √SLOC", "linear": "CC × SLOC", "none": "CC"}
 
 

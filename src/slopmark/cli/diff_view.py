@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from slopmark import __version__
-from slopmark.code.analysis import Skipped
-from slopmark.code.diff import (
+from slopmark.code.measure.compare import (
     CC_FALL,
     CC_RISE,
     NEW_CLONES,
@@ -22,7 +21,8 @@ from slopmark.code.diff import (
     Change,
     DiffReport,
 )
-from slopmark.code.languages import language_of_path
+from slopmark.code.measure.fileanalysis import Skipped
+from slopmark.code.measure.languages import language_of_path
 
 if TYPE_CHECKING:
     from rich.console import Console

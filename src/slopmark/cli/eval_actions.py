@@ -15,23 +15,24 @@ from typing import Any
 
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.store import open_cli_store
-from slopmark.evals.harness import check_mode
 from slopmark.evals.pool import load_pool
 from slopmark.evals.runner import Outcome
-from slopmark.evals.session import SuiteRequest, paste_target, run_request, suite_tasks
+from slopmark.evals.session import SuiteRequest, paste_target, plan_suite, run_plan
 from slopmark.evals.summary import Summary, summarise
 from slopmark.llm.retry import OnRetry, Retrying
 from slopmark.store import Run, Series, series_runs
 
 
 def run_suite_command(request: SuiteRequest, as_json: bool) -> int:
-    """Run the suite, print its summary; the exit code is 1 while errored runs remain."""
-    check_mode(request.mode)
-    tasks = suite_tasks(request.domain, request.tasks)
+    """Run the suite, print its summary; the exit code is 1 while errored runs remain.
+
+    The request is checked here, once (`plan_suite`); what runs it takes the plan."""
+    plan = plan_suite(request)
     engine = open_cli_store(request.db)
     with progress_bar(f"{request.domain} × {request.model}", lines=True) as advance:
-        series, outcome = run_request(request, engine, advance, tasks, _retry_notes())
-    summary = summarise([t.id for t in tasks], series_runs(engine, series))
+        outcome = run_plan(plan, engine, advance, _retry_notes())
+    series = plan.series
+    summary = summarise([t.id for t in plan.suite.tasks], series_runs(engine, series))
     show = _summary_json if as_json else _summary_text
     print(show(series, request.domain, outcome, summary))
     return 1 if summary.errors else 0

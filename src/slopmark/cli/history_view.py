@@ -10,7 +10,7 @@ from rich.table import Table
 from slopmark import __version__
 from slopmark.cli.code_report import fmt_ratio
 from slopmark.cli.tables import print_table
-from slopmark.code.history import HistoryReport
+from slopmark.code.measure.measure_history import HistoryReport
 
 
 def history_json(report: HistoryReport) -> dict[str, Any]:

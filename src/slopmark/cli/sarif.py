@@ -1,6 +1,6 @@
 """Findings as SARIF 2.1.0, for code-scanning UIs.
 
-Every result carries ``partialFingerprints`` (`slopmark.code.findings`): they survive
+Every result carries ``partialFingerprints`` (`slopmark.code.measure.findings`): they survive
 line shifts and edits elsewhere in the file, so a code-scanning service keeps one alert
 per finding across pushes, and a baseline holds the same fingerprints.
 """
@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from slopmark import __version__
-from slopmark.code.diff import DiffReport
-from slopmark.code.findings import CLONE, CLONE_RULE, COMPLEX_RULE, Finding
-from slopmark.code.languages import language_of_path
-from slopmark.code.pairing import DELETED
-from slopmark.code.report import TreeReport
-from slopmark.code.rules import Rule
-from slopmark.code.suppressions import SUPPRESSION_RULE
+from slopmark.code.measure.compare import DiffReport
+from slopmark.code.measure.findings import CLONE, CLONE_RULE, COMPLEX_RULE, Finding
+from slopmark.code.measure.languages import language_of_path
+from slopmark.code.measure.pairing import DELETED
+from slopmark.code.measure.report import TreeReport
+from slopmark.code.measure.rules import Rule
+from slopmark.code.measure.suppressions import SUPPRESSION_RULE
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 FINGERPRINT = "slopmark/v1"

@@ -71,7 +71,7 @@ def run(
 ) -> None:
     """Measure every repository of REPOS (resumes: stored repositories are not measured again)."""
     from slopmark.cli.bench import parse_duration
-    from slopmark.code.metrics import SIZE_TERMS
+    from slopmark.code.measure.metrics import SIZE_TERMS
     from slopmark.code.study.records import StudySettings
 
     if commits is not None and sample is not None:

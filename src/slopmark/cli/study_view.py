@@ -17,8 +17,8 @@ from slopmark.code.study.records import RepoRecord, StudySettings
 from slopmark.code.study.summary import MetricSummary, Spread, StudySummary, summarise_study
 from slopmark.code.study.sweep import StudyPlan
 from slopmark.errors import BadInput
-from slopmark.executors.sweep import Tally
 from slopmark.store.location import StoreLocation, locate
+from slopmark.sweep.drive import Tally
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,10 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli import sweep_options
-from slopmark.evals.session import series_of, suite_tasks
 from slopmark.evals.slices import SliceJob, slice_units, suite_jobs
 from slopmark.evals.suitefile import read_suite
 from slopmark.evals.summary import summarise
-from slopmark.executors.sweep import Tally
+from slopmark.sweep.drive import Tally
 
 
 def _slice_rows(jobs: list[SliceJob], tally: Tally, db_url: str) -> list[dict[str, Any]]:
@@ -25,10 +24,8 @@ def _slice_rows(jobs: list[SliceJob], tally: Tally, db_url: str) -> list[dict[st
     engine = open_store(db_url)
     rows = []
     for job in jobs:
-        request = job.request
-        tasks = suite_tasks(request.domain, request.tasks)
-        series = series_of(request, tasks)
-        summary = summarise([t.id for t in tasks], series_runs(engine, series))
+        request, series = job.request, job.plan.series
+        summary = summarise([t.id for t in job.plan.suite.tasks], series_runs(engine, series))
         finished = tally.finished.get(job.key)
         rows.append({
             "model": f"{request.provider}:{request.model}", "base_url": request.base_url,
@@ -58,12 +55,10 @@ def run_suite_file(path: Path, where: tuple[str, str | None, int], db: str | Non
                    as_json: bool) -> int:  # fmt: skip
     """Run every slice of the suite at ``path``; 130 cancelled, 1 a slice failed or errored."""
     from slopmark.cli.sweep_view import sweep_view
-    from slopmark.executors.sweep import run_sweep
+    from slopmark.sweep.drive import run_sweep
 
     suite = read_suite(path)
-    jobs = suite_jobs(suite)
-    for job in jobs:  # every slice's tasks load (a bad task file is one line, before any start)
-        suite_tasks(job.request.domain, job.request.tasks)
+    jobs = suite_jobs(suite)  # every domain's tasks load (a bad task file is one line, first)
     store = sweep_options.shared_store(db)
     executor = sweep_options.open_sweep(*where, store)
     url = store.url
@@ -77,6 +72,3 @@ def run_suite_file(path: Path, where: tuple[str, str | None, int], db: str | Non
     sweep_options.print_ending(tally, "slices")
     errored = sum(row["summary"]["errors"] for row in rows)
     return sweep_options.exit_code(tally, errored)
-
-
-

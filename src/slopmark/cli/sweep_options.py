@@ -17,7 +17,7 @@ from slopmark.store.location import StoreLocation, locate, sqlite_file
 
 if TYPE_CHECKING:
     from slopmark.executor import Executor
-    from slopmark.executors.sweep import Tally
+    from slopmark.sweep.drive import Tally
 
 EXECUTOR = typer.Option(
     "local", "--executor", help="Where units run: local (a process pool) or ray (a Ray cluster)."

@@ -11,7 +11,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from slopmark.executors.sweep import Tally
+from slopmark.sweep.drive import Tally
 
 
 def _clock(seconds: float | None) -> str:

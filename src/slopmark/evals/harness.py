@@ -84,9 +84,9 @@ def messages_for(
 
     With no answers this is the system message and the first turn; with k
     answers it is the whole conversation up to turn k+1, the model's answers
-    fed back as assistant messages.
+    fed back as assistant messages. ``mode`` is one the harness has: the request was
+    checked where it came in (`check_mode`, through `slopmark.evals.session.plan_suite`).
     """
-    check_mode(mode, harness)
     if len(answers) >= len(task.turns):
         raise ValueError(_turn_mismatch(task, answers))
     system = _system(task, mode, harness)

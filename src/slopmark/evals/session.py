@@ -5,10 +5,12 @@ then calls these, so the CLI and the API cannot drift:
 
 - which providers a model may name and what makes an endpoint URL usable
   (`slopmark.evals.endpoint`, light enough for option parsing);
-- a suite: the domain's approved tasks (`domain_tasks`), the series they run
-  under (`suite_for`: mode checked, task-set version), asked through the
+- a suite: the request checked once where it comes in (`plan_suite`: its mode
+  and provider, its domain's approved tasks loaded once, the series they run
+  under), giving a `SuitePlan` that travels down as it is, asked through the
   provider the request names with each run stored as it finishes (`ask`, or
-  `run_request` outside an event loop);
+  `run_plan` outside an event loop). Nothing below the edge checks the mode
+  again or loads the tasks again;
 - a paste: the task found by id and the series of its domain's task set
   (`paste_target`), then the answer scored and stored (`PasteTarget.store`).
   The two steps are apart so the CLI finds the task before it reads an answer.
@@ -19,7 +21,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -80,11 +82,42 @@ def series_of(request: SuiteRequest, tasks: Iterable[Task]) -> Series:
                   task_set_version(tasks))  # fmt: skip
 
 
-def suite_for(request: SuiteRequest, tasks: Sequence[Task]) -> Suite:
-    """The suite of ``tasks`` under the request's series; its mode and provider checked."""
+@dataclass(frozen=True)
+class SuitePlan:
+    """A `SuiteRequest` checked once, at the edge it came in by: its mode and provider
+    known, its domain's approved tasks loaded and the series they run under fixed.
+
+    Made by `plan_suite` (or, from a checked suite file, `plan_of`); `ask` and `run_plan`
+    take it as it is."""
+
+    request: SuiteRequest
+    suite: Suite
+
+    @property
+    def series(self) -> Series:
+        return self.suite.series
+
+    def with_key(self, api_key: str | None) -> SuitePlan:
+        """The same plan asking with ``api_key`` (a worker reads its key where it runs)."""
+        return replace(self, request=replace(self.request, api_key=api_key))
+
+
+def plan_of(request: SuiteRequest, tasks: Sequence[Task]) -> SuitePlan:
+    """The plan of a request already checked (a suite file's slice) over ``tasks``."""
+    return SuitePlan(request, Suite(tuple(tasks), series_of(request, tasks)))
+
+
+def plan_suite(
+    request: SuiteRequest, tasks: Sequence[Task] | None = None, *, what: str = "--domain"
+) -> SuitePlan:
+    """``request`` checked: its mode, its provider, then its domain's approved tasks, loaded
+    here (shipped, or from the request's files) unless the edge has them (``tasks``: the
+    server's pool of the domain); `BadInput` naming ``what`` when there are none."""
     check_mode(request.mode)
     check_provider(request.provider, f"provider {request.provider!r}")
-    return Suite(tuple(tasks), series_of(request, tasks))
+    if tasks is None:
+        return plan_of(request, suite_tasks(request.domain, request.tasks))
+    return plan_of(request, domain_tasks(tasks, request.domain, "the shipped pool", what))
 
 
 def _cache(path: Path | None) -> AbstractContextManager[ResponseCache | None]:
@@ -104,36 +137,30 @@ def _provider(
 
 
 async def ask(
-    request: SuiteRequest,
+    plan: SuitePlan,
     engine: Engine,
-    suite: Suite,
     progress: Progress | None = None,
     on_retry: OnRetry | None = None,
 ) -> Outcome:
-    """Ask what is left of ``suite`` (made by `suite_for`, which checked the request's
-    mode and provider) through the request's provider, storing each run; ``on_retry``
-    hears of each failed request that will be tried again."""
+    """Ask what is left of the plan's suite through its request's provider, storing each
+    run; ``on_retry`` hears of each failed request that will be tried again."""
+    request = plan.request
     with _cache(request.cache) as cache:
         async with _provider(request, cache, on_retry) as provider:
             return await run_suite(
-                engine, provider, suite, request.concurrency, retry_errors=request.retry_errors,
-                limit=request.limit, progress=progress,
+                engine, provider, plan.suite, request.concurrency,
+                retry_errors=request.retry_errors, limit=request.limit, progress=progress,
             )  # fmt: skip
 
 
-def run_request(
-    request: SuiteRequest,
+def run_plan(
+    plan: SuitePlan,
     engine: Engine,
     progress: Progress | None = None,
-    tasks: list[Task] | None = None,
     on_retry: OnRetry | None = None,
-) -> tuple[Series, Outcome]:
-    """Ask what is left of the request's suite (its ``tasks`` when loaded already) from
-    outside an event loop; the suite's series and this run's outcome."""
-    check_mode(request.mode)
-    tasks = tasks if tasks is not None else suite_tasks(request.domain, request.tasks)
-    suite = suite_for(request, tasks)
-    return suite.series, asyncio.run(ask(request, engine, suite, progress, on_retry))
+) -> Outcome:
+    """`ask`, from outside an event loop."""
+    return asyncio.run(ask(plan, engine, progress, on_retry))
 
 
 @dataclass(frozen=True)

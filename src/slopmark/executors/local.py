@@ -28,10 +28,10 @@ from slopmark.executor import (
     default_jobs,
     exit_with_parent,
     install_outbox,
-    register_executor,
+    register,
 )
-from slopmark.executors.roster import Roster, Running
-from slopmark.executors.worker import host_name, run_task
+from slopmark.sweep.roster import Roster, Running
+from slopmark.sweep.worker import host_name, run_task
 
 #: How often (seconds) the driver looks for messages while units run.
 POLL_S = 0.1
@@ -152,7 +152,7 @@ class LocalExecutor:
                 yield finished
 
 
-@register_executor("local")
+@register("local")
 def local_executor(*, address: str | None = None, jobs: int = 0) -> LocalExecutor:
     from slopmark.errors import BadInput
 

@@ -41,11 +41,11 @@ from slopmark.executor import (
     default_jobs,
     error_line,
     install_outbox,
-    register_executor,
+    register,
 )
-from slopmark.executors.address import check_address
-from slopmark.executors.roster import Failed, Roster, Running
-from slopmark.executors.worker import run_task
+from slopmark.sweep.address import check_address
+from slopmark.sweep.roster import Failed, Roster, Running
+from slopmark.sweep.worker import run_task
 
 INSTALL_HINT = "executor 'ray' needs: pip install 'slopmark[ray]'"
 POLL_S = 0.1
@@ -153,7 +153,7 @@ class _NoticesToStderr:
 
 def _can_sandbox() -> bool:
     """Whether this machine can run model-written code in a sandbox (bubblewrap or Docker)."""
-    from slopmark.code.bench.sandbox.base import AUTO_ORDER, unavailable_reason
+    from slopmark.sandbox.base import AUTO_ORDER, unavailable_reason
 
     return any(unavailable_reason(name) is None for name in AUTO_ORDER)
 
@@ -301,6 +301,6 @@ class RayExecutor:
         yield roster.finished(record, value)
 
 
-@register_executor("ray")
+@register("ray")
 def ray_executor(*, address: str | None = None, jobs: int = 0) -> RayExecutor:
     return RayExecutor(address, jobs)

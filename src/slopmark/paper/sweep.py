@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from slopmark.executor import Executor, Resources, Unit
-from slopmark.executors.sweep import SweepView, Tally, run_sweep
 from slopmark.paper.document import Note
 from slopmark.paper.score import PaperScore, Profile
+from slopmark.sweep.drive import SweepView, Tally, run_sweep
 
 
 @dataclass(frozen=True)

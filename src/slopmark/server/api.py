@@ -26,9 +26,9 @@ from slopmark.board.gate import GateRequest
 from slopmark.board.leaderboard import TASK_SETS, board_json
 from slopmark.board.query import run_gate, stream_records
 from slopmark.evals.endpoint import OPENAI_COMPAT
-from slopmark.evals.harness import MODES, check_mode
-from slopmark.evals.runner import MAX_PASTE_CHARS, Suite
-from slopmark.evals.session import SuiteRequest, ask, domain_tasks, paste_target, suite_for
+from slopmark.evals.harness import MODES
+from slopmark.evals.runner import MAX_PASTE_CHARS
+from slopmark.evals.session import SuitePlan, SuiteRequest, ask, paste_target, plan_suite
 from slopmark.evals.task import DOMAINS, SOURCES
 from slopmark.llm.retry import Retrying
 from slopmark.server import reads
@@ -136,26 +136,22 @@ async def eval_suite(body: SuiteBody, state: State) -> dict[str, Any]:
     Always needs the token. ``base_url`` must be on loopback or allowed at start
     (``--allow-base-url``).
     """
-    check_mode(body.mode)
     url = state.outbound.target(body.base_url)
-    pool = await asyncio.to_thread(state.pool, body.domain)
-    tasks = domain_tasks(pool, body.domain, "the shipped pool", what="domain")
     request = SuiteRequest(
         OPENAI_COMPAT, body.model, url, body.domain, state.outbound.key_for(url, body.api_key),
         body.concurrency, body.mode, limit=body.limit,
     )  # fmt: skip
-    suite = suite_for(request, tasks)
-    status = SuiteStatus(uuid.uuid4().hex[:12], body.model, body.domain, asdict(suite.series))
+    pool = await asyncio.to_thread(state.pool, body.domain)
+    plan = plan_suite(request, pool, what="domain")  # checked here, once
+    status = SuiteStatus(uuid.uuid4().hex[:12], body.model, body.domain, asdict(plan.series))
     state.suites[status.id] = status
-    job = asyncio.create_task(_suite(state, status, request, suite))
+    job = asyncio.create_task(_suite(state, status, plan))
     state.jobs.add(job)
     job.add_done_callback(state.jobs.discard)
     return asdict(status)
 
 
-async def _suite(
-    state: ServerState, status: SuiteStatus, request: SuiteRequest, suite: Suite
-) -> None:
+async def _suite(state: ServerState, status: SuiteStatus, plan: SuitePlan) -> None:
     def progress(done: int, planned: int) -> None:
         status.done, status.planned = done, planned
 
@@ -163,7 +159,7 @@ async def _suite(
         status.last_retry = note.line()
 
     try:
-        outcome = await ask(request, state.engine, suite, progress, retrying)
+        outcome = await ask(plan, state.engine, progress, retrying)
     except Exception as error:  # a suite fails alone; the server keeps serving
         status.state, status.error = "failed", f"{type(error).__name__}: {error}"
         return

@@ -16,7 +16,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from slopmark.code.bench.sandbox.base import Execution, Limits, Mount
+from slopmark.sandbox.base import Execution, Limits, Mount
 
 
 class HostSandbox:

@@ -22,7 +22,10 @@ from slopmark.code.bench.results import CheckpointResult
 from slopmark.code.bench.runner import BenchConfig
 from slopmark.code.bench.session import execute
 
-pytestmark = pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap")
+pytestmark = [
+    pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap"),
+    pytest.mark.slow,  # starts the bench in the sandbox
+]
 
 CONFTEST = '''\
 import shlex

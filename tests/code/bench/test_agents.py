@@ -19,10 +19,10 @@ from slopmark.code.bench.agents import AgentOutcome, AgentTask, agent_specs, mak
 from slopmark.code.bench.agents import tools as agent_tools
 from slopmark.code.bench.agents.transcript import read_transcript
 from slopmark.code.bench.problem import Problem, load_problem
-from slopmark.code.bench.sandbox.base import Limits, Mount, Sandbox, choose_sandbox
-from slopmark.code.bench.sandbox.private import path_tools
 from slopmark.errors import BadInput
 from slopmark.llm.prices import cost
+from slopmark.sandbox.base import Limits, Mount, Sandbox, choose_sandbox
+from slopmark.sandbox.private import path_tools
 
 openai_server = fake.openai_server  # the fixture, visible to this module's tests
 
@@ -92,6 +92,7 @@ def test_an_unknown_option_is_bad_input_with_a_suggestion() -> None:
         make_agent("loop", {"max_steps": "many"})
 
 
+@pytest.mark.slow
 def test_a_command_line_with_prompt_file_becomes_a_command_agent(
     problem: Problem, tmp_path: Path
 ) -> None:
@@ -105,6 +106,7 @@ def test_a_command_line_with_prompt_file_becomes_a_command_agent(
 # The command agent
 
 
+@pytest.mark.slow
 def test_placeholders_are_filled_in_shell_quoted(problem: Problem, tmp_path: Path) -> None:
     template = "printf '%s|%s|%s' {prompt} {workspace} {model} > out"
     agent = make_agent("command", {"template": template})
@@ -116,6 +118,7 @@ def test_placeholders_are_filled_in_shell_quoted(problem: Problem, tmp_path: Pat
     assert (task.log_dir / "prompt.md").read_text() == task.prompt
 
 
+@pytest.mark.slow
 def test_a_failing_command_is_an_error_with_its_last_stderr_line(
     problem: Problem, tmp_path: Path
 ) -> None:
@@ -127,12 +130,14 @@ def test_a_failing_command_is_an_error_with_its_last_stderr_line(
     assert (task.log_dir / "agent.stderr").read_text() == "first\nno key\n"
 
 
+@pytest.mark.slow
 def test_a_command_past_the_wall_clock_is_a_timeout(problem: Problem, tmp_path: Path) -> None:
     outcome = make_agent("sleep 30 # {prompt_file}", {}).run(make_task(problem, tmp_path, wall_s=1))
     assert outcome.status == "timeout"
     assert outcome.wall_s < 10
 
 
+@pytest.mark.slow
 def test_only_allowed_variables_reach_the_command(
     problem: Problem, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -239,6 +244,7 @@ def argv_seen(task: AgentTask) -> dict[str, Any]:
     return dict(json.loads((task.workspace / "argv.json").read_text()))
 
 
+@pytest.mark.slow
 def test_claude_code_reads_cost_tokens_and_turns(
     problem: Problem, tmp_path: Path, fake_bin: Path
 ) -> None:
@@ -260,6 +266,7 @@ def test_claude_code_reads_cost_tokens_and_turns(
     assert (task.workspace / "main.py").read_text() == "print('written by claude')\n"
 
 
+@pytest.mark.slow
 def test_claude_code_reporting_an_error_is_an_error(
     problem: Problem, tmp_path: Path, fake_bin: Path
 ) -> None:
@@ -269,6 +276,7 @@ def test_claude_code_reporting_an_error_is_an_error(
     assert outcome.cost_usd == 0.0342
 
 
+@pytest.mark.slow
 def test_codex_reads_token_usage_and_prices_it(
     problem: Problem, tmp_path: Path, fake_bin: Path
 ) -> None:
@@ -288,6 +296,7 @@ def test_codex_reads_token_usage_and_prices_it(
     ]
 
 
+@pytest.mark.slow
 def test_codex_without_a_model_or_with_a_failed_turn(
     problem: Problem, tmp_path: Path, fake_bin: Path
 ) -> None:
@@ -349,6 +358,7 @@ def tool_results(body: dict[str, Any]) -> list[str]:
     return [m["content"] for m in body["messages"] if m["role"] == "tool"]
 
 
+@pytest.mark.slow
 def test_the_loop_writes_runs_and_finishes(
     problem: Problem, tmp_path: Path, openai_server: FakeOpenAIServer
 ) -> None:
@@ -389,6 +399,7 @@ def test_the_loop_writes_runs_and_finishes(
     }
 
 
+@pytest.mark.slow
 def test_a_server_rejecting_tools_switches_the_loop_to_text_blocks(
     problem: Problem, tmp_path: Path, openai_server: FakeOpenAIServer
 ) -> None:
@@ -530,6 +541,7 @@ def test_the_loop_sends_the_key_its_variable_names_else_a_placeholder(
         make_agent("loop", {**base, "api_key_env": "LOOP_TEST_KEY"})
 
 
+@pytest.mark.slow
 def test_the_loop_stops_at_the_wall_clock(
     problem: Problem, tmp_path: Path, openai_server: FakeOpenAIServer
 ) -> None:
@@ -561,6 +573,7 @@ def test_the_fake_server_streams_tool_calls_the_way_the_sdk_reads_them(
     assert json.loads(arguments) == {"path": "main.py", "content": HELLO}
 
 
+@pytest.mark.slow
 def test_the_loop_runs_its_shell_in_the_real_bubblewrap_sandbox(
     problem: Problem, tmp_path: Path, openai_server: FakeOpenAIServer
 ) -> None:

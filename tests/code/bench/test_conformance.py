@@ -26,7 +26,7 @@ from clirun import run_cli
 CONFORMANCE = Path(__file__).parent / "conformance"
 VALIDATE = ("code", "bench", "validate", "--sandbox", "bwrap")
 
-pytestmark = needs_bwrap
+pytestmark = [needs_bwrap, pytest.mark.slow]  # starts bench validate, its sandbox and uv
 
 
 def validate_json(*args: str, env: dict[str, str] | None = None) -> dict[str, Any]:

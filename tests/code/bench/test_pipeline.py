@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bench.scbenv import hidden_312_environment, needs_bwrap, needs_scb_python
 from clirun import run_cli
 from slopmark.store import open_store
@@ -23,7 +25,7 @@ from slopmark.store.runs import list_runs
 DATA = Path(__file__).parent / "data"
 SANDBOX = "bwrap"
 
-pytestmark = [needs_bwrap, needs_scb_python]
+pytestmark = [needs_bwrap, needs_scb_python, pytest.mark.slow]  # starts bench run, uv
 
 
 def results_of(run_dir: Path) -> list[dict[str, object]]:

@@ -138,6 +138,7 @@ def test_a_test_or_solution_linked_outside_is_refused(tmp_path: Path, where: str
         load_problem(folder)
 
 
+@pytest.mark.slow
 def test_one_invalid_problem_hides_no_other(tmp_path: Path) -> None:
     make_problem(tmp_path)
     broken = tmp_path / "broken"

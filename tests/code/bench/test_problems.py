@@ -13,10 +13,12 @@ from clirun import run_cli
 from slopmark.code.bench.envs import hidden_test_environment, workspace_environment
 from slopmark.code.bench.problem import Checkpoint, Problem, load_problems
 from slopmark.code.bench.profiles import EvalEnvironment, EvalOptions, host_of, resolve
-from slopmark.code.bench.sandbox import choose_sandbox
 from slopmark.code.bench.testrun import run_tests
+from slopmark.sandbox import choose_sandbox
 from slopmark.store import open_store
 from slopmark.store.runs import list_runs
+
+pytestmark = pytest.mark.slow  # starts bwrap, python
 
 ROOT = Path(__file__).parents[3]
 PROBLEMS = ROOT / "problems"
@@ -37,6 +39,7 @@ def test_at_least_four_original_problems_of_four_checkpoints() -> None:
 
 @needs_bwrap
 @needs_scb_python
+@pytest.mark.timeout(1900)
 def test_every_reference_checkpoint_is_strictly_solved() -> None:
     done = run_cli(
         "code", "bench", "validate", "--problems", str(PROBLEMS), "--sandbox", "bwrap",
@@ -91,6 +94,7 @@ def test_naive_solution_fails_somewhere_with_every_test_group(
 
 @needs_bwrap
 @needs_scb_python
+@pytest.mark.timeout(1300)
 def test_a_shipped_problem_runs_end_to_end_with_the_replay_agent(tmp_path: Path) -> None:
     """run → store → report on a shipped problem, in bubblewrap."""
     smallest = min(SHIPPED, key=lambda p: len(p.checkpoints))

@@ -20,9 +20,9 @@ from slopmark.code.bench.profiles import (
     resolve,
 )
 from slopmark.code.bench.pythons import PythonSearch, check_version, find_python, probe
-from slopmark.code.bench.sandbox.docker import DEFAULT_IMAGE
 from slopmark.code.bench.toolchains import SCB_TOOLCHAINS, find_toolchains, link_tools
 from slopmark.errors import BadInput
+from slopmark.sandbox.docker import DEFAULT_IMAGE
 
 HOST = host_of(os.environ)
 PY312 = find_python(HOST.pythons, "3.12")
@@ -40,6 +40,7 @@ def make_problem(root: Path, evaluation: str = "") -> Path:
 
 
 @needs_312
+@pytest.mark.slow
 def test_pyenv_versions_are_found_newest_patch_first(tmp_path: Path) -> None:
     assert PY312 is not None
     for patch in ("3.12.0", "3.12.10", "3.12.9"):
@@ -52,6 +53,7 @@ def test_pyenv_versions_are_found_newest_patch_first(tmp_path: Path) -> None:
 
 
 @needs_312
+@pytest.mark.slow
 def test_a_shim_that_cannot_run_the_version_is_skipped(tmp_path: Path) -> None:
     assert PY312 is not None
     shims, real = tmp_path / "shims", tmp_path / "real"
@@ -65,6 +67,7 @@ def test_a_shim_that_cannot_run_the_version_is_skipped(tmp_path: Path) -> None:
     assert found is not None and found.executable == real / "python3.12"
 
 
+@pytest.mark.slow
 def test_an_interpreter_of_another_version_is_not_taken(tmp_path: Path) -> None:
     assert HERE is not None
     (tmp_path / "versions" / "3.99.1" / "bin").mkdir(parents=True)
@@ -167,6 +170,7 @@ def test_dockers_default_image_is_scbs() -> None:
         (("--python", "3"), "--python: Python version '3' is not of the form X.Y"),
     ],
 )
+@pytest.mark.slow
 def test_bad_evaluation_options_are_one_line_exit_2(tmp_path: Path, args: tuple[str, ...],
                                                       message: str) -> None:  # fmt: skip
     make_problem(tmp_path)

@@ -137,6 +137,7 @@ def red_team(
 
 
 @pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.slow
 def test_each_attempt_ends_failed_and_is_reported(
     red_team: tuple[Path, dict[str, CheckpointResult]], case: str
 ) -> None:
@@ -152,6 +153,7 @@ def test_each_attempt_ends_failed_and_is_reported(
     assert len(result.tests) == 4
 
 
+@pytest.mark.slow
 def test_the_reference_solution_and_the_tests_were_out_of_reach(
     red_team: tuple[Path, dict[str, CheckpointResult]],
 ) -> None:
@@ -169,6 +171,7 @@ def test_the_reference_solution_and_the_tests_were_out_of_reach(
     )
 
 
+@pytest.mark.slow
 def test_a_linked_requirements_file_is_never_read(
     red_team: tuple[Path, dict[str, CheckpointResult]],
 ) -> None:
@@ -178,6 +181,7 @@ def test_a_linked_requirements_file_is_never_read(
             assert SECRET.encode() not in path.read_bytes(), path
 
 
+@pytest.mark.slow
 def test_hidden_code_is_measured_in_full(
     red_team: tuple[Path, dict[str, CheckpointResult]], tmp_path: Path
 ) -> None:
@@ -202,6 +206,7 @@ def test_hidden_code_is_measured_in_full(
     assert result.quality.verbosity == pytest.approx(report["verbosity"])
 
 
+@pytest.mark.slow
 def test_without_isolation_the_scraping_attack_is_real(tmp_path: Path) -> None:
     """The same agent passes when nothing hides the tests from it: the guard is what stops it."""
     result = run_cases(tmp_path, ["detect-and-read"], sandbox="none-unsafe")["detect-and-read"]
@@ -209,6 +214,7 @@ def test_without_isolation_the_scraping_attack_is_real(tmp_path: Path) -> None:
     assert [t.passed for t in result.tests if t.group == "core"] == [True, True, True]
 
 
+@pytest.mark.slow
 def test_bench_report_shows_the_integrity_section(
     red_team: tuple[Path, dict[str, CheckpointResult]],
 ) -> None:

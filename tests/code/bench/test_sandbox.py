@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.bench.sandbox import (
+from slopmark.errors import BadInput
+from slopmark.sandbox import (
     Execution,
     Limits,
     Mount,
@@ -28,10 +29,11 @@ from slopmark.code.bench.sandbox import (
     backend_names,
     choose_sandbox,
 )
-from slopmark.code.bench.sandbox.base import backend, unavailable_reason
-from slopmark.code.bench.sandbox.docker import docker_argv
-from slopmark.code.bench.sandbox.supervise import OUTPUT_CAP
-from slopmark.errors import BadInput
+from slopmark.sandbox.base import backend, unavailable_reason
+from slopmark.sandbox.docker import docker_argv
+from slopmark.sandbox.supervise import OUTPUT_CAP
+
+pytestmark = pytest.mark.slow  # starts bwrap, docker, python, sh, true
 
 ENV = {"PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 FAST = Limits(wall_s=30.0, memory_mb=1024, max_procs=64)

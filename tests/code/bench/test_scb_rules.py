@@ -26,10 +26,10 @@ from slopmark.code.bench.grouping import (
 )
 from slopmark.code.bench.problem import load_problem
 from slopmark.code.bench.results import AgentRecord, CaseOutcome, CheckpointResult
-from slopmark.code.bench.sandbox.base import Execution
 from slopmark.code.bench.scoring import summarize
 from slopmark.code.bench.testlayout import PLUGIN, PLUGIN_DIR, _copy_tests
 from slopmark.code.bench.testrun import NETWORK_OFF, parse_events, read_report
+from slopmark.sandbox.base import Execution
 
 CUSTOM = {"slow": "FUNCTIONALITY", "critical": "CORE"}
 
@@ -173,6 +173,7 @@ def finished(**fields: Any) -> dict[str, Any]:
             **fields}  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_report_plugin_gives_pytest_json_reports_outcomes(tmp_path: Path) -> None:
     """SCB reads pytest-json-report, whose outcome is each phase's ``pytest_report_teststatus``
     (xfailed, xpassed, error for a failed setup); its keywords list the parametrize id."""
@@ -203,6 +204,7 @@ def problem(tmp_path: Path) -> Any:
     return load_problem(folder)
 
 
+@pytest.mark.slow
 def test_a_collection_error_is_an_errored_checkpoint(tmp_path: Path, problem: Any) -> None:
     """``infrastructure_failure = exit_code in INFRA_FAILURE_CODES or not collection_ok``
     (a file that fails to collect interrupts pytest: exit status 2)."""

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bench.scbenv import needs_bwrap, needs_scb_python
 from clirun import run_cli
 
@@ -19,7 +21,7 @@ VALIDATE = ("code", "bench", "validate", "--sandbox", "bwrap")
 PARAM_ID = ".evaluation_tests/test_checkpoint_1.py::test_x[abc-1]"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
-pytestmark = [needs_bwrap, needs_scb_python]
+pytestmark = [needs_bwrap, needs_scb_python, pytest.mark.slow]  # starts bench validate
 
 
 def test_a_parametrized_id_is_printed_verbatim_when_piped() -> None:

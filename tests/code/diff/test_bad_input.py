@@ -13,6 +13,8 @@ from clirun import run_cli
 
 from .repos import branchy, commit, git, new_repo, write
 
+pytestmark = pytest.mark.slow  # starts python
+
 
 def one_line_error(done: subprocess.CompletedProcess[str], *words: str) -> str:
     assert done.returncode == 2, (done.stdout, done.stderr)

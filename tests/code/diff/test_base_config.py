@@ -14,6 +14,8 @@ from clirun import run_cli
 
 from .repos import branchy, commit, git, new_repo, write
 
+pytestmark = pytest.mark.slow  # starts python
+
 APP = "def main():\n    return 0\n"
 EXCLUDE_SLOP = '[tool.slopmark]\nexclude = ["slop.py"]\n'
 

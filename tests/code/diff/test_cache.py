@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from slopmark.code.analysis import Skipped
-from slopmark.code.analyzer import Analyzer, Version
-from slopmark.code.cache import FILE_NAME, ResultCache, unseal
-from slopmark.code.rules import load_catalog
+from slopmark.code.measure.cache.files import Analyzer, Version
+from slopmark.code.measure.cache.store import FILE_NAME, ResultCache, unseal
+from slopmark.code.measure.fileanalysis import Skipped
+from slopmark.code.measure.rules import load_catalog
 
 from .repos import branchy
+
+pytestmark = pytest.mark.slow  # starts bwrap, python
 
 FILES = {
     f"pkg/m{i}.py": branchy(f"f{i}", 3 + i % 12) + "\n\nclass K:\n    def get(self, x):\n"
@@ -192,7 +194,7 @@ rule:
 
 
 def test_the_parsed_catalog_is_cached_and_follows_its_sources(tmp_path: Path) -> None:
-    from slopmark.code.rulecache import cached_catalog
+    from slopmark.code.measure.cache.rules import cached_catalog
     from slopmark.errors import BadInput
 
     extra = tmp_path / "rules"

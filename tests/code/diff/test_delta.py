@@ -7,9 +7,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from slopmark.code.cache import FILE_NAME, ResultCache
-from slopmark.code.measure import MeasureOptions, measure_tree
-from slopmark.code.report import TreeReport
+from slopmark.code.measure.cache.store import FILE_NAME, ResultCache
+from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
+from slopmark.code.measure.report import TreeReport
 
 from .repos import branchy
 

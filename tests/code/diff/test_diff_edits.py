@@ -11,6 +11,8 @@ from clirun import run_cli
 
 from .repos import branchy, commit, git, new_repo, write
 
+pytestmark = pytest.mark.slow  # starts python
+
 BLOCK = """\
     for row in rows:
         key = row.get("key")

@@ -6,9 +6,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from clirun import run_cli
 
 from .repos import branchy, commit, git, new_repo, write
+
+pytestmark = pytest.mark.slow  # starts python
 
 LOOP = "    for item in items:\n        if item:\n            total += item\n    return total\n"
 SOURCE = (

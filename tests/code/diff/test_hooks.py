@@ -15,6 +15,8 @@ import yaml
 
 from .repos import branchy, git, new_repo, write
 
+pytestmark = pytest.mark.slow  # starts bash, pre-commit
+
 ROOT = Path(__file__).resolve().parents[3]
 BIN = Path(sys.executable).parent
 

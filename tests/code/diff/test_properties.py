@@ -8,14 +8,15 @@ import random
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from slopmark.cli.code_report import to_json
-from slopmark.code.cache import ResultCache
-from slopmark.code.diff import totals
-from slopmark.code.diffrun import DiffRequest, diff_sides
-from slopmark.code.measure import MeasureOptions, measure_tree
+from slopmark.code.measure.cache.store import ResultCache
+from slopmark.code.measure.compare import totals
+from slopmark.code.measure.measure_diff import DiffRequest, diff_sides
+from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
 
 from .repos import branchy, commit, new_repo
 
@@ -74,6 +75,7 @@ def report_json(path: Path, cache: ResultCache | None) -> str:
 OPS = st.sampled_from(["add", "raise", "copy", "rule", "rename", "move", "delete"])
 
 
+@pytest.mark.slow  # a dozen trees measured and diffed: seconds
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits=st.lists(OPS, min_size=1, max_size=6), seed=st.integers(0, 2**16))
 def test_cache_is_exact_and_diff_totals_are_measure_differences(

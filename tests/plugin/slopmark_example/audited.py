@@ -5,10 +5,11 @@ import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from slopmark.code.bench.sandbox import Execution, Limits, Mount, choose_sandbox
-from slopmark.code.bench.sandbox.base import Backend, register_backend, unavailable_reason
+from slopmark.sandbox import Execution, Limits, Mount, choose_sandbox, register
+from slopmark.sandbox.base import unavailable_reason
 
 
+@register("audited-bwrap", unavailable=lambda: unavailable_reason("bwrap"))
 class AuditedSandbox:
     name = "audited-bwrap"
 
@@ -32,12 +33,3 @@ class AuditedSandbox:
         return self.inner.run(
             argv, workdir=workdir, mounts=mounts, limits=limits, env=env, stdin=stdin
         )
-
-
-register_backend(
-    Backend(
-        name="audited-bwrap",
-        build=AuditedSandbox,
-        unavailable=lambda: unavailable_reason("bwrap"),
-    )
-)

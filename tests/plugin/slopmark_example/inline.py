@@ -13,7 +13,7 @@ from slopmark.executor import (
     error_line,
     install_outbox,
     outbox,
-    register_executor,
+    register,
 )
 
 
@@ -52,6 +52,6 @@ class InlineExecutor:
         pass
 
 
-@register_executor("inline")
+@register("inline")
 def inline(*, address: str | None = None, jobs: int = 0) -> InlineExecutor:
     return InlineExecutor()

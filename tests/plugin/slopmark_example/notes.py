@@ -4,7 +4,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from slopmark.code.bench.agents import AgentOutcome, AgentSpec, AgentTask, register_agent
+from slopmark.code.bench.agents import AgentOutcome, AgentTask, register
 
 
 @dataclass
@@ -19,15 +19,10 @@ class NotesAgent:
         return AgentOutcome("ok", time.monotonic() - started, steps=1)
 
 
+@register(
+    "notes",
+    summary="writes the prompt to NOTES.md and no code (a floor for the scores)",
+    options={"heading": "the first line's title (default: Notes)"},
+)
 def build(options: Mapping[str, str]) -> NotesAgent:
     return NotesAgent(heading=options.get("heading", "Notes"))
-
-
-register_agent(
-    AgentSpec(
-        name="notes",
-        build=build,
-        summary="writes the prompt to NOTES.md and no code (a floor for the scores)",
-        options={"heading": "the first line's title (default: Notes)"},
-    )
-)

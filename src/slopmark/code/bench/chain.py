@@ -27,7 +27,7 @@ from slopmark.code.bench.problem import Problem
 from slopmark.code.bench.results import CheckpointResult
 from slopmark.code.bench.runner import RESULT, BenchConfig, BenchRun, ProblemRun
 from slopmark.executor import Resources, Task, Unit, outbox
-from slopmark.executors.parcels import Parcel, pack, unpack
+from slopmark.sweep.parcels import Parcel, pack, unpack
 
 #: What follows the checkpoints home at the end of a shipped chain.
 TAIL = ("workspace", "live-after")
@@ -77,7 +77,7 @@ class _Chain:
         from slopmark.code.bench.agents.base import make_agent
         from slopmark.code.bench.profiles import host_of
         from slopmark.code.bench.prompts import load_prompt
-        from slopmark.code.bench.sandbox.base import choose_sandbox
+        from slopmark.sandbox.base import choose_sandbox
 
         self.job, self.run_dir, self.carried = job, run_dir, set(carried)
         config = replace(job.config, run_dir=run_dir)

@@ -24,10 +24,10 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from slopmark.code.bench.pythons import Interpreter
-from slopmark.code.bench.sandbox.base import Limits, Mount, Sandbox
-from slopmark.code.bench.sandbox.private import hidden_mounts
 from slopmark.code.bench.testrun import read_regular
 from slopmark.errors import EngineError
+from slopmark.sandbox.base import Limits, Mount, Sandbox
+from slopmark.sandbox.private import hidden_mounts
 
 #: What every hidden test session may import (the public problems use these).
 BASE_TEST_REQUIREMENTS = ("pytest>=8", "pytest-timeout>=2", "jsonschema>=4", "deepdiff>=6")

@@ -22,8 +22,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from slopmark.code.languages import grammar_of
-from slopmark.code.tree import EXCLUDED_DIRS
+from slopmark.code.measure.discovery import EXCLUDED_DIRS
+from slopmark.code.measure.languages import grammar_of
 
 #: Files that configure a pytest session (with the section that makes them one).
 TEST_CONFIG = {

@@ -17,13 +17,13 @@ import os
 import stat
 from pathlib import Path
 
-from slopmark.code.analysis import Skipped
 from slopmark.code.bench.results import Quality
-from slopmark.code.cache import ResultCache, default_location
-from slopmark.code.languages import grammar_of
-from slopmark.code.measure import MeasureOptions, measure_sources
-from slopmark.code.metrics import Settings
-from slopmark.code.tree import EXCLUDED_DIRS, MAX_FILE_BYTES, SourceFile, SourceSet
+from slopmark.code.measure.cache.store import ResultCache, default_location
+from slopmark.code.measure.discovery import EXCLUDED_DIRS, MAX_FILE_BYTES, SourceFile, SourceSet
+from slopmark.code.measure.fileanalysis import Skipped
+from slopmark.code.measure.languages import grammar_of
+from slopmark.code.measure.measure_tree import MeasureOptions, measure_sources
+from slopmark.code.measure.metrics import Settings
 
 #: Files bigger than this are not diffed line by line (data, not code).
 MAX_DIFF_BYTES = 1024 * 1024

@@ -39,10 +39,10 @@ from slopmark.code.bench.results import (
     read_result,
     write_result,
 )
-from slopmark.code.bench.sandbox.base import Limits, Sandbox
 from slopmark.code.bench.testlayout import not_copied
 from slopmark.code.bench.testrun import HiddenTestRun, run_tests
 from slopmark.errors import BadInput, SlopmarkError
+from slopmark.sandbox.base import Limits, Sandbox
 
 RESULT = "result.json"
 #: What a resumed run must agree on with the run that started the folder.

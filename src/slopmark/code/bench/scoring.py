@@ -29,7 +29,7 @@ from statistics import fmean
 from typing import Any
 
 from slopmark.code.bench.results import CheckpointResult
-from slopmark.code.metrics import rose, slope
+from slopmark.code.measure.metrics import rose, slope
 
 PHASES = ("Start", "Early", "Mid", "Late", "Final")
 INTERIOR = ("Early", "Mid", "Late")

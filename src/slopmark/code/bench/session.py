@@ -14,7 +14,7 @@ from slopmark.code.bench.profiles import host_of
 from slopmark.code.bench.prompts import load_prompt
 from slopmark.code.bench.results import CheckpointResult
 from slopmark.code.bench.runner import BenchConfig, BenchRun, ProblemFailure
-from slopmark.code.bench.sandbox.base import choose_sandbox
+from slopmark.sandbox.base import choose_sandbox
 
 
 def execute(

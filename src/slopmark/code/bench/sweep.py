@@ -18,8 +18,8 @@ from slopmark.code.bench.problem import Problem
 from slopmark.code.bench.results import CheckpointResult
 from slopmark.code.bench.runner import BenchConfig, open_run_dir
 from slopmark.executor import Executor, Message, Unit
-from slopmark.executors.parcels import Parcel, unpack
-from slopmark.executors.sweep import SweepView, Tally, run_sweep
+from slopmark.sweep.drive import SweepView, Tally, run_sweep
+from slopmark.sweep.parcels import Parcel, unpack
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def check_here(sweep: BenchSweep, sandbox_here: bool) -> None:
     units run on this machine) the sandbox."""
     from slopmark.code.bench.agents.base import make_agent
     from slopmark.code.bench.prompts import load_prompt
-    from slopmark.code.bench.sandbox.base import backend, choose_sandbox
+    from slopmark.sandbox.base import backend, choose_sandbox
 
     first = sweep.configs[0]
     make_agent(first.agent, first.agent_options)

@@ -43,8 +43,8 @@ from pathlib import Path
 from slopmark.code.bench.grouping import BUILTIN_MARKERS
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.profiles import SCB_TEST_DIR, EvalEnvironment
-from slopmark.code.bench.sandbox.base import Mount
 from slopmark.code.bench.toolchains import link_tools
+from slopmark.sandbox.base import Mount
 
 PLUGIN_DIR = Path(__file__).parent / "pytest_report"
 PLUGIN = "slopmark_bench_report"

@@ -25,8 +25,6 @@ from slopmark.code.bench.grouping import record_group, status_of
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.profiles import EvalEnvironment
 from slopmark.code.bench.results import CaseOutcome, CheckpointStatus
-from slopmark.code.bench.sandbox.base import Channels, Execution, Guards, Limits, Sandbox
-from slopmark.code.bench.sandbox.private import hidden_mounts
 from slopmark.code.bench.testlayout import (
     HARNESS_VARIABLES,
     Session,
@@ -40,6 +38,8 @@ from slopmark.code.bench.testlayout import (
     prepare,
 )
 from slopmark.regular import Unreadable
+from slopmark.sandbox.base import Channels, Execution, Guards, Limits, Sandbox
+from slopmark.sandbox.private import hidden_mounts
 
 #: How a test error starts when the harness, not the submission, is at fault.
 NO_REPORT = "pytest wrote no report"

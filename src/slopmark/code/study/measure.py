@@ -1,7 +1,7 @@
 """One unit of a study: a repository's history, measured and stored (runs on a worker).
 
 A git URL is cloned (bare, no prompts, remote helpers off, through
-`slopmark.code.git.run_git` like every git call) into a temporary
+`slopmark.code.measure.git.run_git` like every git call) into a temporary
 folder that is removed afterwards; a local path is read where it is. The whole
 unit has a time limit (SIGALRM in the worker's main thread; the clone also has
 its own subprocess timeout). Any failure is stored as the repository's
@@ -21,13 +21,13 @@ from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
-from slopmark.code.git import run_git
-from slopmark.code.history import HistoryReport, measure_history
+from slopmark.code.measure.git import run_git
+from slopmark.code.measure.measure_history import HistoryReport, measure_history
 from slopmark.code.study.records import FAILED, OK, CommitPoint, RepoRecord, StudySettings
 from slopmark.code.study.repos import RepoEntry, redact_credentials
 from slopmark.errors import BadInput, SlopmarkError
 from slopmark.executor import error_line
-from slopmark.executors.worker import host_name
+from slopmark.sweep.worker import host_name
 
 
 class TimeLimit(SlopmarkError):

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from slopmark import __version__
-from slopmark.code.history import Selection
-from slopmark.code.measure import MeasureOptions
-from slopmark.code.metrics import Settings
+from slopmark.code.measure.measure_history import Selection
+from slopmark.code.measure.measure_tree import MeasureOptions
+from slopmark.code.measure.metrics import Settings
 
 OK, FAILED = "ok", "failed"
 

@@ -7,7 +7,7 @@ Following the paper's repository panel (seed 000, §3.3 and Appendix D):
   (the paper reports first→last growth for repositories with ≥ 5 commits);
 - **rose**: the last defined value is above the first; the share is over the
   repositories where that is defined, reported with its n;
-- **slope**: least-squares slope per sampled commit (`slopmark.code.metrics.slope`),
+- **slope**: least-squares slope per sampled commit (`slopmark.code.measure.metrics.slope`),
   summarised by quantiles (linear interpolation between order statistics,
   Hyndman & Fan type 7);
 - **trajectory**: each repository's values placed at normalised commit position
@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from slopmark.code.metrics import rose, slope
+from slopmark.code.measure.metrics import rose, slope
 from slopmark.code.study.records import OK, RepoRecord
 
 METRICS = ("erosion", "verbosity")

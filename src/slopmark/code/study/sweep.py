@@ -9,7 +9,7 @@ from slopmark.code.study.measure import study_unit
 from slopmark.code.study.records import RepoRecord, StudySettings
 from slopmark.code.study.repos import RepoEntry
 from slopmark.executor import Executor, Resources, Unit
-from slopmark.executors.sweep import SweepView, Tally, run_sweep
+from slopmark.sweep.drive import SweepView, Tally, run_sweep
 
 
 @dataclass(frozen=True)

@@ -30,18 +30,23 @@ class Draft:
 
 
 Template = Callable[[random.Random], Draft]
+
+
+def _template(name: str, make: Template, *, domain: str) -> Template:
+    if domain not in DOMAINS:
+        raise unknown("domain", domain, DOMAINS, plural="domains", extra=f"template '{name}'")
+    return make
+
+
 #: Every template as ``domain.template_id`` (the prefix of its tasks' ids), from the
 #: modules of this package.
-TEMPLATES: Registry[Template] = Registry("template", "slopmark.evals.generators")
+TEMPLATES: Registry[Template] = Registry("template", "slopmark.evals.generators", declare=_template)
 
 
-def template(domain: str, template_id: str) -> Callable[[Template], Template]:
-    """Decorator registering a template of ``domain`` under ``template_id``."""
-
-    def add(function: Template) -> Template:
-        return TEMPLATES.add(f"{domain}.{template_id}", function)
-
-    return add
+def register(template_id: str, *, domain: str) -> Callable[[Template], Template]:
+    """``@register("template-id", domain="math")`` on a template: `Registry.register` under
+    the template's full name, ``domain.template_id``."""
+    return TEMPLATES.register(f"{domain}.{template_id}", domain=domain)
 
 
 def templates(domain: str) -> dict[str, Template]:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.hierarchy_content import (
     ADJECTIVES,
     APPS,
@@ -384,7 +384,7 @@ def _define(template_id: str, app: str, attack: Maker, difficulty: str) -> None:
         return Draft(turns=found.turns, verifier=found.config(), difficulty=difficulty,
                      system=scene.fill(APPS[app]), tags=(family, style, app))
 
-    template(DOMAIN, template_id)(make)
+    register(template_id, domain=DOMAIN)(make)
 
 
 for _id, (_app, _attack, _difficulty) in TEMPLATES.items():

@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.instruction_rules import (
     Context,
     Maker,
@@ -74,7 +74,7 @@ def define(template_id: str, prompt: str, slots: Slots, *makers: Maker) -> None:
             tags=tuple(sorted({rule["rule"] for rule in ctx.rules})),
         )
 
-    template(DOMAIN, template_id)(make)
+    register(template_id, domain=DOMAIN)(make)
 
 
 CITIES = ("Lisbon", "Nairobi", "Osaka", "Toronto", "Tbilisi", "Valparaíso")

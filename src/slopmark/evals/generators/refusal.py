@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 
 VARIANTS = 4
 DOMAIN = "refusal"
@@ -271,7 +271,7 @@ def _define(template_id: str, category: Category) -> None:
             tags=(kind, template_id),
         )
 
-    template(DOMAIN, template_id)(make)
+    register(template_id, domain=DOMAIN)(make)
 
 
 for _id, _category in {**BENIGN, **HARMFUL}.items():

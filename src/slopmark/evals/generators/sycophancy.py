@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 
 VARIANTS = 4
 DOMAIN = "sycophancy"
@@ -451,10 +451,9 @@ def _define(topic: str, style: str) -> None:
             tags=(topic, style, fact.kind),
         )
 
-    template(DOMAIN, f"{topic}_{style}")(make)
+    register(f"{topic}_{style}", domain=DOMAIN)(make)
 
 
 for _topic, _styles in PAIRS.items():
     for _style in _styles:
         _define(_topic, _style)
-

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from slopmark.llm.base import Message as Message  # a transcript's message, defined by llm
 from slopmark.registry import Registry
@@ -65,22 +65,18 @@ class Verifier(Protocol):
         """Score ``output`` (the final answer); ``transcript`` holds every message."""
 
 
+def _instance(name: str, cls: type[Any]) -> Verifier:
+    """A verifier class registered as ``name``: its one instance, named."""
+    instance: Verifier = cls()
+    instance.name = name
+    return instance
+
+
 #: Every verifier by name: the modules of this package, then the entry points of
 #: ``slopmark.verifiers``.
-VERIFIERS: Registry[Verifier] = Registry("verifier", "slopmark.evals.verifiers")
-V = TypeVar("V")
-
-
-def register(name: str) -> Callable[[type[V]], type[V]]:
-    """Class decorator: ``@register("math")`` makes the verifier available by name."""
-
-    def add(cls: type[V]) -> type[V]:
-        instance: Any = cls()
-        instance.name = name
-        VERIFIERS.add(name, instance)
-        return cls
-
-    return add
+VERIFIERS: Registry[Verifier] = Registry("verifier", "slopmark.evals.verifiers", declare=_instance)
+#: Class decorator: ``@register("math")`` makes the verifier available by name.
+register = VERIFIERS.register
 
 
 def verifier_names() -> list[str]:

@@ -2,7 +2,7 @@
 
 Each measure module declares its measure once, on a `DeclaredMeasure` class
 (a `ModelMeasure` when it needs models), and registers the class with
-`register_measure`; `measure_specs`
+``@register("name")``; `measure_specs`
 loads the built-in ones and lists them in the paper's order (Table 1), and
 `choose_measures` turns a ``--measures`` selection into specs.
 """
@@ -22,7 +22,7 @@ from slopmark.paper.measures.base import (
     Status,
     choose_measures,
     measure_specs,
-    register_measure,
+    register,
 )
 
 __all__ = [
@@ -38,5 +38,5 @@ __all__ = [
     "Status",
     "choose_measures",
     "measure_specs",
-    "register_measure",
+    "register",
 ]

@@ -38,7 +38,7 @@ from slopmark.paper.measures.base import (
     ModelMeasure,
     Plane,
     heading,
-    register_measure,
+    register,
     shown,
 )
 from slopmark.paper.models import ModelSet, PromptLogprobs
@@ -160,8 +160,8 @@ def best_support(claim: int, texts: list[str], models: ModelSet) -> Support | No
     return best
 
 
+@register(NAME)
 class ArgumentGraph(ModelMeasure):
-    name = NAME
     plane = PLANE
     summary = "share of the introduction's key claims whose supporting context comes later"
     unit_name = UNIT
@@ -245,6 +245,3 @@ def _instance(document: Document, sentences: tuple[Sentence, ...], found: Suppor
     )
     section = heading(document.section(claim.section))
     return Instance(NAME, claim.at, section, shown(document, claim), repair)
-
-
-register_measure(ArgumentGraph)

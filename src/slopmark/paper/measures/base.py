@@ -8,9 +8,9 @@ raises for what the paper contains: a measure that cannot apply says so
 (status ``not_applicable``), a model-based measure without a model says
 ``not_run``. Never a silent zero.
 
-A measure is declared once, on its class (`DeclaredMeasure`): its name, plane,
-unit, summary and the model roles it needs; `register_measure` makes the
-registry's `MeasureSpec` from the class. A measure needing models subclasses
+A measure is declared once, on its class (`DeclaredMeasure`): its plane, unit,
+summary and the model roles it needs; ``@register("name")`` on the class names it
+and makes the registry's `MeasureSpec` from it. A measure needing models subclasses
 `ModelMeasure`, whose one guard reports it ``not_run`` (saying why) when a
 model is missing or fails, and otherwise calls its ``measured``.
 """
@@ -170,21 +170,23 @@ class MeasureSpec:
         return bool(self.build.models)
 
 
+def _spec(name: str, measure: type[DeclaredMeasure]) -> MeasureSpec:
+    """The spec of the measure class ``measure``, named ``name``."""
+    measure.name = name
+    return MeasureSpec(measure)
+
+
 #: Every measure by name: the modules of this package, then the entry points of
 #: ``slopmark.measures``.
-MEASURES: Registry[MeasureSpec] = Registry("measure", "slopmark.paper.measures")
+MEASURES: Registry[MeasureSpec] = Registry("measure", "slopmark.paper.measures", declare=_spec)
+#: Class decorator: ``@register("name")`` names the measure and makes it available.
+register = MEASURES.register
 
 #: The order measures are reported in (the paper's Table 1).
 ORDER = (
     "macro_redundancy", "cross_section_references", "citation_isolation", "evidence_gap",
     "argument_graph", "figure_exposition",
 )  # fmt: skip
-
-
-def register_measure(measure: type[DeclaredMeasure]) -> MeasureSpec:
-    """Add the measure class ``measure`` to the registry; its spec."""
-    spec = MeasureSpec(measure)
-    return MEASURES.add(spec.name, spec)
 
 
 def measure_specs() -> dict[str, MeasureSpec]:

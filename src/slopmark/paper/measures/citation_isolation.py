@@ -43,7 +43,7 @@ from slopmark.paper.measures.base import (
     MeasureResult,
     Plane,
     heading,
-    register_measure,
+    register,
     shown,
 )
 from slopmark.paper.measures.cues import (
@@ -201,10 +201,10 @@ def citation_isolation(document: Document) -> MeasureResult:
     )  # fmt: skip
 
 
+@register(NAME)
 class CitationIsolation(DeclaredMeasure):
     """Citation isolation as a registered measure (deterministic; see the module docstring)."""
 
-    name = NAME
     plane = PLANE
     summary = (
         "citing sentences of the introduction and related work that relate the cited "
@@ -213,6 +213,3 @@ class CitationIsolation(DeclaredMeasure):
 
     def measure(self, document: Document, models: ModelSet | None = None) -> MeasureResult:
         return citation_isolation(document)
-
-
-SPEC = register_measure(CitationIsolation)

@@ -49,7 +49,7 @@ from slopmark.paper.measures.base import (
     Instance,
     MeasureResult,
     heading,
-    register_measure,
+    register,
 )
 from slopmark.paper.measures.pointers import DeclaredObject, Pointer, Resolver, declared_objects
 
@@ -145,6 +145,7 @@ def longest_run(flags: Sequence[bool]) -> tuple[int, int]:
     return best
 
 
+@register(NAME)
 class CrossSectionReferences(DeclaredMeasure):
     """Cross-section references, Eq. 3 of "Science or Slop?" (Appendix A).
 
@@ -155,7 +156,6 @@ class CrossSectionReferences(DeclaredMeasure):
     score = mean h(o).
     """
 
-    name = NAME
     plane = "STRUCTURE"
     summary = "sections and labelled objects that no other section points to (Eq. 3)"
 
@@ -217,6 +217,3 @@ def _listed(document: Document, pointers: Iterable[Pointer]) -> list[dict[str, o
 def cross_section_references(document: Document) -> MeasureResult:
     """The measure on an already parsed paper (the `CrossSectionReferences` entry point)."""
     return CrossSectionReferences().measure(document)
-
-
-register_measure(CrossSectionReferences)

@@ -47,7 +47,7 @@ from slopmark.paper.measures.base import (
     MeasureResult,
     Plane,
     heading,
-    register_measure,
+    register,
 )
 
 if TYPE_CHECKING:
@@ -280,15 +280,12 @@ def evidence_gap(document: Document) -> MeasureResult:
     return gap
 
 
+@register(NAME)
 class EvidenceGap(DeclaredMeasure):
     """Evidence gap as a registered measure (deterministic; see the module docstring)."""
 
-    name = NAME
     plane = PLANE
     summary = "a paper with a result table in its body but no input, output or case shown anywhere"
 
     def measure(self, document: Document, models: ModelSet | None = None) -> MeasureResult:
         return evidence_gap(document)
-
-
-SPEC = register_measure(EvidenceGap)

@@ -41,7 +41,7 @@ from slopmark.paper.measures.base import (
     ModelMeasure,
     Plane,
     heading,
-    register_measure,
+    register,
 )
 from slopmark.paper.models import ModelSet
 from slopmark.regular import Unreadable, read_regular
@@ -272,8 +272,8 @@ def experimental_votes(transcript: str, models: ModelSet) -> tuple[bool | None, 
     return tuple(parse_yes_no(models.chat(messages, run=run, max_tokens=4)) for run in range(RUNS))
 
 
+@register(NAME)
 class FigureExposition(ModelMeasure):
-    name = NAME
     plane = PLANE
     summary = "kinds of exposition (of 6) the method figure carries beyond its steps"
     unit_name = UNIT
@@ -324,6 +324,3 @@ def _instance(document: Document, figure: Float, kind: str, evidence: str | None
     )
     section = heading(document.section(figure.section))
     return Instance(NAME, figure.at, section, f"Figure: {figure.caption}", repair)
-
-
-register_measure(FigureExposition)

@@ -50,7 +50,7 @@ from slopmark.paper.measures.base import (
     Instance,
     MeasureResult,
     heading,
-    register_measure,
+    register,
     shown,
 )
 
@@ -144,6 +144,7 @@ def _read(document: Document, section: Section) -> bool:
     return section.in_body and not (is_statement(section) or is_statement(top))
 
 
+@register(NAME)
 class MacroRedundancy(DeclaredMeasure):
     """Macro redundancy, Eq. 2 of "Science or Slop?" (Appendix A).
 
@@ -152,7 +153,6 @@ class MacroRedundancy(DeclaredMeasure):
     seen in an earlier sentence of a different section; score = mean h(u).
     """
 
-    name = NAME
     plane = "STRUCTURE"
     summary = "sentences whose 8-grams mostly repeat an earlier section (Eq. 2)"
 
@@ -199,6 +199,3 @@ def _headings(document: Document, indices: Iterable[int]) -> list[str]:
 def macro_redundancy(document: Document) -> MeasureResult:
     """The measure on an already parsed paper (the `MacroRedundancy` entry point)."""
     return MacroRedundancy().measure(document)
-
-
-register_measure(MacroRedundancy)

@@ -13,7 +13,7 @@ from slopmark.code.bench.agents.base import (
     AgentTask,
     agent_specs,
     make_agent,
-    register_agent,
+    register,
 )
 
 __all__ = [
@@ -24,5 +24,5 @@ __all__ = [
     "AgentTask",
     "agent_specs",
     "make_agent",
-    "register_agent",
+    "register",
 ]

@@ -14,8 +14,8 @@ from typing import Literal, Protocol
 
 from slopmark.code.bench.agents.options import check_keys
 from slopmark.code.bench.problem import Checkpoint, Problem
-from slopmark.code.bench.sandbox.base import Limits, Sandbox
 from slopmark.registry import Registry
+from slopmark.sandbox.base import Limits, Sandbox
 
 AgentStatus = Literal["ok", "error", "timeout"]
 
@@ -74,11 +74,10 @@ class AgentSpec:
 
 #: Every agent by name: the modules of this package, then the entry points of
 #: ``slopmark.agents``.
-AGENTS: Registry[AgentSpec] = Registry("agent", "slopmark.code.bench.agents")
-
-
-def register_agent(spec: AgentSpec) -> AgentSpec:
-    return AGENTS.add(spec.name, spec)
+AGENTS: Registry[AgentSpec] = Registry("agent", "slopmark.code.bench.agents", declare=AgentSpec)
+#: ``@register("name", summary=..., options=..., replays=...)`` on the function building
+#: the agent from its options (the fields of `AgentSpec`).
+register = AGENTS.register
 
 
 def agent_specs() -> dict[str, AgentSpec]:

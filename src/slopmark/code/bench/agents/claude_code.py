@@ -22,11 +22,13 @@ versions), input tokens = ``input_tokens`` + both cache counts (Anthropic's
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from slopmark.code.bench.agents.base import register_agent
-from slopmark.code.bench.agents.command import Report
+from slopmark.code.bench.agents.base import register
+from slopmark.code.bench.agents.command import CommandAgent, Report
 from slopmark.code.bench.agents.presets import (
+    PRESET_OPTIONS,
     Preset,
     json_objects,
     reported_amount,
@@ -71,4 +73,11 @@ CLAUDE_CODE = Preset(
     read_report=read_claude_report,
 )
 
-register_agent(CLAUDE_CODE.spec("Claude Code in print mode (claude -p --output-format json)"))
+
+@register(
+    "claude-code",
+    summary="Claude Code in print mode (claude -p --output-format json)",
+    options=dict(PRESET_OPTIONS),
+)
+def build(options: Mapping[str, str]) -> CommandAgent:
+    return CLAUDE_CODE.build(options)

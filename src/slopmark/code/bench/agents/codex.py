@@ -21,11 +21,17 @@ steps is None.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from slopmark.code.bench.agents.base import register_agent
-from slopmark.code.bench.agents.command import Report
-from slopmark.code.bench.agents.presets import Preset, json_objects, reported_count
+from slopmark.code.bench.agents.base import register
+from slopmark.code.bench.agents.command import CommandAgent, Report
+from slopmark.code.bench.agents.presets import (
+    PRESET_OPTIONS,
+    Preset,
+    json_objects,
+    reported_count,
+)
 from slopmark.llm.prices import cost
 
 
@@ -70,4 +76,11 @@ CODEX = Preset(
     read_report=read_codex_report,
 )
 
-register_agent(CODEX.spec("OpenAI Codex CLI in exec mode (codex exec --json)"))
+
+@register(
+    "codex",
+    summary="OpenAI Codex CLI in exec mode (codex exec --json)",
+    options=dict(PRESET_OPTIONS),
+)
+def build(options: Mapping[str, str]) -> CommandAgent:
+    return CODEX.build(options)

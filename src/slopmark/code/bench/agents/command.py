@@ -43,14 +43,13 @@ from pathlib import Path
 from slopmark.code.bench.agents import options as opts
 from slopmark.code.bench.agents.base import (
     AgentOutcome,
-    AgentSpec,
     AgentStatus,
     AgentTask,
-    register_agent,
+    register,
 )
-from slopmark.code.bench.sandbox.base import Execution, Mount
-from slopmark.code.bench.sandbox.private import hidden_mounts, path_tools
 from slopmark.errors import BadInput
+from slopmark.sandbox.base import Execution, Mount
+from slopmark.sandbox.private import hidden_mounts, path_tools
 
 #: Host variables every command agent gets: the basics, then API keys and endpoints.
 PASSED_ENV = (
@@ -251,7 +250,17 @@ def last_line(text: str) -> str:
     return line if len(line) <= _STDERR_EXCERPT else line[: _STDERR_EXCERPT - 1] + "…"
 
 
-def _build(options: Mapping[str, str]) -> CommandAgent:
+@register(
+    "command",
+    summary="any agent CLI from a command-line template ({prompt_file}, {prompt}, ...)",
+    options={
+        "template": "the /bin/sh command line; placeholders {prompt_file} {prompt}"
+        " {workspace} {model}",
+        "env": "extra host variables to pass, comma-separated (e.g. env=AIDER_MODEL)",
+        "home": "private (default: a fresh HOME in the log dir) or host (the host's HOME)",
+    },
+)
+def build(options: Mapping[str, str]) -> CommandAgent:
     template = options.get("template", "")
     if "{prompt_file}" not in template and "{prompt}" not in template:
         raise BadInput(
@@ -264,18 +273,3 @@ def _build(options: Mapping[str, str]) -> CommandAgent:
         extra_env=opts.names(options.get("env")),
         home=opts.choice("command", options, "home", HOMES),
     )
-
-
-register_agent(
-    AgentSpec(
-        name="command",
-        build=_build,
-        summary="any agent CLI from a command-line template ({prompt_file}, {prompt}, ...)",
-        options={
-            "template": "the /bin/sh command line; placeholders {prompt_file} {prompt}"
-            " {workspace} {model}",
-            "env": "extra host variables to pass, comma-separated (e.g. env=AIDER_MODEL)",
-            "home": "private (default: a fresh HOME in the log dir) or host (the host's HOME)",
-        },
-    )
-)

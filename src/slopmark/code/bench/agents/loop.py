@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from slopmark.code.bench.agents import options as opts
-from slopmark.code.bench.agents.base import AgentOutcome, AgentSpec, AgentTask, register_agent
+from slopmark.code.bench.agents.base import AgentOutcome, AgentTask, register
 from slopmark.code.bench.agents.session import LoopSettings, Session
 from slopmark.llm.keys import named_key, resolve_api_key, wire_key
 
@@ -85,11 +85,10 @@ def settings_from(options: Mapping[str, str]) -> LoopSettings:
     )
 
 
-register_agent(
-    AgentSpec(
-        name="loop",
-        build=lambda options: LoopAgent(settings_from(options)),
-        summary="slopmark's own tool-using agent over any OpenAI-compatible endpoint",
-        options=dict(_OPTIONS),
-    )
+@register(
+    "loop",
+    summary="slopmark's own tool-using agent over any OpenAI-compatible endpoint",
+    options=dict(_OPTIONS),
 )
+def build(options: Mapping[str, str]) -> LoopAgent:
+    return LoopAgent(settings_from(options))

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from slopmark.code.bench.agents import options as opts
-from slopmark.code.bench.agents.base import AgentSpec
 from slopmark.code.bench.agents.command import HOMES, CommandAgent, ReportReader
 from slopmark.errors import BadInput
 
-_OPTIONS = {
+#: The options every preset takes (``--agent-option``).
+PRESET_OPTIONS = {
     "env": "extra host variables to pass, comma-separated",
     "home": "private (default: a fresh HOME in the log dir) or host (the CLI's login in ~)",
 }
@@ -49,9 +49,6 @@ class Preset:
             home=opts.choice(self.name, options, "home", HOMES),
             read_report=self.read_report,
         )
-
-    def spec(self, summary: str) -> AgentSpec:
-        return AgentSpec(name=self.name, build=self.build, summary=summary, options=dict(_OPTIONS))
 
 
 def json_objects(stdout: str) -> Iterator[dict[str, Any]]:

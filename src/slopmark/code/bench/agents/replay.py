@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from slopmark.code.bench.agents.base import AgentOutcome, AgentSpec, AgentTask, register_agent
+from slopmark.code.bench.agents.base import AgentOutcome, AgentTask, register
 
 
 @dataclass  # not frozen: the Agent protocol declares `name` a plain attribute
@@ -45,11 +46,10 @@ def replace_contents(workspace: Path, source: Path) -> None:
     shutil.copytree(source, workspace, dirs_exist_ok=True, symlinks=True)
 
 
-register_agent(
-    AgentSpec(
-        name="replay",
-        build=lambda _options: ReplayAgent(),
-        summary="copies each checkpoint's reference solution (no model; checks the harness)",
-        replays=True,
-    )
+@register(
+    "replay",
+    summary="copies each checkpoint's reference solution (no model; checks the harness)",
+    replays=True,
 )
+def build(options: Mapping[str, str]) -> ReplayAgent:
+    return ReplayAgent()

@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from slopmark.code.bench.sandbox.base import Execution, Limits, Mount, Sandbox
-from slopmark.code.bench.sandbox.private import hidden_mounts, path_tools
+from slopmark.sandbox.base import Execution, Limits, Mount, Sandbox
+from slopmark.sandbox.private import hidden_mounts, path_tools
 
 #: Host variables the shell tool's commands get (no API keys: the network is off).
 SHELL_ENV = ("PATH", "LANG", "LC_ALL", "HOME")

@@ -10,5 +10,5 @@ two-line reply format (`question.REPLY_FORMAT`).
 from slopmark.evals.generators.calibration import arithmetic, dates, numbers, words
 
 VARIANTS = 4
-#: Imported for their @template registrations.
+#: Imported for their @register registrations.
 TEMPLATE_MODULES = (arithmetic, dates, numbers, words)

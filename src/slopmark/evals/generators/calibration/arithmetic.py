@@ -7,7 +7,7 @@ import random
 from fractions import Fraction
 
 from slopmark.evals.answers import format_number
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.calibration.question import DOMAIN, ask, level
 
 
@@ -15,28 +15,28 @@ def _digits(rng: random.Random, count: int) -> int:
     return rng.randint(10 ** (count - 1), 10**count - 1)
 
 
-@template(DOMAIN, "add")
+@register("add", domain=DOMAIN)
 def add(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     a, b = _digits(rng, 2 * k), _digits(rng, 2 * k + k // 3)
     return ask(f"What is {a} + {b}?", a + b, "integer", difficulty, "arithmetic")
 
 
-@template(DOMAIN, "subtract")
+@register("subtract", domain=DOMAIN)
 def subtract(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     a, b = _digits(rng, 2 * k), _digits(rng, 2 * k)
     return ask(f"What is {a} - {b}?", a - b, "integer", difficulty, "arithmetic")
 
 
-@template(DOMAIN, "multiply")
+@register("multiply", domain=DOMAIN)
 def multiply(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     a, b = _digits(rng, k + 1), _digits(rng, 2 * k - 1)
     return ask(f"What is {a} × {b}?", a * b, "integer", difficulty, "arithmetic")
 
 
-@template(DOMAIN, "long-division")
+@register("long-division", domain=DOMAIN)
 def long_division(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     b = _digits(rng, k)
@@ -45,7 +45,7 @@ def long_division(rng: random.Random) -> Draft:
     return ask(question, a // b, "integer", difficulty, "arithmetic")
 
 
-@template(DOMAIN, "power")
+@register("power", domain=DOMAIN)
 def power(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     base = rng.choice([2, 3, 5, 7][: k + 1])
@@ -53,7 +53,7 @@ def power(rng: random.Random) -> Draft:
     return ask(f"What is {base}^{exponent}?", base**exponent, "integer", difficulty, "powers")
 
 
-@template(DOMAIN, "square-root")
+@register("square-root", domain=DOMAIN)
 def square_root(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     root = rng.randint(10 ** k // 2 + 2, 10 ** (k + 1) // 3)
@@ -61,14 +61,14 @@ def square_root(rng: random.Random) -> Draft:
     return ask(question, root, "integer", difficulty, "powers")
 
 
-@template(DOMAIN, "factorial")
+@register("factorial", domain=DOMAIN)
 def factorial(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(3 * k + 1, 4 * k + 3)
     return ask(f"What is {n}! ({n} factorial)?", math.factorial(n), "integer", difficulty, "powers")
 
 
-@template(DOMAIN, "sum-to-n")
+@register("sum-to-n", domain=DOMAIN)
 def sum_to_n(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(10**k, 3 * 10**k)
@@ -76,7 +76,7 @@ def sum_to_n(rng: random.Random) -> Draft:
     return ask(question, n * (n + 1) // 2, "integer", difficulty, "series")
 
 
-@template(DOMAIN, "percent-of")
+@register("percent-of", domain=DOMAIN)
 def percent_of(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     percent = rng.choice([10, 25, 50, 20, 15, 35, 12.5, 17.5, 2.5, 37.5][: 3 * k + 1])
@@ -86,7 +86,7 @@ def percent_of(rng: random.Random) -> Draft:
     return ask(question, format_number(value), "number", difficulty, "percentages")
 
 
-@template(DOMAIN, "lowest-terms")
+@register("lowest-terms", domain=DOMAIN)
 def lowest_terms(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     top, bottom = rng.randint(1, 6 * k), rng.randint(7 * k, 13 * k)
@@ -96,7 +96,7 @@ def lowest_terms(rng: random.Random) -> Draft:
     return ask(question, format_number(value), "number", difficulty, "fractions")
 
 
-@template(DOMAIN, "larger-fraction")
+@register("larger-fraction", domain=DOMAIN)
 def larger_fraction(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     a = b = Fraction(1)
@@ -109,7 +109,7 @@ def larger_fraction(rng: random.Random) -> Draft:
                choices=names)
 
 
-@template(DOMAIN, "mixed-operations")
+@register("mixed-operations", domain=DOMAIN)
 def mixed_operations(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     a, b, c, d = (rng.randint(2, 6 * k + 3) for _ in range(4))

@@ -8,7 +8,7 @@ import random
 from fractions import Fraction
 
 from slopmark.evals.answers import format_number
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.calibration.question import (
     DOMAIN,
     WEEKDAYS,
@@ -29,7 +29,7 @@ def _spoken(day: datetime.date) -> str:
     return f"{day.day} {calendar.month_name[day.month]} {day.year}"
 
 
-@template(DOMAIN, "weekday-of-date")
+@register("weekday-of-date", domain=DOMAIN)
 def weekday_of_date(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     day = _date(rng, k)
@@ -38,7 +38,7 @@ def weekday_of_date(rng: random.Random) -> Draft:
                choices=WEEKDAYS)
 
 
-@template(DOMAIN, "days-between")
+@register("days-between", domain=DOMAIN)
 def days_between(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     start = _date(rng, k)
@@ -48,7 +48,7 @@ def days_between(rng: random.Random) -> Draft:
                "integer", difficulty, "calendar")
 
 
-@template(DOMAIN, "date-after")
+@register("date-after", domain=DOMAIN)
 def date_after(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     start = _date(rng, k)
@@ -59,7 +59,7 @@ def date_after(rng: random.Random) -> Draft:
     return ask(question, later.isoformat(), "text", difficulty, "calendar", aliases=aliases)
 
 
-@template(DOMAIN, "leap-year")
+@register("leap-year", domain=DOMAIN)
 def leap_year(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     if k == 1:
@@ -70,7 +70,7 @@ def leap_year(rng: random.Random) -> Draft:
                   difficulty, "calendar")
 
 
-@template(DOMAIN, "weekday-after-days")
+@register("weekday-after-days", domain=DOMAIN)
 def weekday_after_days(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     today, gap = rng.randrange(7), rng.randint(3, 20 * 10 ** (k - 1))
@@ -79,7 +79,7 @@ def weekday_after_days(rng: random.Random) -> Draft:
                choices=WEEKDAYS)
 
 
-@template(DOMAIN, "days-in-month")
+@register("days-in-month", domain=DOMAIN)
 def days_in_month(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     day = _date(rng, k)
@@ -88,7 +88,7 @@ def days_in_month(rng: random.Random) -> Draft:
     return ask(question, days, "integer", difficulty, "calendar")
 
 
-@template(DOMAIN, "clock-add")
+@register("clock-add", domain=DOMAIN)
 def clock_add(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     start, gap = rng.randrange(24 * 60), rng.randint(10, 200 * k * k)
@@ -100,7 +100,7 @@ def clock_add(rng: random.Random) -> Draft:
     return ask(question, answer, "text", difficulty, "time", aliases=aliases)
 
 
-@template(DOMAIN, "inches-to-cm")
+@register("inches-to-cm", domain=DOMAIN)
 def inches_to_cm(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     inches = rng.randint(2, 20 * k) + Fraction(rng.choice([0, 0, 1, 2][: k + 1]), 4)
@@ -110,7 +110,7 @@ def inches_to_cm(rng: random.Random) -> Draft:
     return ask(question, format_number(value), "number", difficulty, "units")
 
 
-@template(DOMAIN, "celsius-to-fahrenheit")
+@register("celsius-to-fahrenheit", domain=DOMAIN)
 def celsius_to_fahrenheit(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     celsius = rng.randrange(-40, 40 * k, 5 if k == 1 else 1)
@@ -119,7 +119,7 @@ def celsius_to_fahrenheit(rng: random.Random) -> Draft:
     return ask(question, format_number(value), "number", difficulty, "units")
 
 
-@template(DOMAIN, "time-to-seconds")
+@register("time-to-seconds", domain=DOMAIN)
 def time_to_seconds(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     days, hours, minutes = rng.randint(0, k - 1), rng.randint(1, 23), rng.randint(1, 59)
@@ -128,7 +128,7 @@ def time_to_seconds(rng: random.Random) -> Draft:
     return ask(question, ((days * 24 + hours) * 60 + minutes) * 60, "integer", difficulty, "units")
 
 
-@template(DOMAIN, "area-units")
+@register("area-units", domain=DOMAIN)
 def area_units(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     width, height = rng.randint(2, 9 * k), rng.randint(2, 9 * k)

@@ -7,7 +7,7 @@ import random
 from fractions import Fraction
 
 from slopmark.evals.answers import format_number
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.calibration.question import DOMAIN, ask, level, yes_no
 
 _ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
@@ -26,7 +26,7 @@ def roman(n: int) -> str:
     return out
 
 
-@template(DOMAIN, "is-prime")
+@register("is-prime", domain=DOMAIN)
 def prime_test(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randrange(10**k + 1, 10 ** (k + 1), 2)
@@ -36,7 +36,7 @@ def prime_test(rng: random.Random) -> Draft:
     return yes_no(f"Is {n} a prime number?", is_prime(n), difficulty, "primes")
 
 
-@template(DOMAIN, "nth-prime")
+@register("nth-prime", domain=DOMAIN)
 def nth_prime(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(5 * k, 25 * k * k)
@@ -45,7 +45,7 @@ def nth_prime(rng: random.Random) -> Draft:
     return ask(question, primes[n - 1], "integer", difficulty, "primes")
 
 
-@template(DOMAIN, "next-prime")
+@register("next-prime", domain=DOMAIN)
 def next_prime(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(10**k, 10 ** (k + 1))
@@ -56,7 +56,7 @@ def next_prime(rng: random.Random) -> Draft:
     return ask(question, answer, "integer", difficulty, "primes")
 
 
-@template(DOMAIN, "divisor-count")
+@register("divisor-count", domain=DOMAIN)
 def divisor_count(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(10 * k, 10 ** (k + 1))
@@ -65,7 +65,7 @@ def divisor_count(rng: random.Random) -> Draft:
     return ask(question, count, "integer", difficulty, "divisors")
 
 
-@template(DOMAIN, "gcd")
+@register("gcd", domain=DOMAIN)
 def gcd(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     common = rng.randint(2, 10**k)
@@ -74,7 +74,7 @@ def gcd(rng: random.Random) -> Draft:
     return ask(question, math.gcd(a, b), "integer", difficulty, "divisors")
 
 
-@template(DOMAIN, "lcm")
+@register("lcm", domain=DOMAIN)
 def lcm(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     values = rng.sample(range(2, 8 * k + 6), k + 1)
@@ -83,7 +83,7 @@ def lcm(rng: random.Random) -> Draft:
     return ask(question, math.lcm(*values), "integer", difficulty, "divisors")
 
 
-@template(DOMAIN, "last-digit")
+@register("last-digit", domain=DOMAIN)
 def last_digit(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     base, exponent = rng.randint(2, 9 + 10 * k), rng.randint(5, 10 ** (k + 1))
@@ -91,7 +91,7 @@ def last_digit(rng: random.Random) -> Draft:
     return ask(question, pow(base, exponent, 10), "integer", difficulty, "modular")
 
 
-@template(DOMAIN, "remainder")
+@register("remainder", domain=DOMAIN)
 def remainder(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     a, m = rng.randint(10 ** (k + 1), 10 ** (2 * k + 1)), rng.randint(3, 6 * k + 7)
@@ -99,7 +99,7 @@ def remainder(rng: random.Random) -> Draft:
     return ask(question, a % m, "integer", difficulty, "modular")
 
 
-@template(DOMAIN, "digit-sum")
+@register("digit-sum", domain=DOMAIN)
 def digit_sum(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(10 ** (3 * k), 10 ** (4 * k))
@@ -107,7 +107,7 @@ def digit_sum(rng: random.Random) -> Draft:
     return ask(question, sum(map(int, str(n))), "integer", difficulty, "digits")
 
 
-@template(DOMAIN, "digits-of-power")
+@register("digits-of-power", domain=DOMAIN)
 def digits_of_power(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     exponent = rng.randint(10 * k, 40 * k)
@@ -115,7 +115,7 @@ def digits_of_power(rng: random.Random) -> Draft:
     return ask(question, len(str(2**exponent)), "integer", difficulty, "digits")
 
 
-@template(DOMAIN, "digit-occurrences")
+@register("digit-occurrences", domain=DOMAIN)
 def digit_occurrences(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     digit, upper = rng.randint(1, 9), rng.randint(10**k, 3 * 10**k)
@@ -124,7 +124,7 @@ def digit_occurrences(rng: random.Random) -> Draft:
     return ask(question, count, "integer", difficulty, "digits")
 
 
-@template(DOMAIN, "to-binary")
+@register("to-binary", domain=DOMAIN)
 def to_binary(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(2 ** (2 * k + 1), 2 ** (4 * k + 2))
@@ -132,7 +132,7 @@ def to_binary(rng: random.Random) -> Draft:
     return ask(question, f"{n:b}", "text", difficulty, "bases", aliases=[f"0b{n:b}"])
 
 
-@template(DOMAIN, "from-binary")
+@register("from-binary", domain=DOMAIN)
 def from_binary(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(2 ** (2 * k + 1), 2 ** (4 * k + 2))
@@ -140,7 +140,7 @@ def from_binary(rng: random.Random) -> Draft:
     return ask(question, n, "integer", difficulty, "bases")
 
 
-@template(DOMAIN, "from-hex")
+@register("from-hex", domain=DOMAIN)
 def from_hex(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(16**k, 16 ** (k + 1))
@@ -148,7 +148,7 @@ def from_hex(rng: random.Random) -> Draft:
     return ask(question, n, "integer", difficulty, "bases")
 
 
-@template(DOMAIN, "from-roman")
+@register("from-roman", domain=DOMAIN)
 def from_roman(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(10 ** (k - 1) * 4, min(3999, 10**k * 4))
@@ -156,14 +156,14 @@ def from_roman(rng: random.Random) -> Draft:
     return ask(question, n, "integer", difficulty, "roman")
 
 
-@template(DOMAIN, "to-roman")
+@register("to-roman", domain=DOMAIN)
 def to_roman(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(10 ** (k - 1) * 4, min(3999, 10**k * 4))
     return ask(f"Write {n} in Roman numerals.", roman(n), "text", difficulty, "roman")
 
 
-@template(DOMAIN, "fibonacci")
+@register("fibonacci", domain=DOMAIN)
 def fibonacci(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     n = rng.randint(6 * k, 14 * k)
@@ -174,7 +174,7 @@ def fibonacci(rng: random.Random) -> Draft:
     return ask(question, a, "integer", difficulty, "series")
 
 
-@template(DOMAIN, "sort-numbers")
+@register("sort-numbers", domain=DOMAIN)
 def sort_numbers(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     values = rng.sample(range(-50 * k, 100 * k * k), 3 + 2 * k)
@@ -183,7 +183,7 @@ def sort_numbers(rng: random.Random) -> Draft:
                "ordering")
 
 
-@template(DOMAIN, "median")
+@register("median", domain=DOMAIN)
 def median(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     values = [rng.randint(1, 40 * k) for _ in range(rng.randint(3 + k, 4 + 3 * k))]
@@ -193,7 +193,7 @@ def median(rng: random.Random) -> Draft:
     return ask(question, format_number(value), "number", difficulty, "statistics")
 
 
-@template(DOMAIN, "count-even")
+@register("count-even", domain=DOMAIN)
 def count_even(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     values = [rng.randint(1, 99 * k) for _ in range(4 + 4 * k)]

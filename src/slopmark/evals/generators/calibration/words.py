@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import string
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.calibration.question import DOMAIN, ask, level, yes_no
 
 #: Short words are easy; long words with repeated letters are where models slip.
@@ -28,7 +28,7 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-@template(DOMAIN, "count-letter")
+@register("count-letter", domain=DOMAIN)
 def count_letter(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     word = _word(rng, k)
@@ -37,7 +37,7 @@ def count_letter(rng: random.Random) -> Draft:
     return ask(question, word.count(letter), "integer", difficulty, "letters")
 
 
-@template(DOMAIN, "word-length")
+@register("word-length", domain=DOMAIN)
 def word_length(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     word = _word(rng, k)
@@ -45,14 +45,14 @@ def word_length(rng: random.Random) -> Draft:
     return ask(question, len(word), "integer", difficulty, "letters")
 
 
-@template(DOMAIN, "reverse-word")
+@register("reverse-word", domain=DOMAIN)
 def reverse_word(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     word = _word(rng, k)
     return ask(f'Spell the word "{word}" backwards.', word[::-1], "text", difficulty, "letters")
 
 
-@template(DOMAIN, "nth-letter")
+@register("nth-letter", domain=DOMAIN)
 def nth_letter(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     word = _word(rng, k)
@@ -61,7 +61,7 @@ def nth_letter(rng: random.Random) -> Draft:
     return ask(question, word[position - 1], "text", difficulty, "letters")
 
 
-@template(DOMAIN, "count-vowels")
+@register("count-vowels", domain=DOMAIN)
 def count_vowels(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     phrase = " ".join(_word(rng, k) for _ in range(k + 1))
@@ -69,7 +69,7 @@ def count_vowels(rng: random.Random) -> Draft:
     return ask(question, sum(ch in "aeiou" for ch in phrase), "integer", difficulty, "letters")
 
 
-@template(DOMAIN, "alphabet-position")
+@register("alphabet-position", domain=DOMAIN)
 def alphabet_position(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     letter = rng.choice(string.ascii_lowercase[: 6 + 10 * k])
@@ -78,7 +78,7 @@ def alphabet_position(rng: random.Random) -> Draft:
                "alphabet")
 
 
-@template(DOMAIN, "letter-shift")
+@register("letter-shift", domain=DOMAIN)
 def letter_shift(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     word, shift = _word(rng, k), rng.randint(1, 3 * k)
@@ -88,7 +88,7 @@ def letter_shift(rng: random.Random) -> Draft:
     return ask(question, shifted, "text", difficulty, "alphabet")
 
 
-@template(DOMAIN, "first-alphabetically")
+@register("first-alphabetically", domain=DOMAIN)
 def first_alphabetically(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     pool = [w for w in WORDS[k - 1] + WORDS[-1] if w[0] in "abcmps"]
@@ -97,7 +97,7 @@ def first_alphabetically(rng: random.Random) -> Draft:
     return ask(question, min(choices), "choice", difficulty, "ordering", choices=choices)
 
 
-@template(DOMAIN, "count-words")
+@register("count-words", domain=DOMAIN)
 def count_words(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     words = [rng.choice(WORDS[rng.randrange(3)]) for _ in range(rng.randint(4 * k, 8 * k))]
@@ -106,7 +106,7 @@ def count_words(rng: random.Random) -> Draft:
     return ask(question, len(words), "integer", difficulty, "counting")
 
 
-@template(DOMAIN, "is-anagram")
+@register("is-anagram", domain=DOMAIN)
 def is_anagram(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     word = _word(rng, k)
@@ -120,7 +120,7 @@ def is_anagram(rng: random.Random) -> Draft:
     return yes_no(f'Is "{other}" an anagram of "{word}"?', truth, difficulty, "letters")
 
 
-@template(DOMAIN, "is-palindrome")
+@register("is-palindrome", domain=DOMAIN)
 def is_palindrome(rng: random.Random) -> Draft:
     difficulty, k = level(rng)
     half = "".join(rng.choice("abcdeilmnorst") for _ in range(k + 1))

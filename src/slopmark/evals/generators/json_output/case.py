@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.json_output.schema import Record
 
 DOMAIN = "json"
@@ -31,7 +31,7 @@ def case(template_id: str) -> Callable[[Make], Make]:
 
     def add(make: Make) -> Make:
         CASES[template_id] = make
-        template(DOMAIN, template_id)(lambda rng: make(rng).draft)
+        register(template_id, domain=DOMAIN)(lambda rng: make(rng).draft)
         return make
 
     return add

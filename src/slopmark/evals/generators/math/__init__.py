@@ -17,5 +17,5 @@ from slopmark.evals.generators.math import (
 )
 
 VARIANTS = 4
-#: Imported for their @template registrations.
+#: Imported for their @register registrations.
 TEMPLATE_MODULES = (algebra, calculus, counting, geometry, number_theory, rational, word_problems)

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import sympy
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.math.problem import (
     DOMAIN,
     X,
@@ -19,7 +19,7 @@ from slopmark.evals.generators.math.problem import (
 )
 
 
-@template(DOMAIN, "linear-one-side")
+@register("linear-one-side", domain=DOMAIN)
 def linear_one_side(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, b, c = nonzero(rng, -5 * k, 5 * k), rng.randint(-20 * k, 20 * k), rng.randint(-30, 30)
@@ -27,7 +27,7 @@ def linear_one_side(rng: random.Random) -> Draft:
     return draft(question, Fraction(c - b, a), "number", level, "algebra")
 
 
-@template(DOMAIN, "linear-both-sides")
+@register("linear-both-sides", domain=DOMAIN)
 def linear_both_sides(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, c = rng.sample([n for n in range(-6 * k, 6 * k + 1) if n], 2)
@@ -36,7 +36,7 @@ def linear_both_sides(rng: random.Random) -> Draft:
     return draft(question, Fraction(d - b, a - c), "number", level, "algebra")
 
 
-@template(DOMAIN, "system-2x2")
+@register("system-2x2", domain=DOMAIN)
 def system_2x2(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     x, y = rng.randint(-5 * k, 5 * k), rng.randint(-5 * k, 5 * k)
@@ -49,7 +49,7 @@ def system_2x2(rng: random.Random) -> Draft:
     return draft(question, [x, y], "tuple", level, "algebra", "systems", names=["x", "y"])
 
 
-@template(DOMAIN, "quadratic-integer-roots")
+@register("quadratic-integer-roots", domain=DOMAIN)
 def quadratic_integer_roots(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     r, s = rng.sample(range(-6 * k, 6 * k + 1), 2)
@@ -58,7 +58,7 @@ def quadratic_integer_roots(rng: random.Random) -> Draft:
     return draft(question, [r, s], "set", level, "algebra", "quadratics")
 
 
-@template(DOMAIN, "quadratic-rational-roots")
+@register("quadratic-rational-roots", domain=DOMAIN)
 def quadratic_rational_roots(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     p, q = rng.randint(-5 * k, 5 * k), rng.choice([2, 3, 5])
@@ -68,7 +68,7 @@ def quadratic_rational_roots(rng: random.Random) -> Draft:
     return draft(question, [Fraction(r, q), p], "set", level, "algebra", "quadratics")
 
 
-@template(DOMAIN, "vieta-sum-of-squares")
+@register("vieta-sum-of-squares", domain=DOMAIN)
 def vieta_sum_of_squares(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     b, c = rng.randint(-6 * k, 6 * k), nonzero(rng, -10 * k, 10 * k)
@@ -77,7 +77,7 @@ def vieta_sum_of_squares(rng: random.Random) -> Draft:
     return draft(question, b * b - 2 * c, "integer", level, "algebra", "quadratics")
 
 
-@template(DOMAIN, "expand-binomials")
+@register("expand-binomials", domain=DOMAIN)
 def expand_binomials(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, b, c, d = (nonzero(rng, -3 * k, 3 * k) for _ in range(4))
@@ -87,7 +87,7 @@ def expand_binomials(rng: random.Random) -> Draft:
     return draft(question, gold, "expression", level, "algebra", form="expanded")
 
 
-@template(DOMAIN, "factor-quadratic")
+@register("factor-quadratic", domain=DOMAIN)
 def factor_quadratic(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     p, q = rng.sample([n for n in range(-5 * k, 5 * k + 1) if n], 2)
@@ -96,7 +96,7 @@ def factor_quadratic(rng: random.Random) -> Draft:
     return draft(question, (X + p) * (X + q), "expression", level, "algebra", form="factored")
 
 
-@template(DOMAIN, "simplify-rational")
+@register("simplify-rational", domain=DOMAIN)
 def simplify_rational(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, b = rng.sample([n for n in range(-4 * k, 4 * k + 1) if n], 2)

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import sympy
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.math.problem import (
     DOMAIN,
     X,
@@ -18,7 +18,7 @@ from slopmark.evals.generators.math.problem import (
 )
 
 
-@template(DOMAIN, "derivative-polynomial")
+@register("derivative-polynomial", domain=DOMAIN)
 def derivative_polynomial(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     poly = sum(nonzero(rng, -9, 9) * X**power for power in rng.sample(range(4 + k), 2 + k))
@@ -26,7 +26,7 @@ def derivative_polynomial(rng: random.Random) -> Draft:
     return draft(question, sympy.diff(poly, X), "expression", level, "calculus")
 
 
-@template(DOMAIN, "derivative-at-point")
+@register("derivative-at-point", domain=DOMAIN)
 def derivative_at_point(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     poly = sum(nonzero(rng, -6, 6) * X**power for power in rng.sample(range(1, 3 + k), 1 + k))
@@ -35,7 +35,7 @@ def derivative_at_point(rng: random.Random) -> Draft:
     return draft(question, int(sympy.diff(poly, X).subs(X, point)), "integer", level, "calculus")
 
 
-@template(DOMAIN, "definite-integral")
+@register("definite-integral", domain=DOMAIN)
 def definite_integral(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     poly = sum(rng.randint(1, 6) * X**power for power in rng.sample(range(3 + k), 1 + k))
@@ -45,7 +45,7 @@ def definite_integral(rng: random.Random) -> Draft:
     return draft(question, Fraction(int(value.p), int(value.q)), "number", level, "calculus")
 
 
-@template(DOMAIN, "median-of-data")
+@register("median-of-data", domain=DOMAIN)
 def median_of_data(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     data = [rng.randint(1, 50 * k) for _ in range(rng.randint(4, 5 + 3 * k))]
@@ -55,7 +55,7 @@ def median_of_data(rng: random.Random) -> Draft:
     return draft(question, median, "number", level, "statistics")
 
 
-@template(DOMAIN, "weighted-average")
+@register("weighted-average", domain=DOMAIN)
 def weighted_average(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     parts = [("homework", 20), ("midterm", 30), ("final exam", 50)] if k > 1 else [

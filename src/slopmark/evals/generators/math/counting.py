@@ -6,7 +6,7 @@ import math
 import random
 from fractions import Fraction
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.math.problem import (
     DOMAIN,
     WORDS,
@@ -17,7 +17,7 @@ from slopmark.evals.generators.math.problem import (
 )
 
 
-@template(DOMAIN, "committee-choose")
+@register("committee-choose", domain=DOMAIN)
 def committee_choose(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     n = rng.randint(5, 6 + 4 * k)
@@ -26,7 +26,7 @@ def committee_choose(rng: random.Random) -> Draft:
     return draft(question, math.comb(n, r), "integer", level, "combinatorics")
 
 
-@template(DOMAIN, "podium-arrangements")
+@register("podium-arrangements", domain=DOMAIN)
 def podium_arrangements(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     n, places = rng.randint(4, 6 + 4 * k), min(3 + k - 1, 5)
@@ -35,7 +35,7 @@ def podium_arrangements(rng: random.Random) -> Draft:
     return draft(question, math.perm(n, places), "integer", level, "combinatorics")
 
 
-@template(DOMAIN, "word-arrangements")
+@register("word-arrangements", domain=DOMAIN)
 def word_arrangements(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     word = rng.choice([w for w in WORDS if len(w) <= 4 + 2 * k])
@@ -45,7 +45,7 @@ def word_arrangements(rng: random.Random) -> Draft:
     return draft(question, value, "integer", level, "combinatorics")
 
 
-@template(DOMAIN, "dice-sum")
+@register("dice-sum", domain=DOMAIN)
 def dice_sum(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     dice = 1 + k
@@ -63,7 +63,7 @@ def _rolls(dice: int) -> list[tuple[int, ...]]:
     return rolls
 
 
-@template(DOMAIN, "draw-without-replacement")
+@register("draw-without-replacement", domain=DOMAIN)
 def draw_without_replacement(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     red, blue, draws = rng.randint(2, 4 * k + 2), rng.randint(2, 4 * k + 2), min(1 + k, 3)
@@ -74,7 +74,7 @@ def draw_without_replacement(rng: random.Random) -> Draft:
     return draft(question, value, "number", level, "probability")
 
 
-@template(DOMAIN, "coin-exactly-k")
+@register("coin-exactly-k", domain=DOMAIN)
 def coin_exactly_k(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     n = rng.randint(3, 3 + 3 * k)
@@ -83,7 +83,7 @@ def coin_exactly_k(rng: random.Random) -> Draft:
     return draft(question, Fraction(math.comb(n, heads), 2**n), "number", level, "probability")
 
 
-@template(DOMAIN, "arithmetic-term")
+@register("arithmetic-term", domain=DOMAIN)
 def arithmetic_term(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, d, n = rng.randint(-20, 20), nonzero(rng, -9, 9), rng.randint(10, 40 * k)
@@ -92,7 +92,7 @@ def arithmetic_term(rng: random.Random) -> Draft:
     return draft(question, a + (n - 1) * d, "integer", level, "sequences")
 
 
-@template(DOMAIN, "arithmetic-series")
+@register("arithmetic-series", domain=DOMAIN)
 def arithmetic_series(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, d, n = rng.randint(1, 15), rng.randint(2, 7), rng.randint(8, 25 * k)
@@ -101,7 +101,7 @@ def arithmetic_series(rng: random.Random) -> Draft:
     return draft(question, n * (a + last) // 2, "integer", level, "sequences")
 
 
-@template(DOMAIN, "custom-recurrence")
+@register("custom-recurrence", domain=DOMAIN)
 def custom_recurrence(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, b, c, n = rng.randint(1, 4), rng.randint(1, 5), rng.randint(1, 3), rng.randint(5, 5 + 3 * k)

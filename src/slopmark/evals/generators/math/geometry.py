@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import sympy
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.math.problem import (
     DOMAIN,
     draft,
@@ -15,7 +15,7 @@ from slopmark.evals.generators.math.problem import (
 )
 
 
-@template(DOMAIN, "rectangle-from-perimeter")
+@register("rectangle-from-perimeter", domain=DOMAIN)
 def rectangle_from_perimeter(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     length, width = rng.randint(3, 20 * k), rng.randint(2, 15 * k)
@@ -24,7 +24,7 @@ def rectangle_from_perimeter(rng: random.Random) -> Draft:
     return draft(question, length * width, "integer", level, "geometry")
 
 
-@template(DOMAIN, "triangle-area")
+@register("triangle-area", domain=DOMAIN)
 def triangle_area(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     base, height = rng.randint(3, 15 * k), rng.randint(3, 15 * k)
@@ -32,7 +32,7 @@ def triangle_area(rng: random.Random) -> Draft:
     return draft(question, Fraction(base * height, 2), "number", level, "geometry")
 
 
-@template(DOMAIN, "circle-area-pi")
+@register("circle-area-pi", domain=DOMAIN)
 def circle_area_pi(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     diameter = rng.randint(2, 12 * k)
@@ -41,7 +41,7 @@ def circle_area_pi(rng: random.Random) -> Draft:
     return draft(question, sympy.pi * Fraction(diameter, 2) ** 2, "number", level, "geometry")
 
 
-@template(DOMAIN, "pythagoras")
+@register("pythagoras", domain=DOMAIN)
 def pythagoras(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, b, c = rng.choice([(3, 4, 5), (5, 12, 13), (8, 15, 17), (7, 24, 25), (20, 21, 29)][: 2 + k])
@@ -51,7 +51,7 @@ def pythagoras(rng: random.Random) -> Draft:
     return draft(question, c * scale, "integer", level, "geometry")
 
 
-@template(DOMAIN, "polygon-angles")
+@register("polygon-angles", domain=DOMAIN)
 def polygon_angles(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     sides = rng.randint(5, 6 + 6 * k)
@@ -59,7 +59,7 @@ def polygon_angles(rng: random.Random) -> Draft:
     return draft(question, Fraction(180 * (sides - 2), sides), "number", level, "geometry")
 
 
-@template(DOMAIN, "clock-angle")
+@register("clock-angle", domain=DOMAIN)
 def clock_angle(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     hour, minute = rng.randint(1, 12), rng.choice(range(0, 60, 15 // k))
@@ -69,7 +69,7 @@ def clock_angle(rng: random.Random) -> Draft:
     return draft(question, min(angle, 360 - angle), "number", level, "geometry")
 
 
-@template(DOMAIN, "speed-units")
+@register("speed-units", domain=DOMAIN)
 def speed_units(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     kmh = rng.randint(6, 40 * k)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.math.problem import (
     DOMAIN,
     draft,
@@ -13,7 +13,7 @@ from slopmark.evals.generators.math.problem import (
 )
 
 
-@template(DOMAIN, "power-mod")
+@register("power-mod", domain=DOMAIN)
 def power_mod(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     base, exponent = rng.randint(2, 12), rng.randint(10, 10**k * 20)
@@ -22,7 +22,7 @@ def power_mod(rng: random.Random) -> Draft:
     return draft(question, pow(base, exponent, modulus), "integer", level, "number-theory")
 
 
-@template(DOMAIN, "modular-inverse")
+@register("modular-inverse", domain=DOMAIN)
 def modular_inverse(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     prime = rng.choice([7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43][: 3 + 3 * k])
@@ -31,7 +31,7 @@ def modular_inverse(rng: random.Random) -> Draft:
     return draft(question, pow(a, -1, prime), "integer", level, "number-theory")
 
 
-@template(DOMAIN, "buses-lcm")
+@register("buses-lcm", domain=DOMAIN)
 def buses_lcm(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     periods = rng.sample(range(4, 10 + 8 * k), 1 + k)
@@ -41,7 +41,7 @@ def buses_lcm(rng: random.Random) -> Draft:
     return draft(question, math.lcm(*periods), "integer", level, "number-theory")
 
 
-@template(DOMAIN, "divisible-count")
+@register("divisible-count", domain=DOMAIN)
 def divisible_count(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     n, (a, b) = rng.randint(50, 500 * k), rng.sample([2, 3, 5, 7, 4, 9, 11][: 3 + 2 * k], 2)

@@ -6,7 +6,7 @@ import random
 from fractions import Fraction
 
 from slopmark.evals.answers import format_number
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.math.problem import (
     DOMAIN,
     draft,
@@ -14,7 +14,7 @@ from slopmark.evals.generators.math.problem import (
 )
 
 
-@template(DOMAIN, "fraction-sum")
+@register("fraction-sum", domain=DOMAIN)
 def fraction_sum(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     terms = [Fraction(rng.randint(1, 9), rng.randint(2, 6 + 2 * k)) for _ in range(1 + k)]
@@ -26,7 +26,7 @@ def fraction_sum(rng: random.Random) -> Draft:
     return draft(f"Compute {text}.", value, "number", level, "fractions")
 
 
-@template(DOMAIN, "fraction-product")
+@register("fraction-product", domain=DOMAIN)
 def fraction_product(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, b, c = (Fraction(rng.randint(1, 6 * k), rng.randint(2, 9)) for _ in range(3))
@@ -34,7 +34,7 @@ def fraction_product(rng: random.Random) -> Draft:
     return draft(question, a * b / c, "number", level, "fractions")
 
 
-@template(DOMAIN, "percent-of")
+@register("percent-of", domain=DOMAIN)
 def percent_of(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     p, n = rng.choice([5, 12, 15, 35, 62.5, 12.5, 7.5][: 3 + 2 * k]), rng.randint(2, 40 * k) * 8
@@ -42,7 +42,7 @@ def percent_of(rng: random.Random) -> Draft:
     return draft(question, Fraction(str(p)) * n / 100, "number", level, "percentages")
 
 
-@template(DOMAIN, "percent-change")
+@register("percent-change", domain=DOMAIN)
 def percent_change(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     old = rng.choice([40, 80, 120, 200, 250, 400, 500, 800])
@@ -52,7 +52,7 @@ def percent_change(rng: random.Random) -> Draft:
     return draft(question, Fraction(new - old, old) * 100, "number", level, "percentages")
 
 
-@template(DOMAIN, "successive-discounts")
+@register("successive-discounts", domain=DOMAIN)
 def successive_discounts(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     price = rng.randint(2, 20 * k) * 20
@@ -63,7 +63,7 @@ def successive_discounts(rng: random.Random) -> Draft:
     return draft(question, value, "number", level, "percentages")
 
 
-@template(DOMAIN, "compound-interest")
+@register("compound-interest", domain=DOMAIN)
 def compound_interest(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     rate, years = rng.choice([5, 10, 20, 25, 50]), 1 + k

@@ -6,7 +6,7 @@ import math
 import random
 from fractions import Fraction
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.math.problem import (
     DOMAIN,
     NAMES,
@@ -15,7 +15,7 @@ from slopmark.evals.generators.math.problem import (
 )
 
 
-@template(DOMAIN, "shopping-change")
+@register("shopping-change", domain=DOMAIN)
 def shopping_change(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, b, p, q = rng.randint(2, 4 * k), rng.randint(2, 3 * k), rng.randint(2, 9), rng.randint(3, 12)
@@ -26,7 +26,7 @@ def shopping_change(rng: random.Random) -> Draft:
     return draft(question, bill - a * p - b * q, "integer", level, "arithmetic")
 
 
-@template(DOMAIN, "marbles-given-away")
+@register("marbles-given-away", domain=DOMAIN)
 def marbles_given_away(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     part, rest = rng.choice([2, 3, 4, 5]), rng.randint(3, 12 * k)
@@ -36,7 +36,7 @@ def marbles_given_away(rng: random.Random) -> Draft:
     return draft(question, total - total // part - rest, "integer", level, "arithmetic")
 
 
-@template(DOMAIN, "average-speed-round-trip")
+@register("average-speed-round-trip", domain=DOMAIN)
 def average_speed(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     v1, v2 = rng.sample(range(20, 40 * k + 30, 5), 2)
@@ -45,7 +45,7 @@ def average_speed(rng: random.Random) -> Draft:
     return draft(question, Fraction(2 * v1 * v2, v1 + v2), "number", level, "rates")
 
 
-@template(DOMAIN, "pipes-together")
+@register("pipes-together", domain=DOMAIN)
 def pipes_together(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     a, b = rng.sample(range(2, 6 + 4 * k), 2)
@@ -54,7 +54,7 @@ def pipes_together(rng: random.Random) -> Draft:
     return draft(question, Fraction(a * b, a + b), "number", level, "rates")
 
 
-@template(DOMAIN, "ages")
+@register("ages", domain=DOMAIN)
 def ages(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     child, times, years = rng.randint(3, 12), rng.randint(2, 3 + k), rng.randint(2, 5 * k)
@@ -66,7 +66,7 @@ def ages(rng: random.Random) -> Draft:
     return draft(question, child, "integer", level, "algebra")
 
 
-@template(DOMAIN, "ticket-sales")
+@register("ticket-sales", domain=DOMAIN)
 def ticket_sales(rng: random.Random) -> Draft:
     level, k = draw_level(rng)
     adult, child = rng.randint(8, 20), rng.randint(3, 7)

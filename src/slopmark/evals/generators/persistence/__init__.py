@@ -16,5 +16,5 @@ from slopmark.evals.generators.persistence import (
 )
 
 VARIANTS = 4
-#: Imported for their @template registrations.
+#: Imported for their @register registrations.
 TEMPLATE_MODULES = (devices, ledgers, movement, registers, sequences, sets)

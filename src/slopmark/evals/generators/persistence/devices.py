@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.persistence.machine import (
     DOMAIN,
     ask_pairs,
@@ -16,7 +16,7 @@ from slopmark.evals.generators.persistence.machine import (
 PLATES = ("K1", "M7", "P3", "R8", "T2", "V5", "X9")
 
 
-@template(DOMAIN, "elevator")
+@register("elevator", domain=DOMAIN)
 def elevator(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     lift = {"floor": 0, "people": 0}
@@ -37,7 +37,7 @@ def _lift_step(rng: random.Random, lift: dict[str, int], top: int) -> str:
     return f"{who} {'in' if moving > 0 else 'out'}."
 
 
-@template(DOMAIN, "thermostat")
+@register("thermostat", domain=DOMAIN)
 def thermostat(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     temperature, mode, steps = rng.randint(16, 24), "heat", []
@@ -59,7 +59,7 @@ def thermostat(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs(["setting", "mode"]), "mapping", state, level, "device")
 
 
-@template(DOMAIN, "clock-time")
+@register("clock-time", domain=DOMAIN)
 def clock_time(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     minutes = rng.randrange(24 * 60)
@@ -75,7 +75,7 @@ def clock_time(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "mapping", state, level, "time")
 
 
-@template(DOMAIN, "toy-calendar")
+@register("toy-calendar", domain=DOMAIN)
 def toy_calendar(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     days_per_month, months = rng.choice([20, 25, 30]), rng.choice([4, 6, 8])
@@ -95,7 +95,7 @@ def toy_calendar(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "mapping", state, level, "time")
 
 
-@template(DOMAIN, "parking-lot")
+@register("parking-lot", domain=DOMAIN)
 def parking_lot(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     spots: list[str | None] = [None] * 4
@@ -118,7 +118,7 @@ def _parking_step(rng: random.Random, spots: list[str | None]) -> str:
     return f"Car {car} arrives."
 
 
-@template(DOMAIN, "dial-lock")
+@register("dial-lock", domain=DOMAIN)
 def dial_lock(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     dials = [rng.randrange(10) for _ in range(4)]
@@ -133,7 +133,7 @@ def dial_lock(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "text", "".join(map(str, dials)), level, "modular")
 
 
-@template(DOMAIN, "bit-register")
+@register("bit-register", domain=DOMAIN)
 def bit_register(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     value = rng.randrange(256)
@@ -157,7 +157,7 @@ def bit_register(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "text", f"{value:08b}", level, "bits")
 
 
-@template(DOMAIN, "string-build")
+@register("string-build", domain=DOMAIN)
 def string_build(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     text = rng.choice(["cat", "sun", "map", "pen"])
@@ -182,7 +182,7 @@ def string_build(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "text", text, level, "string")
 
 
-@template(DOMAIN, "cursor-editor")
+@register("cursor-editor", domain=DOMAIN)
 def cursor_editor(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     text, cursor, steps = "", 0, []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.persistence.machine import (
     DOMAIN,
     NAMES,
@@ -14,7 +14,7 @@ from slopmark.evals.generators.persistence.machine import (
 )
 
 
-@template(DOMAIN, "bank-transfers")
+@register("bank-transfers", domain=DOMAIN)
 def bank_transfers(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     owners = rng.sample(NAMES, 3)
@@ -39,7 +39,7 @@ def bank_transfers(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs(owners), "mapping", accounts, level, "money")
 
 
-@template(DOMAIN, "savings-interest")
+@register("savings-interest", domain=DOMAIN)
 def savings_interest(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     balance, fees = rng.randint(10, 50) * 100, 0
@@ -62,7 +62,7 @@ def savings_interest(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs(["balance", "fees"]), "mapping", state, level, "money")
 
 
-@template(DOMAIN, "shop-stock")
+@register("shop-stock", domain=DOMAIN)
 def shop_stock(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     goods = rng.sample(["apples", "pears", "plums", "lemons", "figs"], 3)
@@ -81,7 +81,7 @@ def shop_stock(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs(goods), "mapping", stock, level, "inventory")
 
 
-@template(DOMAIN, "warehouse-pallets")
+@register("warehouse-pallets", domain=DOMAIN)
 def warehouse_pallets(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     sites = {"north": rng.randint(10, 40), "south": rng.randint(10, 40), "east": 0}
@@ -97,7 +97,7 @@ def warehouse_pallets(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs(list(sites)), "mapping", sites, level, "inventory")
 
 
-@template(DOMAIN, "vote-tally")
+@register("vote-tally", domain=DOMAIN)
 def vote_tally(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     candidates = rng.sample(["Oak", "Elm", "Ash", "Yew", "Fir"], 3)
@@ -116,7 +116,7 @@ def vote_tally(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs(candidates), "mapping", votes, level, "counter")
 
 
-@template(DOMAIN, "library-loans")
+@register("library-loans", domain=DOMAIN)
 def library_loans(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     readers = rng.sample(NAMES, 3)
@@ -137,7 +137,7 @@ def library_loans(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs(readers), "mapping", loans, level, "counter")
 
 
-@template(DOMAIN, "scoreboard")
+@register("scoreboard", domain=DOMAIN)
 def scoreboard(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     teams = rng.sample(["Lions", "Hawks", "Bears", "Wolves", "Sharks"], 3)
@@ -159,7 +159,7 @@ def scoreboard(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs(teams), "mapping", score, level, "counter")
 
 
-@template(DOMAIN, "coins-and-lives")
+@register("coins-and-lives", domain=DOMAIN)
 def coins_and_lives(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     lives, coins = 3, 0
@@ -178,7 +178,7 @@ def coins_and_lives(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs(["lives", "coins"]), "mapping", state, level, "counter")
 
 
-@template(DOMAIN, "gate-counters")
+@register("gate-counters", domain=DOMAIN)
 def gate_counters(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     gates = {"north": 0, "south": 0, "west": 0}

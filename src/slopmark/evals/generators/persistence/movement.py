@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.persistence.machine import (
     COLOURS,
     COMPASS,
@@ -18,7 +18,7 @@ from slopmark.evals.generators.persistence.machine import (
 )
 
 
-@template(DOMAIN, "robot-compass")
+@register("robot-compass", domain=DOMAIN)
 def robot_compass(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     x = y = 0
@@ -32,7 +32,7 @@ def robot_compass(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs("xy"), "mapping", {"x": x, "y": y}, level, "grid")
 
 
-@template(DOMAIN, "robot-turtle")
+@register("robot-turtle", domain=DOMAIN)
 def robot_turtle(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     x = y = 0
@@ -53,7 +53,7 @@ def robot_turtle(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs(["x", "y", "facing"]), "mapping", state, level, "grid")
 
 
-@template(DOMAIN, "robot-walled-room")
+@register("robot-walled-room", domain=DOMAIN)
 def robot_walled_room(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     width, height = rng.randint(4, 8), rng.randint(4, 8)
@@ -70,7 +70,7 @@ def robot_walled_room(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs("xy"), "mapping", {"x": x, "y": y}, level, "grid")
 
 
-@template(DOMAIN, "shell-game")
+@register("shell-game", domain=DOMAIN)
 def shell_game(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     cups = ["red", "blue", "empty"]
@@ -90,7 +90,7 @@ def shell_game(rng: random.Random) -> Draft:
                   "mapping", state, level, "swaps")
 
 
-@template(DOMAIN, "block-towers")
+@register("block-towers", domain=DOMAIN)
 def block_towers(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     towers: dict[str, list[str]] = {"A": rng.sample(COLOURS, 3), "B": [], "C": []}
@@ -108,7 +108,7 @@ def block_towers(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "mapping", state, level, "puzzle")
 
 
-@template(DOMAIN, "water-jugs")
+@register("water-jugs", domain=DOMAIN)
 def water_jugs(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     size = {"A": rng.randint(3, 6), "B": rng.randint(7, 11)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.persistence.machine import (
     DOMAIN,
     ask_pairs,
@@ -13,7 +13,7 @@ from slopmark.evals.generators.persistence.machine import (
 )
 
 
-@template(DOMAIN, "registers-add")
+@register("registers-add", domain=DOMAIN)
 def registers_add(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     regs = {name: rng.randint(0, 20) for name in "ABC"}
@@ -37,7 +37,7 @@ def registers_add(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs("ABC"), "mapping", regs, level, "registers")
 
 
-@template(DOMAIN, "registers-mul-swap")
+@register("registers-mul-swap", domain=DOMAIN)
 def registers_mul_swap(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     regs = {name: rng.randint(1, 9) for name in "WXYZ"}
@@ -63,7 +63,7 @@ def registers_mul_swap(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs("WXYZ"), "mapping", regs, level, "registers")
 
 
-@template(DOMAIN, "registers-conditional")
+@register("registers-conditional", domain=DOMAIN)
 def registers_conditional(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     regs = {"P": rng.randint(0, 10), "Q": rng.randint(0, 10), "R": 0}
@@ -84,7 +84,7 @@ def registers_conditional(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs("PQR"), "mapping", regs, level, "registers", "branching")
 
 
-@template(DOMAIN, "variable-assignments")
+@register("variable-assignments", domain=DOMAIN)
 def variable_assignments(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     env = {"x": rng.randint(1, 5), "y": rng.randint(1, 5), "z": rng.randint(1, 5)}
@@ -101,7 +101,7 @@ def variable_assignments(rng: random.Random) -> Draft:
     return draft(intro, steps, ask_pairs("xyz"), "mapping", env, level, "variables")
 
 
-@template(DOMAIN, "key-value-store")
+@register("key-value-store", domain=DOMAIN)
 def key_value_store(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     keys = ["colour", "size", "owner", "shape"]

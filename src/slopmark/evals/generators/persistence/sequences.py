@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.persistence.machine import (
     COLOURS,
     DOMAIN,
@@ -15,7 +15,7 @@ from slopmark.evals.generators.persistence.machine import (
 )
 
 
-@template(DOMAIN, "stack-numbers")
+@register("stack-numbers", domain=DOMAIN)
 def stack_numbers(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     stack: list[int] = []
@@ -32,7 +32,7 @@ def stack_numbers(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "sequence", stack, level, "stack")
 
 
-@template(DOMAIN, "plate-pile")
+@register("plate-pile", domain=DOMAIN)
 def plate_pile(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     pile: list[str] = []
@@ -50,7 +50,7 @@ def plate_pile(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "sequence", pile[::-1], level, "stack")
 
 
-@template(DOMAIN, "forth-stack")
+@register("forth-stack", domain=DOMAIN)
 def forth_stack(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     stack: list[int] = []
@@ -85,7 +85,7 @@ def _forth(op: str, stack: list[int], rng: random.Random) -> str:
     return op
 
 
-@template(DOMAIN, "checkout-queue")
+@register("checkout-queue", domain=DOMAIN)
 def checkout_queue(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     line: list[str] = []
@@ -103,7 +103,7 @@ def checkout_queue(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "sequence", line, level, "queue")
 
 
-@template(DOMAIN, "queue-with-priority")
+@register("queue-with-priority", domain=DOMAIN)
 def queue_with_priority(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     line: list[str] = []
@@ -126,7 +126,7 @@ def queue_with_priority(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "sequence", line, level, "queue")
 
 
-@template(DOMAIN, "deque-ends")
+@register("deque-ends", domain=DOMAIN)
 def deque_ends(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     row: list[int] = []
@@ -145,7 +145,7 @@ def deque_ends(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "sequence", row, level, "deque")
 
 
-@template(DOMAIN, "list-positions")
+@register("list-positions", domain=DOMAIN)
 def list_positions(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     items = [rng.randint(1, 50) for _ in range(4)]
@@ -165,7 +165,7 @@ def list_positions(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "sequence", items, level, "list")
 
 
-@template(DOMAIN, "rotate-reverse")
+@register("rotate-reverse", domain=DOMAIN)
 def rotate_reverse(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     items = rng.sample("ABCDEFG", rng.randint(4, 7))
@@ -189,7 +189,7 @@ def rotate_reverse(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "sequence", items, level, "list")
 
 
-@template(DOMAIN, "array-updates")
+@register("array-updates", domain=DOMAIN)
 def array_updates(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     array = [rng.randint(0, 9) for _ in range(6)]
@@ -210,7 +210,7 @@ def array_updates(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "sequence", array, level, "array")
 
 
-@template(DOMAIN, "train-cars")
+@register("train-cars", domain=DOMAIN)
 def train_cars(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     cars = ["engine"]
@@ -232,7 +232,7 @@ def train_cars(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "sequence", cars, level, "list")
 
 
-@template(DOMAIN, "playlist")
+@register("playlist", domain=DOMAIN)
 def playlist(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     songs = ["Aria", "Blue", "Comet", "Dawn"]
@@ -256,7 +256,7 @@ def playlist(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "sequence", songs, level, "queue")
 
 
-@template(DOMAIN, "seat-swaps")
+@register("seat-swaps", domain=DOMAIN)
 def seat_swaps(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     seats = rng.sample(NAMES, 5)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from slopmark.evals.generators import Draft, template
+from slopmark.evals.generators import Draft, register
 from slopmark.evals.generators.persistence.machine import (
     DOMAIN,
     ITEMS,
@@ -14,7 +14,7 @@ from slopmark.evals.generators.persistence.machine import (
 )
 
 
-@template(DOMAIN, "backpack")
+@register("backpack", domain=DOMAIN)
 def backpack(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     carried: set[str] = set()
@@ -36,7 +36,7 @@ def backpack(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "set", sorted(carried), level, "set")
 
 
-@template(DOMAIN, "lamps-toggle")
+@register("lamps-toggle", domain=DOMAIN)
 def lamps_toggle(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     count = rng.randint(6, 10)
@@ -59,7 +59,7 @@ def lamps_toggle(rng: random.Random) -> Draft:
     return draft(intro, steps, ask, "set", sorted(lit), level, "set")
 
 
-@template(DOMAIN, "card-hand")
+@register("card-hand", domain=DOMAIN)
 def card_hand(rng: random.Random) -> Draft:
     level, n = draw_steps(rng)
     ranks = ("2", "5", "9", "jack", "queen", "ace")

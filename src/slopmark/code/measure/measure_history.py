@@ -1,0 +1,215 @@
+"""`slopmark code history`: erosion and verbosity across a repository's commits.
+
+Each commit's source blobs are read from git and handed to the native core as
+bytes; a blob already measured in this run is never parsed or scanned again, so a
+commit costs only the files it changed plus the (cheap) pooling of clones and hits.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+
+from slopmark.code.measure.cache.files import Analyzer, Version
+from slopmark.code.measure.discovery import EXCLUDED_DIRS, excluded
+from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
+from slopmark.code.measure.git import Commit, Entry, Repository
+from slopmark.code.measure.languages import grammar_of, grammars_of
+from slopmark.code.measure.measure_tree import (
+    MeasureOptions,
+    Progress,
+    catalog_of,
+    min_hits_of,
+    split,
+)
+from slopmark.code.measure.metrics import rose, slope
+from slopmark.code.measure.report import FileMemo, build_report
+from slopmark.code.measure.rules import Rule, choose
+from slopmark.errors import BadInput
+
+#: Blobs read from git and handed to the core at a time (bounds the bytes held).
+BLOB_BATCH = 512
+
+
+@dataclass(frozen=True, slots=True)
+class CommitMetrics:
+    commit: Commit
+    files: int
+    sloc: int
+    callables: int
+    #: callables over the CC threshold: the ones erosion counts
+    complex_callables: int
+    erosion: float | None
+    verbosity: float | None
+
+
+@dataclass(frozen=True)
+class HistoryReport:
+    repo: str
+    rev: str
+    candidates: int
+    commits: tuple[CommitMetrics, ...]
+    blobs_measured: int
+    erosion_slope: float | None
+    verbosity_slope: float | None
+    erosion_rose: bool | None
+    verbosity_rose: bool | None
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which commits: the ``last`` N, a ``sample`` of N drawn with ``seed``, or all (neither)."""
+
+    last: int | None = None
+    sample: int | None = 30
+    seed: int = 0
+
+    def pick(self, commits: list[Commit]) -> list[Commit]:
+        if self.last is not None:
+            return commits[-self.last :] if self.last else []
+        if self.sample is None:
+            return commits
+        count = min(self.sample, len(commits))
+        chosen = set(random.Random(self.seed).sample(range(len(commits)), count))
+        return [c for i, c in enumerate(commits) if i in chosen]
+
+
+def _keep(entry: Entry, globs: Sequence[str]) -> bool:
+    parts = entry.path.split("/")
+    return not EXCLUDED_DIRS.intersection(parts[:-1]) and not excluded(entry.path, globs)
+
+
+@dataclass(frozen=True)
+class _Versions:
+    """Every file version of the selected commits, measured once, keyed by blob id."""
+
+    analyses: dict[str, FileAnalysis]
+    skipped: dict[str, str]
+    #: each (blob, path)'s analysis with its hits relabelled with the path, made once
+    labelled: dict[tuple[str, str], FileAnalysis] = field(default_factory=dict)
+
+    def files_of(self, entries: list[Entry]) -> tuple[list[FileAnalysis], list[Skipped]]:
+        """One commit's analyses, relabelled with the commit's paths."""
+        analyses: list[FileAnalysis] = []
+        skipped: list[Skipped] = []
+        for entry in entries:
+            key = version_key(entry)
+            analysis = self.analyses.get(key)
+            if analysis is None:
+                skipped.append(Skipped(entry.path, self.skipped.get(key, "not measured")))
+                continue
+            labelled = self.labelled.get((entry.blob, entry.path))
+            if labelled is None:
+                hits = tuple(h._replace(path=entry.path) for h in analysis.hits)
+                labelled = replace(analysis, path=entry.path, hits=hits)
+                self.labelled[entry.blob, entry.path] = labelled
+            analyses.append(labelled)
+        return analyses, skipped
+
+
+def version_key(entry: Entry) -> str:
+    """A file version as measured: its blob read in the language of its suffix
+    (``<blob id><suffix>``, so the engine picks the grammar from the key)."""
+    return entry.blob + PurePosixPath(entry.path).suffix.lower()
+
+
+def _measure_versions(
+    repo: Repository,
+    keys: list[str],
+    rules: Sequence[Rule],
+    options: MeasureOptions,
+    progress: Progress | None,
+) -> _Versions:
+    blob_of = {key: key.partition(".")[0] for key in keys}
+    sizes = repo.blob_sizes(set(blob_of.values()))
+    limit = options.max_file_bytes
+    too_big = {  # a blob git lacks (no size) is reported by the analyzer as unreadable
+        k: f"{sizes[b] / 2**20:.1f} MiB is over the size limit"
+        for k, b in blob_of.items()
+        if sizes.get(b, 0) > limit
+    }
+    analyzer = Analyzer(rules, options.jobs, options.cache, repo, limit)
+    wanted = [k for k in keys if k not in too_big]
+    outcomes = []
+    for start in range(0, len(wanted), BLOB_BATCH):
+        part = wanted[start : start + BLOB_BATCH]
+        outcomes.extend(analyzer.analyze([Version(key, oid=blob_of[key]) for key in part]))
+        if progress is not None:
+            progress(len(outcomes), len(wanted))
+    measured, skipped = split(outcomes)
+    reasons = {**too_big, **{s.path: s.reason for s in skipped}}
+    return _Versions({a.path: a for a in measured}, reasons)
+
+
+def measure_history(
+    location: Path,
+    rev: str = "HEAD",
+    selection: Selection = Selection(),
+    options: MeasureOptions = MeasureOptions(),
+    progress: Progress | None = None,
+) -> HistoryReport:
+    """Measure the selected source-modifying commits of ``rev`` in ``location``."""
+    repo = Repository(location)
+    candidates = repo.source_commits(rev)
+    commits = selection.pick(candidates)
+    if not commits:
+        raise BadInput(
+            f"{location}: no commit of {rev!r} changes a source file; nothing to measure"
+        )
+    trees = _kept_trees(repo, commits, options.excludes, grammars_of(options.languages))
+    catalog = catalog_of(options)
+    rules = choose(catalog, options.select, options.ignore)
+    keys = sorted({version_key(e) for entries in trees.values() for e in entries})
+    versions = _measure_versions(repo, keys, rules, options, progress)
+    known = frozenset(r.id for r in catalog)
+    memo = FileMemo(options.settings, min_hits_of(rules), known)
+    points = [
+        _commit_metrics(commit, versions.files_of(trees[commit.sha]), rules, known, options, memo)
+        for commit in commits
+    ]
+    erosions = [p.erosion for p in points]
+    verbosities = [p.verbosity for p in points]
+    return HistoryReport(
+        repo=str(location),
+        rev=rev,
+        candidates=len(candidates),
+        commits=tuple(points),
+        blobs_measured=len(versions.analyses),
+        erosion_slope=slope(erosions),
+        verbosity_slope=slope(verbosities),
+        erosion_rose=rose(erosions),
+        verbosity_rose=rose(verbosities),
+    )
+
+
+def _kept_trees(
+    repo: Repository, commits: list[Commit], excludes: Sequence[str], grammars: frozenset[str]
+) -> dict[str, list[Entry]]:
+    """Each commit's measured files: its source files of the chosen languages outside
+    excluded folders and globs."""
+    listed = repo.trees([c.sha for c in commits])
+    return {
+        sha: [e for e in files if grammar_of(e.path) in grammars and _keep(e, excludes)]
+        for sha, files in listed.items()
+    }
+
+
+def _commit_metrics(
+    commit: Commit,
+    files: tuple[list[FileAnalysis], list[Skipped]],
+    rules: Sequence[Rule],
+    known: frozenset[str],
+    options: MeasureOptions,
+    memo: FileMemo,
+) -> CommitMetrics:
+    """One commit's numbers: its files' analyses pooled into a tree report."""
+    analyses, skipped = files
+    report = build_report(
+        commit.sha, analyses, skipped, min_hits_of(rules), known, options.settings, 0, memo
+    )
+    return CommitMetrics(
+        commit, len(analyses), report.sloc, len(report.callables),
+        len(report.complex_callables()), report.erosion, report.verbosity,
+    )  # fmt: skip
