@@ -21,9 +21,13 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("SLOPMARK_E2E") != "1", reason="end-to-end run: use `make e2e`"
-)
+#: Opt-in (`make e2e`), and slow: each test starts llama.cpp's server (tests/conftest.py).
+pytestmark = [
+    pytest.mark.skipif(
+        os.environ.get("SLOPMARK_E2E") != "1", reason="end-to-end run: use `make e2e`"
+    ),
+    pytest.mark.slow,
+]
 STARTUP_SECONDS = 180
 
 
