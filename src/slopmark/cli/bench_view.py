@@ -169,27 +169,3 @@ def report_json(run_dir: Path, results: Sequence[CheckpointResult]) -> dict[str,
         "integrity": integrity_json(results),
         "checkpoints": [_result_json(result) for result in results],
     }  # fmt: skip
-
-
-def write_plots(run_dir: Path, results: Sequence[CheckpointResult]) -> list[Path]:
-    """Solve rate and quality by phase, as PNG and SVG in RUN_DIR/plots."""
-    from slopmark.plot import bar_chart, line_chart
-
-    summary = summarize(results)
-    phases, rates = list(summary.phases), list(summary.phases.values())
-    folder = run_dir / "plots"
-    folder.mkdir(exist_ok=True)
-    written = []
-    for suffix in (".png", ".svg"):
-        solve = folder / f"solve_rate_by_phase{suffix}"
-        bar_chart(solve, title="Solve rate by phase", categories=phases,
-                  y_label="share of checkpoints",
-                  series={"strict": [r.strict for r in rates],
-                          "isolated": [r.isolated for r in rates],
-                          "core": [r.core for r in rates]})  # fmt: skip
-        quality = folder / f"quality_by_phase{suffix}"
-        line_chart(quality, title="Quality by phase (means)", x_labels=phases, y_label="ratio",
-                   series={"erosion": [r.erosion for r in rates],
-                           "verbosity": [r.verbosity for r in rates]})  # fmt: skip
-        written += [solve, quality]
-    return written

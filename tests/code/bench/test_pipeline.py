@@ -91,6 +91,8 @@ def test_report_writes_charts(tmp_path: Path) -> None:
     assert plotted.returncode == 0, plotted.stderr
     svg = (run_dir / "plots" / "solve_rate_by_phase.svg").read_text()
     assert "<svg" in svg and "strict" in svg
+    assert "run · agent replay · model unknown · prompt just-solve" in svg  # the title
+    assert "n=1" in svg and "100%" in svg  # n per phase, every bar's value
     png = (run_dir / "plots" / "quality_by_phase.png").read_bytes()
     assert png.startswith(b"\x89PNG")
 
