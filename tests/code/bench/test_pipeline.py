@@ -78,6 +78,9 @@ def test_run_with_replay_agent_end_to_end(tmp_path: Path) -> None:
     assert [c["phase"] for c in report["checkpoints"]] == ["Start", "Early", "Final"]
     second = report["checkpoints"][1]["quality"]
     assert second["lines_added"] > 0 and second["lines_removed"] > 0
+    assert second["previous_code_lines"] > 0 and report["checkpoints"][1]["relative_churn"] > 0
+    assert report["checkpoints"][0]["relative_churn"] is None
+    assert report["summary"]["phases"]["Start"]["groups"]["core"]["total"] > 0
 
 
 def test_report_writes_charts(tmp_path: Path) -> None:
