@@ -165,6 +165,25 @@ def test_bar_chart_leaves_none_out_and_sizes_the_png(tmp_path: Path) -> None:
     assert png_size(png) == (800, 480)
 
 
+def test_bar_chart_marks_zero_bars_and_writes_each_value(tmp_path: Path) -> None:
+    path = tmp_path / "zero.svg"
+    bar_chart(path, title="zero", categories=["x", "y"], series={"a": [0.0, 0.5]}, y_label="v",
+              y_range=(0.0, 1.0), value_format=lambda v: f"{100 * v:.0f}%")  # fmt: skip
+    root = svg_root(path)
+    found = set(ids(root))
+    assert {"series-0-0-zero", "series-0-0-label", "series-0-1-label"} <= found
+    assert "series-0-1-zero" not in found  # only a bar of exactly 0 gets the marker
+    assert "0%" in texts(root) and "50%" in texts(root)
+
+
+def test_a_y_range_without_a_high_end_starts_at_its_low_end(tmp_path: Path) -> None:
+    path = tmp_path / "from0.svg"
+    line_chart(path, title="t", x_labels=["a", "b"], series={"s": [0.4, 0.5]}, y_label="y",
+               y_range=(0.0, None))  # fmt: skip
+    tick = next(e for e in svg_root(path).iter() if e.get("id") == "ytick_1")
+    assert float(texts(tick)) == 0  # fitted to the data, the axis would start near 0.4
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [

@@ -225,7 +225,8 @@ def report(
     ),
 ) -> None:
     """Print the solve rates, quality by phase and trajectories of a run."""
-    from slopmark.cli.bench_view import print_report, report_json, write_plots
+    from slopmark.cli.bench_plots import write_plots
+    from slopmark.cli.bench_view import print_report, report_json
     from slopmark.code.bench.runner import load_results
 
     if not (run_dir / "run.json").is_file():

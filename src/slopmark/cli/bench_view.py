@@ -15,7 +15,14 @@ from slopmark.cli.bench_integrity_view import integrity_json, print_integrity
 from slopmark.cli.tables import print_table
 from slopmark.code.bench.problem import Problem
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult, Quality
-from slopmark.code.bench.scoring import Rates, Summary, phase, summarize
+from slopmark.code.bench.scoring import (
+    GroupRate,
+    Rates,
+    Summary,
+    group_rates,
+    phase,
+    summarize,
+)
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -60,9 +67,15 @@ def _quality_cells(q: Quality | None) -> list[str]:
     if q is None:
         return ["–"] * 6
     max_cc = "–" if q.max_cc is None else str(q.max_cc)
-    churn = f"+{q.lines_added}/-{q.lines_removed}"
     sizes = [str(q.sloc), str(q.complex_callables), max_cc]
-    return [_num(q.erosion), _num(q.verbosity), *sizes, churn]
+    return [_num(q.erosion), _num(q.verbosity), *sizes, _churn_cell(q)]
+
+
+def _churn_cell(q: Quality) -> str:
+    """Relative churn of the code files, their lines added/removed beside it."""
+    if q.code_lines_added is None:  # a result written before code churn existed
+        return f"+{q.lines_added}/-{q.lines_removed} (all)"
+    return f"{_num(q.relative_churn, 2)} +{q.code_lines_added}/-{q.code_lines_removed}"
 
 
 def _agent_cells(a: AgentRecord | None) -> list[str]:
@@ -83,7 +96,7 @@ def _checkpoint_row(r: CheckpointResult) -> list[str]:
 
 def _checkpoint_table(results: Sequence[CheckpointResult]) -> Table:
     table = Table("problem", "ckpt", "phase", "status", *GROUPS, "strict", "iso", "core ok",
-                  "erosion", "verb.", "SLOC", "CC>10", "max CC", "+/-", "cost $", "tokens",
+                  "erosion", "verb.", "SLOC", "CC>10", "max CC", "churn", "cost $", "tokens",
                   "wall s", title="Checkpoints")  # fmt: skip
     for result in results:
         table.add_row(*_checkpoint_row(result))
@@ -92,16 +105,32 @@ def _checkpoint_table(results: Sequence[CheckpointResult]) -> Table:
 
 def _rates_row(name: str, rates: Rates) -> list[str]:
     shares = [_pct(rates.strict), _pct(rates.isolated), _pct(rates.core)]
-    means = [_num(rates.erosion), _num(rates.verbosity)]
-    return [name, str(rates.checkpoints), *shares, *means, str(rates.measured)]
+    means = [_num(rates.erosion), _num(rates.verbosity), _num(rates.relative_churn, 2),
+             _num(rates.complex_callables, 1)]  # fmt: skip
+    spend = [_num(rates.cost_per_checkpoint_usd, 4), _num(rates.wall_per_checkpoint_s, 1)]
+    return [name, str(rates.checkpoints), *shares, *means, str(rates.measured), *spend]
 
 
 def _phase_table(summary: Summary) -> Table:
     table = Table("phase", "checkpoints", "strict", "isolated", "core", "erosion", "verbosity",
-                  "measured", title="By phase (means)")  # fmt: skip
+                  "churn", "CC>10", "measured", "cost $", "wall s",
+                  title="By phase (means per checkpoint)")  # fmt: skip
     for name, rates in summary.phases.items():
         table.add_row(*_rates_row(name, rates))
     table.add_row(*_rates_row("all", summary.overall))
+    return table
+
+
+def _group_cell(group: GroupRate) -> str:
+    return "–" if group.rate is None else f"{_pct(group.rate)} ({group.passed}/{group.total})"
+
+
+def _group_table(summary: Summary) -> Table:
+    table = Table("phase", *GROUPS, title="Test pass rate by group (mean over checkpoints; "
+                  "passed/total pooled)")  # fmt: skip
+    rows = [*summary.phases.items(), ("all", summary.overall)]
+    for name, rates in rows:
+        table.add_row(name, *(_group_cell(rates.groups[g]) for g in GROUPS))
     return table
 
 
@@ -125,6 +154,7 @@ def print_report(console: Console, run_dir: Path, results: Sequence[CheckpointRe
     summary = summarize(results)
     print_table(console, _checkpoint_table(results), keys=2)
     print_table(console, _phase_table(summary))
+    print_table(console, _group_table(summary))
     print_table(console, _trajectory_table(summary))
     print_integrity(console, results)
     cost = _num(summary.cost_usd, 4) + (
@@ -135,14 +165,18 @@ def print_report(console: Console, run_dir: Path, results: Sequence[CheckpointRe
         f"isolated {_pct(summary.overall.isolated)}, core {_pct(summary.overall.core)}; "
         f"partial {_pct(summary.partial)} of problems; erosion rose in "
         f"{_pct(summary.erosion_rose_share)}, verbosity in {_pct(summary.verbosity_rose_share)} "
-        f"of trajectories; cost {cost}; agent time {summary.agent_wall_s:.0f} s"
+        f"of trajectories; relative churn {_num(summary.overall.relative_churn, 2)} (mean); "
+        f"cost {cost}; agent time {summary.agent_wall_s:.0f} s"
     )
 
 
 def _result_json(result: CheckpointResult) -> dict[str, Any]:
+    quality = result.quality
     return {**asdict(result), "phase": phase(result.index, result.count), "strict": result.strict,
             "isolated": result.isolated, "core": result.core,
-            "pass_fraction": result.pass_fraction}  # fmt: skip
+            "pass_fraction": result.pass_fraction,
+            "relative_churn": quality.relative_churn if quality else None,
+            "groups": {g: asdict(r) for g, r in group_rates([result]).items()}}  # fmt: skip
 
 
 def report_json(run_dir: Path, results: Sequence[CheckpointResult]) -> dict[str, Any]:
@@ -169,27 +203,3 @@ def report_json(run_dir: Path, results: Sequence[CheckpointResult]) -> dict[str,
         "integrity": integrity_json(results),
         "checkpoints": [_result_json(result) for result in results],
     }  # fmt: skip
-
-
-def write_plots(run_dir: Path, results: Sequence[CheckpointResult]) -> list[Path]:
-    """Solve rate and quality by phase, as PNG and SVG in RUN_DIR/plots."""
-    from slopmark.plot import bar_chart, line_chart
-
-    summary = summarize(results)
-    phases, rates = list(summary.phases), list(summary.phases.values())
-    folder = run_dir / "plots"
-    folder.mkdir(exist_ok=True)
-    written = []
-    for suffix in (".png", ".svg"):
-        solve = folder / f"solve_rate_by_phase{suffix}"
-        bar_chart(solve, title="Solve rate by phase", categories=phases,
-                  y_label="share of checkpoints",
-                  series={"strict": [r.strict for r in rates],
-                          "isolated": [r.isolated for r in rates],
-                          "core": [r.core for r in rates]})  # fmt: skip
-        quality = folder / f"quality_by_phase{suffix}"
-        line_chart(quality, title="Quality by phase (means)", x_labels=phases, y_label="ratio",
-                   series={"erosion": [r.erosion for r in rates],
-                           "verbosity": [r.verbosity for r in rates]})  # fmt: skip
-        written += [solve, quality]
-    return written

@@ -2,16 +2,19 @@
 
 Made for reports such as the coding benchmark's "solve rate and quality by
 phase" (x labels Start, Early, Mid, Late, Final). A value of None is a gap:
-the line breaks there and the bar is left out, never drawn as 0. Every
-series must have one value per x label. In SVG, series i (counting from 0
-in the order given) is the group ``series-<i>`` of a line chart, and its bar
-for category k the group ``series-<i>-<k>`` of a bar chart.
+the line breaks there and the bar is left out, never drawn as 0. A bar of
+exactly 0 is drawn as a marker on the axis, so it never reads as missing
+data. Every series must have one value per x label. In SVG, series i
+(counting from 0 in the order given) is the group ``series-<i>`` of a line
+chart, its bar for category k the group ``series-<i>-<k>`` of a bar chart,
+that bar's value label (with ``value_format``) ``series-<i>-<k>-label`` and
+the marker of a zero bar ``series-<i>-<k>-zero``.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +31,8 @@ WIDTH, HEIGHT = 800, 480
 BAR_SPAN = 0.8
 
 Series = Mapping[str, Sequence[float | None]]
+#: a y range; a high end of None fits the data above the low end
+YRange = tuple[float, float | None]
 
 
 def _check(series: Series, size: int, what: str) -> None:
@@ -44,9 +49,21 @@ def _check(series: Series, size: int, what: str) -> None:
             raise BadInput(f"chart series {name!r}: value {bad[0]!r} is not a finite number")
 
 
-def _check_range(y_range: tuple[float, float] | None) -> None:
-    if y_range is not None and not y_range[0] < y_range[1]:
+def _check_range(y_range: YRange | None) -> None:
+    if y_range is not None and y_range[1] is not None and not y_range[0] < y_range[1]:
         raise BadInput(f"chart y_range {y_range!r}: the low end must be below the high end")
+
+
+def _set_range(axes: Axes, y_range: YRange | None) -> None:
+    if y_range is None:
+        return
+    low, high = y_range
+    if high is None:
+        axes.set_ylim(bottom=low)
+        if axes.get_ylim()[1] <= low:  # all the data lies below the low end
+            axes.set_ylim(top=low + 1)
+    else:
+        axes.set_ylim(low, high)
 
 
 def _finish(axes: Axes, title: str, labels: Sequence[str], y_label: str, legend: bool) -> None:
@@ -65,11 +82,12 @@ def line_chart(
     x_labels: Sequence[str],
     series: Series,
     y_label: str,
-    y_range: tuple[float, float] | None = None,
+    y_range: YRange | None = None,
 ) -> None:
     """One line (with markers) per series over ``x_labels``; None values are gaps.
 
-    ``y_range`` fixes the y axis (e.g. ``(0, 1)`` for rates); None fits the data.
+    ``y_range`` fixes the y axis (e.g. ``(0, 1)`` for rates, ``(0, None)`` for
+    "from 0 to the data"); None fits the data.
     """
     _check(series, len(x_labels), "x labels")
     _check_range(y_range)
@@ -78,8 +96,7 @@ def line_chart(
         for index, (name, values) in enumerate(series.items()):
             points = [math.nan if v is None else v for v in values]
             axes.plot(range(len(points)), points, marker="o", label=name, gid=f"series-{index}")
-        if y_range is not None:
-            axes.set_ylim(*y_range)
+        _set_range(axes, y_range)
         _finish(axes, title, x_labels, y_label, bool(series))
 
 
@@ -90,18 +107,45 @@ def bar_chart(
     categories: Sequence[str],
     series: Series,
     y_label: str,
+    y_range: YRange | None = None,
+    value_format: Callable[[float], str] | None = None,
 ) -> None:
-    """Grouped bars: per category, one bar per series side by side; None leaves a gap."""
+    """Grouped bars: per category, one bar per series side by side; None leaves a gap.
+
+    A bar of 0 gets a marker on the axis. ``value_format`` writes each bar's
+    value above it (e.g. ``"0%"``); ``y_range`` is as in `line_chart`.
+    """
     _check(series, len(categories), "categories")
+    _check_range(y_range)
     width = BAR_SPAN / max(len(series), 1)
     with chart_file(Path(path), WIDTH, HEIGHT) as figure:
         axes = figure.add_subplot()
         for index, (name, values) in enumerate(series.items()):
             offset = -BAR_SPAN / 2 + width * (index + 0.5)
-            known = [(slot, v) for slot, v in enumerate(values) if v is not None]
-            bars = axes.bar([slot + offset for slot, _ in known], [v for _, v in known], width,
-                            label=name)  # fmt: skip
-            for (slot, _), patch in zip(known, bars.patches, strict=True):
-                patch.set_gid(f"series-{index}-{slot}")
+            known = [(slot + offset, slot, v) for slot, v in enumerate(values) if v is not None]
+            _draw_bars(axes, f"series-{index}", name, known, width, value_format)
         axes.axhline(0, color="black", linewidth=0.8)
+        _set_range(axes, y_range)
         _finish(axes, title, categories, y_label, bool(series))
+
+
+def _draw_bars(
+    axes: Axes,
+    gid: str,
+    name: str,
+    known: Sequence[tuple[float, int, float]],
+    width: float,
+    value_format: Callable[[float], str] | None,
+) -> None:
+    """One series' bars at (x, slot, value); zero bars get a marker, labels their value."""
+    bars = axes.bar([x for x, _, _ in known], [v for _, _, v in known], width, label=name)
+    for (x, slot, value), patch in zip(known, bars.patches, strict=True):
+        patch.set_gid(f"{gid}-{slot}")
+        if value == 0:
+            axes.plot([x], [0], marker="D", markersize=5, color=patch.get_facecolor(),
+                      markeredgecolor="black", markeredgewidth=0.6, clip_on=False, zorder=3,
+                      gid=f"{gid}-{slot}-zero")  # fmt: skip
+    if value_format is not None:
+        labels = axes.bar_label(bars, [value_format(v) for _, _, v in known], padding=3)
+        for (_, slot, _), label in zip(known, labels, strict=True):
+            label.set_gid(f"{gid}-{slot}-label")

@@ -78,6 +78,9 @@ def test_run_with_replay_agent_end_to_end(tmp_path: Path) -> None:
     assert [c["phase"] for c in report["checkpoints"]] == ["Start", "Early", "Final"]
     second = report["checkpoints"][1]["quality"]
     assert second["lines_added"] > 0 and second["lines_removed"] > 0
+    assert second["previous_code_lines"] > 0 and report["checkpoints"][1]["relative_churn"] > 0
+    assert report["checkpoints"][0]["relative_churn"] is None
+    assert report["summary"]["phases"]["Start"]["groups"]["core"]["total"] > 0
 
 
 def test_report_writes_charts(tmp_path: Path) -> None:
@@ -91,6 +94,8 @@ def test_report_writes_charts(tmp_path: Path) -> None:
     assert plotted.returncode == 0, plotted.stderr
     svg = (run_dir / "plots" / "solve_rate_by_phase.svg").read_text()
     assert "<svg" in svg and "strict" in svg
+    assert "run · agent replay · model unknown · prompt just-solve" in svg  # the title
+    assert "n=1" in svg and "100%" in svg  # n per phase, every bar's value
     png = (run_dir / "plots" / "quality_by_phase.png").read_bytes()
     assert png.startswith(b"\x89PNG")
 

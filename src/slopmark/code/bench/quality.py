@@ -1,5 +1,9 @@
 """The quality numbers of a checkpoint's workspace: `code measure` plus the churn.
 
+Churn is counted twice: over every text file (``lines_added``/``lines_removed``)
+and over the code files only (a measured language), with the previous
+workspace's code lines, for SCB's relative churn (`results.Quality.relative_churn`).
+
 The workspace is measured in full, whatever it says of itself: every folder
 (``build/``, ``env/`` and the other folders `code measure` leaves out by
 default are code the submission can import), no ``[tool.slopmark]``
@@ -15,13 +19,14 @@ from __future__ import annotations
 import difflib
 import os
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 
 from slopmark.code.bench.results import Quality
 from slopmark.code.measure.cache.store import ResultCache, default_location
 from slopmark.code.measure.discovery import EXCLUDED_DIRS, MAX_FILE_BYTES, SourceFile, SourceSet
 from slopmark.code.measure.fileanalysis import Skipped
-from slopmark.code.measure.languages import grammar_of
+from slopmark.code.measure.languages import grammar_of, language_of_path
 from slopmark.code.measure.measure_tree import MeasureOptions, measure_sources
 from slopmark.code.measure.metrics import Settings
 
@@ -46,9 +51,8 @@ def text_files(root: Path | None) -> dict[str, list[str]]:
     return found
 
 
-def churn(before: Path | None, after: Path) -> tuple[int, int]:
-    """(lines added, lines removed) from ``before`` to ``after`` over their text files."""
-    old, new = text_files(before), text_files(after)
+def _diff(old: dict[str, list[str]], new: dict[str, list[str]]) -> tuple[int, int]:
+    """(lines added, lines removed) from the files ``old`` to the files ``new``."""
     added = removed = 0
     for name in sorted(old.keys() | new.keys()):
         matcher = difflib.SequenceMatcher(a=old.get(name, []), b=new.get(name, []), autojunk=False)
@@ -57,6 +61,36 @@ def churn(before: Path | None, after: Path) -> tuple[int, int]:
                 removed += a1 - a0
                 added += b1 - b0
     return added, removed
+
+
+def code_files(files: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The files of a measured language (`language_of_path`) among ``files``."""
+    return {name: lines for name, lines in files.items() if language_of_path(name) is not None}
+
+
+def churn(before: Path | None, after: Path) -> tuple[int, int]:
+    """(lines added, lines removed) from ``before`` to ``after`` over their text files."""
+    return _diff(text_files(before), text_files(after))
+
+
+@dataclass(frozen=True)
+class CodeChurn:
+    """The churn of the code files (SCB ``delta.churn_ratio``'s terms)."""
+
+    added: int
+    removed: int
+    #: Lines of the previous workspace's code files; None without a previous workspace.
+    previous_lines: int | None
+
+
+def code_churn(before: dict[str, list[str]] | None, after: dict[str, list[str]]) -> CodeChurn:
+    """Lines added and removed in the code files from the text files ``before`` (None: no
+    previous workspace) to ``after``, and the lines of ``before``'s code files (every
+    line, blank and comment lines included, as SCB's ``total_lines``)."""
+    old = code_files(before or {})
+    added, removed = _diff(old, code_files(after))
+    previous = None if before is None else sum(len(lines) for lines in old.values())
+    return CodeChurn(added, removed, previous)
 
 
 #: How the benchmark measures: the paper's profile, suppression comments off.
@@ -104,7 +138,9 @@ def measure_workspace(workspace: Path, previous: Path | None) -> Quality:
     finally:
         cache.close()
     callables = report.callables
-    added, removed = churn(previous, workspace)
+    old, new = text_files(previous), text_files(workspace)
+    added, removed = _diff(old, new)
+    code = code_churn(None if previous is None else old, new)
     return Quality(
         erosion=report.erosion,
         verbosity=report.verbosity,
@@ -115,6 +151,9 @@ def measure_workspace(workspace: Path, previous: Path | None) -> Quality:
         max_cc=max((c.cc for c in callables), default=None),
         lines_added=added,
         lines_removed=removed,
+        code_lines_added=code.added,
+        code_lines_removed=code.removed,
+        previous_code_lines=code.previous_lines,
     )
 
 

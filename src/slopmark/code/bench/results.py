@@ -40,7 +40,12 @@ class CaseOutcome:
 
 @dataclass(frozen=True)
 class Quality:
-    """The quality numbers of one workspace (from `slopmark code measure`)."""
+    """The quality numbers of one workspace (from `slopmark code measure`) and its churn.
+
+    ``lines_added``/``lines_removed`` count every text file; the ``code_`` ones
+    only files of a measured language (`languages.language_of_path`).
+    Results written before the code churn existed read it as None.
+    """
 
     erosion: float | None
     verbosity: float | None
@@ -51,6 +56,21 @@ class Quality:
     max_cc: int | None
     lines_added: int
     lines_removed: int
+    code_lines_added: int | None = None
+    code_lines_removed: int | None = None
+    #: Lines of the previous checkpoint's code files; None at the first checkpoint.
+    previous_code_lines: int | None = None
+
+    @property
+    def relative_churn(self) -> float | None:
+        """(code lines added + removed) / the previous checkpoint's code lines.
+
+        SCB's ``delta.churn_ratio`` (``metrics/checkpoint/delta.py``). None when
+        undefined: the first checkpoint, an empty previous workspace, an old result.
+        """
+        if not self.previous_code_lines or self.code_lines_added is None:
+            return None
+        return (self.code_lines_added + (self.code_lines_removed or 0)) / self.previous_code_lines
 
 
 #: What the agent did at a checkpoint, as stored: the agent's own outcome.

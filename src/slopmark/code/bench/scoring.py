@@ -19,16 +19,23 @@ when its rate is 1).
 
 Phases follow SlopCodeBench's trajectory view: the first checkpoint is Start,
 the last Final, and the interior is split in thirds: Early, Mid, Late.
+
+Per test group (core, functionality, error, regression), a set of checkpoints
+has a pass rate: the mean over its checkpoints of each checkpoint's group pass
+rate (every checkpoint weighs the same, as each is one point of SCB's
+per-checkpoint ``{group}_passed / {group}_total`` counts), over the scored
+checkpoints that have tests of the group; the pooled passed/total is given
+beside it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import fmean
 from typing import Any
 
-from slopmark.code.bench.results import CheckpointResult
+from slopmark.code.bench.results import GROUPS, CheckpointResult
 from slopmark.code.measure.metrics import rose, slope
 
 PHASES = ("Start", "Early", "Mid", "Late", "Final")
@@ -68,6 +75,44 @@ def _quality(name: str) -> Callable[[CheckpointResult], float | None]:
 
 EROSION = _quality("erosion")
 VERBOSITY = _quality("verbosity")
+COMPLEX_CALLABLES = _quality("complex_callables")
+RELATIVE_CHURN = _quality("relative_churn")
+
+
+@dataclass(frozen=True)
+class GroupRate:
+    """One test group's passes over a set of checkpoints (see the module docstring)."""
+
+    #: The scored checkpoints with tests of the group.
+    checkpoints: int
+    passed: int
+    total: int
+    #: Mean over those checkpoints of passed/total; None without any.
+    rate: float | None
+    #: passed/total over all their tests.
+    pooled: float | None
+
+    @classmethod
+    def of(cls, results: Sequence[CheckpointResult], group: str) -> GroupRate:
+        counts = [
+            (sum(t.passed for t in tests), len(tests))
+            for tests in (r.group(group) for r in results if r.status == "scored")
+            if tests
+        ]
+        passed, total = sum(p for p, _ in counts), sum(t for _, t in counts)
+        return cls(
+            checkpoints=len(counts), passed=passed, total=total,
+            rate=mean(p / t for p, t in counts), pooled=passed / total if total else None,
+        )  # fmt: skip
+
+
+def group_rates(results: Sequence[CheckpointResult]) -> dict[str, GroupRate]:
+    """Every test group's `GroupRate` over ``results``, in `GROUPS` order."""
+    return {group: GroupRate.of(results, group) for group in GROUPS}
+
+
+def _cost(result: CheckpointResult) -> float | None:
+    return result.agent.cost_usd if result.agent is not None else None
 
 
 @dataclass(frozen=True)
@@ -82,6 +127,13 @@ class Rates:
     measured: int
     #: Checkpoints left out of the rates because they errored (not counted in ``checkpoints``).
     errored: int = 0
+    groups: dict[str, GroupRate] = field(default_factory=dict)
+    #: Means over the measured checkpoints where defined (the first has no churn).
+    relative_churn: float | None = None
+    complex_callables: float | None = None
+    #: Means per checkpoint: the agent's known cost, the checkpoint's whole time.
+    cost_per_checkpoint_usd: float | None = None
+    wall_per_checkpoint_s: float | None = None
 
     @classmethod
     def of(cls, everything: Sequence[CheckpointResult]) -> Rates:
@@ -97,6 +149,11 @@ class Rates:
             verbosity=mean(VERBOSITY(r) for r in measured),
             measured=len(measured),
             errored=len(everything) - len(results),
+            groups=group_rates(results),
+            relative_churn=mean(RELATIVE_CHURN(r) for r in measured),
+            complex_callables=mean(COMPLEX_CALLABLES(r) for r in measured),
+            cost_per_checkpoint_usd=mean(_cost(r) for r in results),
+            wall_per_checkpoint_s=mean(r.timings.get("total_s") for r in results),
         )
 
 
