@@ -21,8 +21,8 @@ PG_URL = os.environ.get("SLOPMARK_TEST_PG_URL")
 #: keys whose values are timings or places, which differ run to run by nature
 TIMING_KEYS = frozenset({
     "started", "seconds", "wall_s", "duration_s", "agent_wall_s", "agent_s", "tests_s",
-    "metrics_s", "total_s", "timings", "latency_ms", "latency_first_byte_ms", "mean_latency_ms",
-    "created_at", "sweep", "run_dir", "folder", "node",
+    "metrics_s", "total_s", "wall_per_checkpoint_s", "timings", "latency_ms",
+    "latency_first_byte_ms", "mean_latency_ms", "created_at", "sweep", "run_dir", "folder", "node",
 })  # fmt: skip
 
 
