@@ -8,6 +8,7 @@ piped output keeps each node id whole on one line.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,10 @@ class ValidateView:
         line.append(f"{word:5}", style=style)
         line.append(f" {result.problem}/{result.checkpoint}  {_summary(verdict)}")
         self.console.print(line)
+        for step in result.setup:
+            if not step.ok:  # failed, or skipped for want of its tool
+                said = f"      setup   {step.step} ({step.manifest})  {step.error}"
+                self.console.print(Text(said))
         for test in verdict.unexpected[:LISTED]:
             self.console.print(_test_line(test))
         if len(verdict.unexpected) > LISTED:
@@ -156,6 +161,8 @@ def _verdict_json(verdict: Verdict) -> dict[str, Any]:
         "expected": [_test_json(result, t) for t in verdict.expected],
         "fixed": list(verdict.fixed),
         "tests": [_test_json(result, t) for t in result.tests],
+        "network": result.network, "network_from": result.network_from,
+        "setup": [asdict(step) for step in result.setup],
     }  # fmt: skip
 
 

@@ -127,8 +127,15 @@ def test_a_file_that_fails_to_collect_is_errored_not_failed(scb: dict[str, Any])
     )
 
 
-def test_a_test_that_needs_the_network_says_the_network_was_off(scb: dict[str, Any]) -> None:
-    tests = by_key(checkpoint(scb, "netneed/checkpoint_1"))
+def test_a_test_that_needs_the_network_is_an_environment_error(scb: dict[str, Any]) -> None:
+    entry = checkpoint(scb, "netneed/checkpoint_1")
+    assert (entry["status"], entry["verdict"], entry["ok"]) == ("env_error", "env_error", False)
+    assert (entry["network"], entry["network_from"], entry["setup"]) == (False, "default", [])
+    assert entry["error"].startswith(
+        "network is off during tests (turn it on with --test-network or evaluation.network): "
+        ".evaluation_tests/test_checkpoint_1.py::test_fetches_a_page needed it"
+    )
+    tests = by_key(entry)
     assert tests["test_checkpoint_1.py::test_prints_ok"]["outcome"] == "passed"
     fetch = tests["test_checkpoint_1.py::test_fetches_a_page"]
     assert fetch["outcome"] == "failed"
@@ -177,7 +184,10 @@ def loopback_problems(root: Path, port: int) -> Path:
 def test_network_is_a_per_problem_and_per_run_setting(tmp_path: Path, loopback_server: int) -> None:
     problems = str(loopback_problems(tmp_path, loopback_server))
     default = validate_json("--problems", problems)
-    assert checkpoint(default, "loop-on/checkpoint_1")["verdict"] == "ok"
+    on_by_problem = checkpoint(default, "loop-on/checkpoint_1")
+    assert (on_by_problem["verdict"], on_by_problem["network_from"]) == ("ok", "problem")
+    # the host's loopback is out of reach; a refused connection is not told apart from
+    # a submission whose own server is down, so it stays the submission's failure
     assert checkpoint(default, "loop-off/checkpoint_1")["verdict"] == "failed"
     on = validate_json("--problems", problems, "--test-network")
     assert all(entry["verdict"] == "ok" for entry in on["checkpoints"])

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +25,12 @@ from slopmark.code.bench.grouping import (
     record_group,
     status_of,
 )
+from slopmark.code.bench.network import NETWORK_OFF, network_failure, unreachable
 from slopmark.code.bench.problem import load_problem
-from slopmark.code.bench.results import AgentRecord, CaseOutcome, CheckpointResult
+from slopmark.code.bench.results import AgentRecord, CaseOutcome, CheckpointResult, SetupStep
 from slopmark.code.bench.scoring import summarize
 from slopmark.code.bench.testlayout import PLUGIN, PLUGIN_DIR, _copy_tests
-from slopmark.code.bench.testrun import NETWORK_OFF, parse_events, read_report
+from slopmark.code.bench.testrun import after_setup, parse_events, read_report
 from slopmark.sandbox.base import Execution
 
 CUSTOM = {"slow": "FUNCTIONALITY", "critical": "CORE"}
@@ -318,5 +320,33 @@ def test_a_network_failure_is_named_only_when_the_network_was_off(problem: Any) 
     payload = finished(exitstatus=1, collected=1, tests=[record])
     off = read_report(payload, DONE, problem.checkpoints[0], problem, network=False)
     assert off.tests[0].message == f"{NETWORK_OFF}: {record['message']}"
+    assert (off.status, off.error) == (
+        "env_error",
+        f"{NETWORK_OFF}: tests/test_checkpoint_1.py::test_fetch needed it ({message})",
+    )
     on = read_report(payload, DONE, problem.checkpoints[0], problem, network=True)
     assert on.tests[0].message == record["message"]
+    assert (on.status, on.error) == ("scored", None)
+
+
+def test_a_test_wanting_the_network_after_a_failed_fetch_is_the_submissions(problem: Any) -> None:
+    """Not an SCB rule: when the dependency phase failed on the submission's own manifest
+    (a crate that does not exist), a test that then wants the network is the submission's
+    failure; a step skipped for want of its tool does not count."""
+    record = {"nodeid": "tests/test_checkpoint_1.py::test_build", "outcome": "failed",
+              "message": "error: you're using offline mode", "detail": None}  # fmt: skip
+    payload = finished(exitstatus=1, collected=1, tests=[record])
+    offline = read_report(payload, DONE, problem.checkpoints[0], problem, network=False)
+    typo = SetupStep("cargo fetch", "Cargo.toml", False, 0.2, "error: no matching package")
+    scored = after_setup(replace(offline, setup=(typo,)))
+    assert (scored.status, scored.error, scored.tests) == ("scored", None, offline.tests)
+    no_tool = SetupStep("npm ci", "package.json", False, 0.0, "npm is not ...", skipped=True)
+    assert after_setup(replace(offline, setup=(no_tool,))).status == "env_error"
+
+
+def test_a_fetch_that_cannot_reach_its_registry_is_told_apart() -> None:
+    """The dependency phase has the network: a refused connection there is the registry's."""
+    refused = "[7] Could not connect to server (Failed to connect to 127.0.0.1 port 1)"
+    assert unreachable(refused) and not network_failure(refused)
+    assert unreachable("npm error code EAI_AGAIN")
+    assert not unreachable("error: no matching package named `slopdepp` found")

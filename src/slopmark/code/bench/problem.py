@@ -42,7 +42,8 @@ class Evaluation:
     python: str | None = None
     #: The toolchain commands the tests need (None: all of the profile's).
     toolchains: tuple[str, ...] | None = None
-    network: bool = False
+    #: Whether the tests need the network (None: not said, off unless the run turns it on).
+    network: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -251,7 +252,7 @@ def _evaluation(config: Path, raw: Any) -> Evaluation:
         profile=_choice(config, entry, "profile", PROFILES),
         python=_python(config, entry.get("python")),
         toolchains=_toolchains(config, entry.get("toolchains")),
-        network=bool(_choice(config, entry, "network", (True, False))),
+        network=_choice(config, entry, "network", (True, False)),
     )
 
 

@@ -50,6 +50,8 @@ class EvalEnvironment:
     interpreter: Interpreter
     toolchains: Toolchains
     network: bool
+    #: Who chose ``network``: ``run`` (its options), ``problem`` (its config.yaml), ``default``.
+    network_from: str = "default"
 
     @property
     def scb_layout(self) -> bool:
@@ -129,5 +131,14 @@ def resolve(
         missing = ((f"python {python}",) if python else ()) + tuple(absent)
         message = _missing_message(problem, profile, python, host, absent)
         return MissingEnvironment(profile, missing, message)
-    network = options.network if options.network is not None else problem.evaluation.network
-    return EvalEnvironment(profile, interpreter, found, network)
+    return EvalEnvironment(profile, interpreter, found, *_network(problem, options))
+
+
+def _network(problem: Problem, options: EvalOptions) -> tuple[bool, str]:
+    """Whether the tests have the network, and who said so (off by default)."""
+    if options.network is not None:
+        return options.network, "run"
+    if problem.evaluation.network is not None:
+        return problem.evaluation.network, "problem"
+    return False, "default"
+

@@ -73,6 +73,26 @@ class Quality:
         return (self.code_lines_added + (self.code_lines_removed or 0)) / self.previous_code_lines
 
 
+@dataclass(frozen=True)
+class SetupStep:
+    """One command of a test session's dependency phase (see `deps`), as stored."""
+
+    #: What ran, e.g. ``cargo fetch``, and for which manifest (relative to the workspace).
+    step: str
+    manifest: str
+    ok: bool
+    seconds: float
+    #: Why it failed (its last line of output); None when it did not.
+    error: str | None = None
+    #: Not run: its tool is not among the evaluation's toolchains.
+    skipped: bool = False
+
+    @property
+    def failed(self) -> bool:
+        """It ran and failed (the submission's manifest, not the environment)."""
+        return not self.ok and not self.skipped
+
+
 #: What the agent did at a checkpoint, as stored: the agent's own outcome.
 AgentRecord = AgentOutcome
 
@@ -96,6 +116,12 @@ class CheckpointResult:
     source: str = "community"
     #: What the workspace held that aims at its own evaluation (see `integrity`).
     integrity: Integrity | None = None
+    #: Whether the hidden tests had the network, and who chose it (``run``, ``problem``,
+    #: ``default``); None when they did not run (or for results written before).
+    network: bool | None = None
+    network_from: str | None = None
+    #: The dependency phase before the tests (what the workspace declares, fetched).
+    setup: tuple[SetupStep, ...] = ()
 
     @property
     def errored(self) -> bool:
@@ -143,8 +169,10 @@ def read_result(path: Path) -> CheckpointResult:
     quality = raw.pop("quality")
     tests = tuple(CaseOutcome(**test) for test in raw.pop("tests"))
     integrity = _integrity(raw.pop("integrity", None))
+    setup = tuple(SetupStep(**step) for step in raw.pop("setup", ()))
     return CheckpointResult(
         **raw,
+        setup=setup,
         agent=AgentRecord(**agent) if agent else None,
         quality=Quality(**quality) if quality else None,
         tests=tests,

@@ -119,8 +119,13 @@ def load_results(run_dir: Path) -> list[CheckpointResult]:
 
 
 def _finished(result_path: Path) -> bool:
-    """A checkpoint with a result, unless that result is an environment error (retried)."""
-    return result_path.is_file() and read_result(result_path).status != "env_error"
+    """A checkpoint with a result, unless it is an environment error met before the agent
+    ran (a missing Python or toolchain: retried). One met by the tests after the agent
+    ran (the network was off) stands: the next checkpoints build on its workspace."""
+    if not result_path.is_file():
+        return False
+    result = read_result(result_path)
+    return result.status != "env_error" or result.agent is not None
 
 
 def _copy_tree(source: Path | None, target: Path) -> None:
@@ -240,9 +245,18 @@ class ProblemRun:
         result = self._result(
             checkpoint, index, status, outcome, tests=tests, quality=quality, error=error,
             timings=timings, integrity=self._integrity(checkpoint, snapshot, run),
+            **self._setting(run),
         )  # fmt: skip
         write_result(folder / RESULT, result)
         return result
+
+    def _setting(self, run: HiddenTestRun | None) -> dict[str, Any]:
+        """What the tests ran with: the network (and who chose it), the dependency phase."""
+        if run is None:
+            return {}
+        environment = self.environment
+        return {"network": environment.network, "network_from": environment.network_from,
+                "setup": run.setup}  # fmt: skip
 
     def _integrity(
         self, checkpoint: Checkpoint, snapshot: Path, run: HiddenTestRun | None

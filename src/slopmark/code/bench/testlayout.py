@@ -52,6 +52,9 @@ LAUNCHER = PLUGIN_DIR / "run_hidden_tests.py"
 #: Folders of a workspace that are never copied into the test folder.
 NOT_COPIED = shutil.ignore_patterns(".venv", "venv", "__pycache__", ".git", "node_modules")
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+#: Tools told to stay offline when the tests have no network: they use what the
+#: dependency phase fetched (`deps`) and say "offline" when something is missing.
+OFFLINE = {"CARGO_NET_OFFLINE": "true", "npm_config_offline": "true"}
 #: Variables the submission never sees, though the session around it has them.
 HARNESS_VARIABLES = (
     "PYTEST_CURRENT_TEST", "PYTEST_VERSION", "PYTEST_ADDOPTS", "PYTEST_PLUGINS",
@@ -207,7 +210,7 @@ def _asset_env(problem: Problem, session: Session) -> dict[str, str]:
     return {"SCBENCH_ASSETS_DIR": str(base), **names}
 
 
-def _toolchain_env(environment: EvalEnvironment, session: Session) -> dict[str, str]:
+def toolchain_variables(environment: EvalEnvironment, session: Session) -> dict[str, str]:
     """Writable caches in the session's home; rustup's toolchains read-only; uv on our Python."""
     tools = environment.toolchains
     env = {}
@@ -247,7 +250,8 @@ def environment_variables(
         "SLOPMARK_BENCH_TESTS": str(session.tests),
         **report,
         **_asset_env(problem, session),
-        **_toolchain_env(environment, session),
+        **toolchain_variables(environment, session),
+        **({} if environment.network else OFFLINE),
     }
 
 

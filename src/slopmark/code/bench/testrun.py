@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from slopmark import regular
+from slopmark.code.bench.deps import Setup, fetch_dependencies
 from slopmark.code.bench.grouping import record_group, status_of
+from slopmark.code.bench.network import NETWORK_OFF, network_failure
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.profiles import EvalEnvironment
-from slopmark.code.bench.results import CaseOutcome, CheckpointStatus
+from slopmark.code.bench.results import CaseOutcome, CheckpointStatus, SetupStep
 from slopmark.code.bench.testlayout import (
     HARNESS_VARIABLES,
     Session,
@@ -46,16 +48,6 @@ NO_REPORT = "pytest wrote no report"
 #: pytest's exit statuses SCB counts as an infrastructure failure
 #: (``pytest_runner.py``: ``INFRA_FAILURE_CODES``).
 INFRA_FAILURE = {2: "interrupted", 3: "internal error", 4: "usage error", 5: "no tests collected"}
-#: What a failure says when it could not reach the network.
-NETWORK_MARKS = (
-    "Temporary failure in name resolution", "Name or service not known",
-    "Could not resolve host", "Network is unreachable", "No address associated with hostname",
-    "nodename nor servname", "getaddrinfo failed", "Failed to establish a new connection",
-    "Could not resolve hostname", "failed to lookup address",
-)  # fmt: skip
-NETWORK_OFF = "network is off during tests (turn it on with --test-network or evaluation.network)"
-
-
 @dataclass(frozen=True)
 class HiddenTestRun:
     tests: tuple[CaseOutcome, ...]
@@ -68,6 +60,8 @@ class HiddenTestRun:
     kept_out: tuple[str, ...] = ()
     #: Whether the submission ran in a sandbox of its own, away from the hidden tests.
     guarded: bool = False
+    #: The dependency phase's steps (see `deps`).
+    setup: tuple[SetupStep, ...] = ()
 
 
 def session_limits(problem: Problem, checkpoint: Checkpoint, network: bool) -> Limits:
@@ -97,6 +91,11 @@ def run_tests(
     try:
         prepare(problem, checkpoint, workspace, session)
         link_toolchains(environment, session)
+        setup = Setup(()) if environment.network else fetch_dependencies(
+            session, sandbox, environment, hidden
+        )
+        if setup.env_error is not None:
+            return HiddenTestRun((), setup.env_error, "env_error", setup=setup.steps)
         hide, keep = guard_paths(session)
         guard = None
         if isinstance(sandbox, Guards):
@@ -119,9 +118,17 @@ def run_tests(
         found = read_report(
             parse_events(text), execution, checkpoint, problem, environment.network
         )
-        return replace(found, guarded=guard is not None)
+        return after_setup(replace(found, guarded=guard is not None, setup=setup.steps))
     finally:
         keep_artefacts(session, folder)
+
+
+def after_setup(run: HiddenTestRun) -> HiddenTestRun:
+    """A session whose tests wanted the network after the dependency phase failed on the
+    submission's own manifest: those failures are the submission's (scored)."""
+    if run.status == "env_error" and any(step.failed for step in run.setup):
+        return replace(run, status="scored", error=None)
+    return run
 
 
 def parse_events(text: str) -> dict[str, Any] | None:
@@ -155,10 +162,6 @@ def _events(text: str) -> list[dict[str, Any]]:
         if isinstance(event, dict):
             found.append(event)
     return found
-
-
-def network_failure(text: str | None) -> bool:
-    return bool(text) and any(mark in str(text) for mark in NETWORK_MARKS)
 
 
 def _reason(message: str | None, detail: str | None, network: bool) -> str | None:
@@ -249,7 +252,24 @@ def read_report(
         for record in [*payload["tests"], *owed]
     )
     cut_short = None if payload["complete"] else _ended_early(execution)
-    return HiddenTestRun(tests, None, cut_short=cut_short, kept_out=tuple(payload["kept_out"]))
+    offline = _needed_network(tests)
+    return HiddenTestRun(
+        tests, offline, "env_error" if offline else "scored", cut_short=cut_short,
+        kept_out=tuple(payload["kept_out"]),
+    )  # fmt: skip
+
+
+def _needed_network(tests: Sequence[CaseOutcome]) -> str | None:
+    """Why the checkpoint has no verdict when tests failed for want of the network (an
+    environment error, never the agent's failure), else None."""
+    needing = [test for test in tests if (test.message or "").startswith(NETWORK_OFF)]
+    if not needing:
+        return None
+    first = needing[0]
+    reason = (first.message or "")[len(NETWORK_OFF) :].lstrip(": ")
+    more = f" and {len(needing) - 1} more" if len(needing) > 1 else ""
+    return f"{NETWORK_OFF}: {first.nodeid}{more} needed it ({reason or 'no message'})"
+
 
 
 class ReportChannel:

@@ -23,7 +23,8 @@ from pathlib import Path
 #: What SCB's image has, as the commands tests call.
 SCB_TOOLCHAINS = ("uv", "node", "cc", "c++", "cargo", "rustc")
 #: Commands that come with a toolchain: linked when found, never required.
-COMPANIONS = {"uv": ("uvx",), "node": ("npm", "npx"), "cargo": ("rustup",), "cc": ("gcc",),
+COMPANIONS = {"uv": ("uvx",), "node": ("npm", "npx"), "cargo": ("rustup", "rustc"),
+              "cc": ("gcc",),
               "c++": ("g++",)}  # fmt: skip
 
 _SYSTEM = tuple(Path(p) for p in ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/etc"))
