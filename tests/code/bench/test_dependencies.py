@@ -1,9 +1,10 @@
-"""The dependency phase: a workspace's crates fetched with the network on, tests run offline.
+"""The dependency phase: a workspace's crates and packages fetched with the network on,
+the tests run offline.
 
 Each problem is validated through the real CLI in the bubblewrap sandbox; its
-crate comes from a cargo registry on the host's loopback (`cargoregistry`),
+crate or package comes from a registry on the host's loopback (`registries`),
 which the dependency phase reaches (network on) and the test phase cannot
-(network off, cargo offline).
+(network off, cargo and npm offline).
 """
 
 from __future__ import annotations
@@ -15,32 +16,43 @@ from typing import Any
 
 import pytest
 
-from bench.cargoregistry import CRATE, GREETING, Registry, cargo_config, registry
+from bench.registries import (
+    CRATE,
+    GREETING,
+    PACKAGE,
+    Registry,
+    cargo_config,
+    crate_files,
+    npm_files,
+    npmrc,
+    registry,
+)  # fmt: skip
 from bench.scbenv import needs_bwrap, needs_scb_python
 from bench.test_conformance import CONFORMANCE, by_key, checkpoint, validate_json
 from slopmark.code.bench.deps import fetches
 
 pytestmark = [
-    needs_bwrap, needs_scb_python, pytest.mark.slow,  # starts validate, bwrap, cargo
+    needs_bwrap, needs_scb_python, pytest.mark.slow,  # starts validate, bwrap, cargo, npm
     pytest.mark.skipif(shutil.which("cargo") is None, reason="needs cargo"),
+    pytest.mark.skipif(shutil.which("npm") is None, reason="needs npm (Node.js)"),
 ]  # fmt: skip
 
 CONFIG = """name: {name}
 version: 1
-description: Print a greeting from a crate (the tests build it with cargo).
+description: Print a greeting from a dependency (the tests build and run it).
 entry_file: main
 timeout: 120
-evaluation: {{toolchains: [cargo]}}
+evaluation: {{toolchains: [{toolchain}]}}
 checkpoints:
   checkpoint_1: {{order: 1, version: 1, state: Core Tests}}
   checkpoint_2: {{order: 2, version: 1, state: Core Tests, include_prior_tests: true}}
 """
-BUILD_TEST = f"""import subprocess
+RUN_TEST = """import subprocess
 
 
-def test_builds_with_its_crate() -> None:
-    done = subprocess.run(["cargo", "run", "--quiet"], capture_output=True, text=True, timeout=600)
-    assert done.stdout == "{GREETING}\\n", done.stderr
+def test_runs_with_its_dependency() -> None:
+    done = subprocess.run({argv!r}, capture_output=True, text=True, timeout=600)
+    assert done.stdout == "{greeting}\\n", done.stderr
 """
 #: A test that reaches out during the test phase (192.0.2.1 is TEST-NET-1: never routed;
 #: with the network off there is no route at all, so nothing is sent).
@@ -53,28 +65,46 @@ def test_reaches_out() -> None:
 """
 
 
-def write_problem(root: Path, name: str, url: str, crate: str = CRATE) -> Path:
-    """A two-checkpoint problem whose reference is a cargo project depending on ``crate``
-    from the registry at ``url``; checkpoint 2 adds a test that opens a socket."""
+def cargo_project(port: int, crate: str = CRATE) -> dict[str, str]:
+    """A cargo project printing ``crate``'s greeting, its crates from the registry on ``port``."""
+    return {
+        "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n'
+                      f'[dependencies]\n{crate} = "0.1"\n',
+        "src/main.rs": f'fn main() {{ println!("{{}}", {crate}::greet()); }}\n',
+        ".cargo/config.toml": cargo_config(port),
+    }  # fmt: skip
+
+
+def npm_project(port: int) -> dict[str, str]:
+    """A Node.js program printing the package's greeting, from the registry on ``port``."""
+    return {
+        "package.json": f'{{"name": "app", "version": "0.1.0", '
+                        f'"dependencies": {{"{PACKAGE}": "0.1.0"}}}}\n',
+        "index.js": f"console.log(require('{PACKAGE}').greet())\n",
+        ".npmrc": npmrc(port),
+    }  # fmt: skip
+
+
+def write_problem(root: Path, name: str, tool: str, project: dict[str, str]) -> Path:
+    """A two-checkpoint problem whose reference is ``project`` (built with ``tool``);
+    checkpoint 2 adds a test that opens a socket."""
     folder = root / name
     (folder / "tests").mkdir(parents=True)
-    (folder / "config.yaml").write_text(CONFIG.format(name=name))
+    toolchain = {"cargo": "cargo", "npm": "node"}[tool]
+    (folder / "config.yaml").write_text(CONFIG.format(name=name, toolchain=toolchain))
     shutil.copy(CONFORMANCE / "netneed" / "tests" / "conftest.py", folder / "tests")
-    (folder / "tests" / "test_checkpoint_1.py").write_text(BUILD_TEST)
+    argv, greeting = {"cargo": (["cargo", "run", "--quiet"], GREETING[CRATE]),
+                      "npm": (["node", "index.js"], GREETING[PACKAGE])}[tool]  # fmt: skip
+    (folder / "tests" / "test_checkpoint_1.py").write_text(
+        RUN_TEST.format(argv=argv, greeting=greeting)
+    )
     (folder / "tests" / "test_checkpoint_2.py").write_text(SOCKET_TEST)
     for index in (1, 2):
         (folder / f"checkpoint_{index}.md").write_text(f"# {name}, checkpoint {index}\n")
         solution = folder / "solutions" / f"checkpoint_{index}"
-        (solution / "src").mkdir(parents=True)
-        (solution / ".cargo").mkdir()
-        (solution / "Cargo.toml").write_text(
-            '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n'
-            f'[dependencies]\n{crate} = "0.1"\n'
-        )
-        main = f'fn main() {{ println!("{{}}", {crate}::greet()); }}\n'
-        (solution / "src" / "main.rs").write_text(main)
-        (solution / ".cargo" / "config.toml").write_text(cargo_config(url))
-        (solution / "main.py").write_text("print('see src/main.rs')\n")
+        for path, text in {**project, "main.py": "print('see the project')\n"}.items():
+            (solution / path).parent.mkdir(parents=True, exist_ok=True)
+            (solution / path).write_text(text)
     return folder
 
 
@@ -85,15 +115,16 @@ def closed_port() -> int:
 
 @pytest.fixture(scope="module")
 def validated(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Registry]:
-    """Three problems validated at once: one fetching its crate, one whose registry is
-    down, one naming a crate that does not exist."""
+    """Four problems validated at once: one fetching its crate, one its npm package, one
+    whose registry is down, one naming a crate that does not exist."""
     root = tmp_path_factory.mktemp("problems")
-    with registry() as server:
-        write_problem(root, "cratedep", server.url)
-        write_problem(root, "registrydown", f"sparse+http://127.0.0.1:{closed_port()}/index/")
-        write_problem(root, "cratetypo", server.url, crate="slopdepp")
+    with registry(crate_files) as crates, registry(npm_files) as packages:
+        write_problem(root, "cratedep", "cargo", cargo_project(crates.port))
+        write_problem(root, "npmdep", "npm", npm_project(packages.port))
+        write_problem(root, "registrydown", "cargo", cargo_project(closed_port()))
+        write_problem(root, "cratetypo", "cargo", cargo_project(crates.port, crate="slopdepp"))
         payload = validate_json("--problems", str(root), "--jobs", "2")
-    return payload, server
+    return payload, crates
 
 
 def test_the_crate_is_fetched_and_the_tests_pass_offline(
@@ -108,6 +139,15 @@ def test_the_crate_is_fetched_and_the_tests_pass_offline(
     assert f"/dl/{CRATE}/0.1.0/download" in server.requests
 
 
+def test_the_npm_package_is_installed_and_the_tests_pass_offline(
+    validated: tuple[dict[str, Any], Registry],
+) -> None:
+    entry = checkpoint(validated[0], "npmdep/checkpoint_1")
+    assert (entry["verdict"], entry["totals"]["passed"]) == ("ok", 1), entry
+    [step] = entry["setup"]
+    assert (step["step"], step["manifest"], step["ok"]) == ("npm install", "package.json", True)
+
+
 def test_a_socket_in_the_test_phase_is_an_environment_error(
     validated: tuple[dict[str, Any], Registry],
 ) -> None:
@@ -120,7 +160,7 @@ def test_a_socket_in_the_test_phase_is_an_environment_error(
     )
     assert "Network is unreachable" in entry["error"]
     tests = by_key(entry)
-    assert tests["test_checkpoint_1.py::test_builds_with_its_crate"]["outcome"] == "passed"
+    assert tests["test_checkpoint_1.py::test_runs_with_its_dependency"]["outcome"] == "passed"
     socket_test = tests["test_checkpoint_2.py::test_reaches_out"]
     assert socket_test["outcome"] == "failed"
     assert socket_test["message"].startswith("network is off during tests")
@@ -146,7 +186,7 @@ def test_a_crate_that_does_not_exist_is_the_submissions_failure(
     assert (entry["status"], entry["verdict"]) == ("scored", "failed")
     [step] = entry["setup"]
     assert step["ok"] is False and "slopdepp" in step["error"]
-    failed = by_key(entry)["test_checkpoint_1.py::test_builds_with_its_crate"]
+    failed = by_key(entry)["test_checkpoint_1.py::test_runs_with_its_dependency"]
     assert failed["outcome"] == "failed"
 
 

@@ -158,5 +158,6 @@ def _variables(session: Session, environment: EvalEnvironment) -> dict[str, str]
     return {
         "PATH": f"{session.tools}:{SYSTEM_PATH}",
         "HOME": str(session.home),
+        "npm_config_update_notifier": "false",
         **toolchain_variables(environment, session),
     }
