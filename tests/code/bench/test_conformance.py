@@ -4,8 +4,9 @@ Each problem under ``conformance/`` reproduces one way the harness used to
 differ from SCB's evaluator (issue 18): a 3.12-only reference, a test that
 calls uv, a test that reads its checkpoint from its path, an ``@error`` test
 in an earlier checkpoint's file, a file that fails to collect, a test that
-needs the network, and parametrize ids that look like Rich markup. All of
-them run once through ``validate --json`` in the real bubblewrap sandbox.
+needs the network, parametrize ids that look like Rich markup, and variables
+set by the problem's ``env``. All of them run once through ``validate --json``
+in the real bubblewrap sandbox.
 """
 
 from __future__ import annotations
@@ -143,6 +144,12 @@ def test_a_test_that_needs_the_network_is_an_environment_error(scb: dict[str, An
         "network is off during tests (turn it on with --test-network"
     )
     assert "name resolution" in fetch["message"]
+
+
+def test_the_problems_and_the_checkpoints_env_reach_the_tests(scb: dict[str, Any]) -> None:
+    """SCB's ``BaseConfig.env``: the problem's variables, the checkpoint's over them."""
+    entry = checkpoint(scb, "envvars/checkpoint_1")
+    assert (entry["verdict"], entry["totals"]["passed"]) == ("ok", 2), entry
 
 
 @pytest.fixture

@@ -75,6 +75,12 @@ def test_older_layout_spec_in_checkpoint_folder(tmp_path: Path) -> None:
     assert load_problem(folder).checkpoints[0].spec == "old layout\n"
 
 
+def test_env_of_the_problem_and_of_each_checkpoint(tmp_path: Path) -> None:
+    text = "entry_file: main\nenv: {A: one, B: 2}\ncheckpoints: {checkpoint_1: {env: {B: two}}}\n"
+    problem = load_problem(make_problem(tmp_path, text))
+    assert (problem.env, problem.checkpoints[0].env) == ({"A": "one", "B": "2"}, {"B": "two"})
+
+
 @pytest.mark.parametrize(
     ("config", "message"),
     [
@@ -87,6 +93,11 @@ def test_older_layout_spec_in_checkpoint_folder(tmp_path: Path) -> None:
         (
             "entry_file: main\nmarkers: {m: {group: NOPE}}\ncheckpoints: {checkpoint_1: {}}\n",
             "unknown group 'NOPE'",
+        ),
+        ("entry_file: main\nenv: [A]\ncheckpoints: {checkpoint_1: {}}\n", "'env' must be"),
+        (
+            "entry_file: main\ncheckpoints: {checkpoint_1: {env: {A: [1]}}}\n",
+            "'checkpoints.checkpoint_1.env.A' is [1]; give the variable a text value",
         ),
     ],
 )

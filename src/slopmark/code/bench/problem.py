@@ -55,6 +55,8 @@ class Checkpoint:
     spec_path: Path
     timeout_s: float | None = None
     include_prior_tests: bool = True
+    #: Variables the tests run with (SCB's ``BaseConfig.env``), over the problem's.
+    env: dict[str, str] = field(default_factory=dict)
 
     @property
     def spec(self) -> str:
@@ -73,6 +75,8 @@ class Problem:
     static_assets: dict[str, Path] = field(default_factory=dict)
     #: Custom markers: marker name → group (CORE, FUNCTIONALITY, ERROR, REGRESSION).
     markers: dict[str, str] = field(default_factory=dict)
+    #: Variables every checkpoint's tests run with (SCB's ``BaseConfig.env``).
+    env: dict[str, str] = field(default_factory=dict)
     version: int = 1
     #: Where the problem comes from, for the board's source filter: original (ours)
     #: or community (anyone else's, e.g. SlopCodeBench's own problems).
@@ -175,7 +179,19 @@ def _checkpoint(root: Path, config: Path, name: str, entry: Any) -> Checkpoint:
         spec_path=spec,
         timeout_s=timeout,
         include_prior_tests=bool(entry.get("include_prior_tests", True)),
+        env=_env(config, f"{where}.env", entry.get("env")),
     )
+
+
+def _env(config: Path, where: str, raw: Any) -> dict[str, str]:
+    """``env:``, a mapping of variable names to text (numbers are written as text)."""
+    entries = _mapping(raw if raw is not None else {}, config, where)
+    found = {}
+    for name, value in entries.items():
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            raise _fail(config, f"'{where}.{name}' is {value!r}; give the variable a text value")
+        found[str(name)] = str(value)
+    return found
 
 
 def _checkpoints(root: Path, config: Path, raw: Any) -> tuple[Checkpoint, ...]:
@@ -329,6 +345,7 @@ def load_problem(root: Path) -> Problem:
         version=_number(config, "version", raw.get("version", 1), int),
         source=_source(config, raw.get("source", "community")),
         evaluation=_evaluation(config, raw.get("evaluation")),
+        env=_env(config, "env", raw.get("env")),
     )
 
 

@@ -241,6 +241,7 @@ def environment_variables(
     if environment.toolchains.tools:
         path.insert(1, str(session.tools))
     return {
+        **problem_variables(problem, checkpoint),
         "PATH": ":".join(path),
         "HOME": str(session.home),
         "PYTHONDONTWRITEBYTECODE": "1",
@@ -253,6 +254,13 @@ def environment_variables(
         **toolchain_variables(environment, session),
         **({} if environment.network else OFFLINE),
     }
+
+
+def problem_variables(problem: Problem, checkpoint: Checkpoint) -> dict[str, str]:
+    """The problem's and the checkpoint's ``env:`` (the checkpoint's win, as SCB's
+    ``nested_priority_merge``); the harness's own variables (``PATH``, ``HOME``, the
+    report's) are set after them and win."""
+    return {**problem.env, **checkpoint.env}
 
 
 def mounts(
