@@ -20,9 +20,11 @@ from typing import Any
 
 import pytest
 
-#: Programs an unmarked test may start: git answers in milliseconds, and the math
-#: verifier's sympy worker starts once per process and is kept.
-QUICK_PROGRAMS = frozenset({"git", "python -m slopmark.evals.symbolic"})
+#: Programs an unmarked test may start: git answers in milliseconds, the math
+#: verifier's sympy worker starts once per process and is kept, and the standard
+#: library's ``platform.processor()`` asks ``uname -p`` once per process (whichever
+#: test comes first in a worker would otherwise be blamed).
+QUICK_PROGRAMS = frozenset({"git", "python -m slopmark.evals.symbolic", "uname"})
 #: Seconds past which an unmarked test is listed at the end of the run.
 LONG_S = 5.0
 #: The audit events of starting a program (not of forking this process).
