@@ -13,7 +13,11 @@ from pathlib import Path
 import pytest
 from tests.clirun import run_cli
 
-from slopmark.board.checkpoints import CheckpointMeans, checkpoint_numbers
+from slopmark.board.checkpoints import (
+    CODE_ITERATIVE_DOMAIN,
+    CheckpointMeans,
+    checkpoint_numbers,
+)
 from slopmark.board.grouprows import EngineRows, RunFilter, SqliteRows, stream_group_runs
 from slopmark.board.leaderboard import Board, boards, leaderboard
 from slopmark.board.query import stream_outcomes
@@ -124,6 +128,7 @@ def test_every_board_path_gives_the_checkpoint_numbers(tmp_path: Path) -> None:
 
 
 def test_stored_details_carry_the_new_fields_and_old_rows_stay_readable(tmp_path: Path) -> None:
+    assert DOMAIN == CODE_ITERATIVE_DOMAIN  # the ledger's name is the one the board reads
     result = checkpoint("p", 1, CHECKPOINTS[1], 5)
     details = to_run(result, "replay", "m-1", "just-solve").details
     assert details["group_rates"] == {

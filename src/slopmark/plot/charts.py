@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from slopmark.errors import BadInput
 from slopmark.plot.figure import chart_file
@@ -129,6 +129,12 @@ def bar_chart(
         _finish(axes, title, categories, y_label, bool(series))
 
 
+def zero_marker(axes: Axes, x: float, color: Any, gid: str) -> None:
+    """A diamond on the axis at ``x``, never clipped: a value of 0 that reads as one."""
+    axes.plot([x], [0], marker="D", markersize=5, color=color, markeredgecolor="black",
+              markeredgewidth=0.6, clip_on=False, zorder=3, gid=gid)  # fmt: skip
+
+
 def _draw_bars(
     axes: Axes,
     gid: str,
@@ -142,9 +148,7 @@ def _draw_bars(
     for (x, slot, value), patch in zip(known, bars.patches, strict=True):
         patch.set_gid(f"{gid}-{slot}")
         if value == 0:
-            axes.plot([x], [0], marker="D", markersize=5, color=patch.get_facecolor(),
-                      markeredgecolor="black", markeredgewidth=0.6, clip_on=False, zorder=3,
-                      gid=f"{gid}-{slot}-zero")  # fmt: skip
+            zero_marker(axes, x, patch.get_facecolor(), f"{gid}-{slot}-zero")
     if value_format is not None:
         labels = axes.bar_label(bars, [value_format(v) for _, _, v in known], padding=3)
         for (_, slot, _), label in zip(known, labels, strict=True):

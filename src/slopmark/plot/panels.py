@@ -19,7 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from slopmark.errors import BadInput
-from slopmark.plot.charts import Series, YRange, check_range, check_series, set_range
+from slopmark.plot.charts import (
+    Series,
+    YRange,
+    check_range,
+    check_series,
+    set_range,
+    zero_marker,
+)
 from slopmark.plot.figure import chart_file
 
 if TYPE_CHECKING:
@@ -64,11 +71,8 @@ def _draw_panel(axes: Axes, index: int, panel: Panel) -> None:
         points = [math.nan if v is None else v for v in values]
         (line,) = axes.plot(range(len(points)), points, marker="o", label=name, gid=gid,
                             clip_on=False)  # fmt: skip
-        for slot, value in enumerate(values):
-            if value == 0:
-                axes.plot([slot], [0], marker="D", markersize=6, color=line.get_color(),
-                          markeredgecolor="black", markeredgewidth=0.6, clip_on=False,
-                          zorder=3, gid=f"{gid}-{slot}-zero")  # fmt: skip
+        for slot in (k for k, value in enumerate(values) if value == 0):
+            zero_marker(axes, slot, line.get_color(), f"{gid}-{slot}-zero")
     set_range(axes, panel.y_range)
     axes.set_xticks(range(len(panel.x_labels)), list(panel.x_labels))
     axes.set_title(panel.title, gid=f"panel-{index}-title")

@@ -18,13 +18,13 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult
 from slopmark.code.bench.scoring import group_rates
 from slopmark.code.bench.testrun import NO_REPORT
 from slopmark.store.runs import Run, insert_run
 
-DOMAIN = CODE_ITERATIVE_DOMAIN
+#: the board reads its rows by this name (`slopmark.board.checkpoints.CODE_ITERATIVE_DOMAIN`)
+DOMAIN = "code_iterative"
 HARNESS_VERSION = "bench-1"
 TASK_SET_VERSION = "scb-layout-1"
 STORED = "stored"
