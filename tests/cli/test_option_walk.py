@@ -162,6 +162,11 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--min-commits", ("nowhere", "--min-commits", "0"), "'--min-commits'"),
     ],
     "code bench report": [("run_dir", ("folder",), "not a bench run folder")],
+    "code bench compare": [
+        ("run_dirs", ("run", "folder"), "not a bench run folder"),
+        ("run_dirs", ("run",), "give two or more run folders"),
+        ("--plot", ("run", "run", "--plot", "repos.txt"), "--plot 'repos.txt'"),
+    ],
     "code bench agents": [("extra argument", ("extra",), "extra")],
     "tasks list": [
         ("--domain", ("--domain", "maths"), "maths"),

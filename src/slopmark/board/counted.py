@@ -23,6 +23,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN
 from slopmark.gcpause import gc_paused
 
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ class Outcome(NamedTuple):
     order: int
     confidence: float | None = None
     correct: bool | None = None
+    #: the details of a `code_iterative` run (a mapping or JSON text), else None
+    checkpoint: Any = None
 
     @property
     def cluster(self) -> str:
@@ -63,7 +66,8 @@ class Outcome(NamedTuple):
 def outcome(run: Run) -> Outcome:
     """The board's view of a stored run; the run must carry its store id.
 
-    Confidence and correctness are read from the details of calibration runs only.
+    Confidence and correctness are read from the details of calibration runs only, and
+    the whole details are kept for `code_iterative` runs only (`board.checkpoints`).
     """
     if run.id is None:
         raise ValueError(f"run of task {run.task_id!r} has no store id; insert it first")
@@ -75,6 +79,7 @@ def outcome(run: Run) -> Outcome:
         run.latency_ms, run.cost_usd, run.paste, run.id,
         None if confidence is None else float(confidence),
         None if correct is None else bool(correct),
+        run.details if run.domain == CODE_ITERATIVE_DOMAIN else None,
     )  # fmt: skip
 
 
@@ -121,6 +126,8 @@ class Columns(NamedTuple):
     paste: tuple[Any, ...]
     confidence: tuple[float | None, ...]
     correct: tuple[Any, ...]
+    #: a `code_iterative` run's details (a mapping or JSON text); None for other domains
+    checkpoint: tuple[Any, ...]
     #: the store id; None on rows read in store order (`GroupRuns.add_sorted`)
     order: tuple[int | None, ...]
 
@@ -136,7 +143,7 @@ def counted(item: Outcome) -> tuple[Any, ...]:
     return (
         item.model, item.status == "ok", item.task_id, item.cluster, item.source, item.passed,
         item.score, item.latency_ms, item.cost_usd, item.paste, item.confidence,
-        item.correct, item.order,
+        item.correct, item.checkpoint, item.order,
     )  # fmt: skip
 
 

@@ -20,6 +20,7 @@ from dataclasses import asdict, astuple, dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Protocol
 
+from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN
 from slopmark.board.counted import CALIBRATION_DOMAIN, Group, GroupRuns
 from slopmark.gcpause import gc_paused
 
@@ -143,7 +144,8 @@ def groups(source: RowSource, where: RunFilter) -> list[Group]:
 
 
 def _counted_columns(source: RowSource, domain: str) -> str:
-    """The `COUNTED` fields of a group's runs; the calibration fields on calibration only.
+    """The `COUNTED` fields of a group's runs; the calibration fields on calibration only,
+    the details on `code_iterative` only (read by `slopmark.board.checkpoints`).
 
     Rows come in store order, so the store id is not read: NULL saves an int per row.
     """
@@ -155,8 +157,9 @@ def _counted_columns(source: RowSource, domain: str) -> str:
         source.json_field("details", "correct", "boolean"),
     ]
     calibration = stated if domain == CALIBRATION_DOMAIN else ["NULL", "NULL"]
+    checkpoint = "details" if domain == CODE_ITERATIVE_DOMAIN else "NULL"
     fields = ["model", "status = 'ok'", "task_id", cluster, "source", "passed", "score",
-              "latency_ms", "cost_usd", "paste", *calibration, "NULL"]  # fmt: skip
+              "latency_ms", "cost_usd", "paste", *calibration, checkpoint, "NULL"]  # fmt: skip
     return ", ".join(fields)
 
 

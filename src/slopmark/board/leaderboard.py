@@ -28,7 +28,9 @@ The rules (slopmark metrics spec, issue 4), per model on one board:
   all get the band "i–j" (so A≈B and B≈C put A, B and C in one band even if
   A and C differ). The table then never claims a gap it cannot support.
 - Domains are never averaged together; the calibration domain also carries
-  ECE, Brier score and overconfidence per model (from run details).
+  ECE, Brier score and overconfidence per model (from run details), and the
+  coding benchmark's domain its per-group pass rates, relative churn, CC>10
+  callables and time per checkpoint (`slopmark.board.checkpoints`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from statistics import fmean
 from typing import Any, NamedTuple
 
 from slopmark.board.calibration import CalibrationReport, calibration
+from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN, CheckpointMeans, checkpoint_means
 from slopmark.board.counted import (
     CALIBRATION_DOMAIN,
     Columns,
@@ -123,6 +126,8 @@ class Row:
     provisional: bool
     rank: str | None = None
     calibration: CalibrationReport | None = None
+    #: the coding benchmark's numbers (`code_iterative` boards only)
+    checkpoints: CheckpointMeans | None = None
 
 
 @dataclass(frozen=True)
@@ -231,7 +236,6 @@ def _rows(
     rows: list[Row] = []
     hidden: list[Hidden] = []
     counted: dict[str, Columns] = {}
-    calibrated = group.domain == CALIBRATION_DOMAIN
     for model, done in listed.items():
         chosen = _chosen(done, used)
         if len(chosen) < MIN_DISPLAY:
@@ -239,7 +243,7 @@ def _rows(
             continue
         coverage = Coverage(len(done), seen, len(done) - len(chosen))
         counted[model] = columns(chosen)
-        rows.append(_row(model, counted[model], coverage, errors[model], calibrated))
+        rows.append(_row(model, counted[model], coverage, errors[model], group.domain))
     return sorted(rows, key=_order), hidden, counted
 
 
@@ -279,7 +283,7 @@ def _usage(runs: Columns) -> _Usage:
     return _Usage(latency, latency_known, cost, cost_known, len(priced))
 
 
-def _row(model: str, runs: Columns, coverage: Coverage, errors: int, calibrated: bool) -> Row:
+def _row(model: str, runs: Columns, coverage: Coverage, errors: int, domain: str) -> Row:
     passed, cluster_ids = truthy(runs.passed), list(runs.cluster)
     usage = _usage(runs)
     return Row(
@@ -299,7 +303,8 @@ def _row(model: str, runs: Columns, coverage: Coverage, errors: int, calibrated:
         coverage=coverage,
         sources=tuple(sorted(set(runs.source))),
         provisional=len(passed) < MIN_RANK,
-        calibration=_calibration(runs) if calibrated else None,
+        calibration=_calibration(runs) if domain == CALIBRATION_DOMAIN else None,
+        checkpoints=checkpoint_means(runs.checkpoint) if domain == CODE_ITERATIVE_DOMAIN else None,
     )
 
 

@@ -2,7 +2,8 @@
 
 Every reader here streams (``yield_per``): rows arrive in batches and only
 what the caller keeps stays in memory. Outcomes read only the columns the
-board uses; the calibration fields come from ``details`` by JSON path.
+board uses; the calibration fields come from ``details`` by JSON path, and
+`code_iterative` runs bring their whole ``details`` (`slopmark.board.checkpoints`).
 
 The leaderboard's fast read, one statement per board group, is
 `slopmark.board.grouprows` (which also defines `RunFilter`).
@@ -17,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import Engine, case, func, select
 
+from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN
 from slopmark.board.counted import CALIBRATION_DOMAIN, Outcome
 from slopmark.board.gate import GateRequest, GateResult, gate_runs
 from slopmark.board.grouprows import GROUP
@@ -47,6 +49,7 @@ def _outcome_columns() -> list[Any]:
         *(runs.c[name] for name in (*names, *more)),
         _calibration_only(runs.c.details["confidence"].as_float()),
         _calibration_only(runs.c.details["correct"].as_boolean()),
+        case((runs.c.domain == CODE_ITERATIVE_DOMAIN, runs.c.details), else_=None),
     ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -227,18 +228,45 @@ def report(
     """Print the solve rates, quality by phase and trajectories of a run."""
     from slopmark.cli.bench_plots import write_plots
     from slopmark.cli.bench_view import print_report, report_json
-    from slopmark.code.bench.runner import load_results
+    from slopmark.code.bench.readrun import read_run
 
-    if not (run_dir / "run.json").is_file():
-        raise BadInput(f"{run_dir}: not a bench run folder (no run.json); pass a `bench run` --out")
-    results = load_results(run_dir)
+    found = read_run(run_dir)
     if as_json:
-        print_json(report_json(run_dir, results))
+        print_json(report_json(run_dir, found.results, found.recomputed))
     else:
-        print_report(Console(), run_dir, results)
+        print_report(Console(), run_dir, found.results, found.recomputed)
     if plot:
-        for path in write_plots(run_dir, results):
+        for path in write_plots(run_dir, found.results):
             print(f"wrote {path}")
+
+
+@app.command()
+def compare(
+    run_dirs: list[Path] = typer.Argument(..., help="Two or more run folders of `bench run`."),
+    as_json: bool = typer.Option(False, "--json", help="Print the compared numbers as JSON."),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Write the figure (runs_by_phase.png and .svg) to this folder."
+    ),
+) -> None:
+    """Compare runs (agents, models, prompts) by phase: solve rate, erosion, verbosity, churn."""
+    from slopmark.cli.bench_compare import (
+        compare_json,
+        compare_runs,
+        print_compare,
+        write_compare_plots,
+    )
+    from slopmark.code.bench.readrun import read_run
+
+    if len(run_dirs) < 2:
+        raise BadInput("compare: give two or more run folders (one run: `code bench report`)")
+    folder = output_folder(plot, "--plot") if plot is not None else None
+    compared = compare_runs([read_run(run_dir) for run_dir in run_dirs])
+    if as_json:
+        print_json(compare_json(compared))
+    else:
+        print_compare(Console(), compared)
+    for path in write_compare_plots(folder, compared) if folder is not None else []:
+        print(f"wrote {path}", file=sys.stderr if as_json else sys.stdout)
 
 
 @app.command()

@@ -9,10 +9,10 @@ the quality axis starts at 0.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from slopmark.code.bench.manifest import NAMED, read_manifest
 from slopmark.code.bench.results import CheckpointResult
 from slopmark.code.bench.scoring import Rates, summarize
 
@@ -29,13 +29,13 @@ def _short(text: str) -> str:
 
 
 def run_caption(run_dir: Path) -> str:
-    """``<folder> · agent A · model M · prompt P``, from RUN_DIR/run.json ("unknown" if absent)."""
-    manifest = run_dir / "run.json"
-    record = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else {}
+    """``<folder> · agent A · model M · prompt P``, from RUN_DIR/run.json ("unknown" where
+    it records none); a missing or malformed run.json is `BadInput` naming it."""
+    manifest = read_manifest(run_dir)
     parts = [run_dir.resolve().name]
-    for key in ("agent", "model", "prompt"):
-        value = record.get(key)
-        parts.append(f"{key} {_short(str(value))}" if value else f"{key} unknown")
+    for key in NAMED:
+        value = getattr(manifest, key)
+        parts.append(f"{key} {_short(value)}" if value else f"{key} unknown")
     return " · ".join(parts)
 
 

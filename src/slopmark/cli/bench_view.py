@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -13,6 +12,7 @@ from rich.table import Table
 
 from slopmark.cli.bench_integrity_view import integrity_json, print_integrity
 from slopmark.cli.tables import print_table
+from slopmark.code.bench.manifest import read_manifest
 from slopmark.code.bench.problem import Problem
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult, Quality
 from slopmark.code.bench.scoring import (
@@ -147,7 +147,14 @@ def _flag(value: bool | None) -> str:
     return "–" if value is None else ("yes" if value else "no")
 
 
-def print_report(console: Console, run_dir: Path, results: Sequence[CheckpointResult]) -> None:
+def print_report(
+    console: Console,
+    run_dir: Path,
+    results: Sequence[CheckpointResult],
+    recomputed: Sequence[str] = (),
+) -> None:
+    """Every table of the report; ``recomputed`` names the checkpoints whose churn was
+    counted again from their snapshots (`rechurn`)."""
     if not results:
         console.print(f"{run_dir}: no checkpoint has finished yet")
         return
@@ -168,6 +175,16 @@ def print_report(console: Console, run_dir: Path, results: Sequence[CheckpointRe
         f"of trajectories; relative churn {_num(summary.overall.relative_churn, 2)} (mean); "
         f"cost {cost}; agent time {summary.agent_wall_s:.0f} s"
     )
+    if recomputed:
+        console.print(_recomputed_note(recomputed))
+
+
+def _recomputed_note(recomputed: Sequence[str]) -> str:
+    shown = ", ".join(recomputed[:5]) + (", …" if len(recomputed) > 5 else "")
+    return (
+        f"relative churn recomputed from the workspace snapshots for {len(recomputed)} "
+        f"checkpoint(s) written before it was stored: {shown}"
+    )
 
 
 def _result_json(result: CheckpointResult) -> dict[str, Any]:
@@ -179,11 +196,15 @@ def _result_json(result: CheckpointResult) -> dict[str, Any]:
             "groups": {g: asdict(r) for g, r in group_rates([result]).items()}}  # fmt: skip
 
 
-def report_json(run_dir: Path, results: Sequence[CheckpointResult]) -> dict[str, Any]:
-    manifest = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+def report_json(
+    run_dir: Path, results: Sequence[CheckpointResult], recomputed: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Every number of the report; ``churn_recomputed`` lists the checkpoints whose churn
+    was counted again from their snapshots (`rechurn`)."""
     summary = summarize(results)
     return {
-        "run": manifest,
+        "run": read_manifest(run_dir).record,
+        "churn_recomputed": list(recomputed),
         "summary": {
             "overall": asdict(summary.overall),
             "phases": {name: asdict(rates) for name, rates in summary.phases.items()},

@@ -21,6 +21,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN, GROUPS
 from slopmark.board.leaderboard import MARGIN, board_json
 from slopmark.cli.options import non_empty, none_empty
 from slopmark.cli.output import output_file, print_json, write_file
@@ -30,6 +31,7 @@ from slopmark.errors import BadInput, CheckFailed
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
+    from slopmark.board.checkpoints import CheckpointMeans
     from slopmark.board.compare import Comparison
     from slopmark.board.gate import GateResult
     from slopmark.board.grouprows import RowSource, RunFilter
@@ -147,7 +149,20 @@ def _cells(row: Row) -> list[str]:
     if row.calibration is not None:
         report = row.calibration
         cells += [_num(report.ece), _num(report.brier), _num(report.overconfidence)]
+    if row.checkpoints is not None:
+        cells += _checkpoint_cells(row.checkpoints)
     return cells
+
+
+#: a `code_iterative` board's own columns (`slopmark.board.checkpoints`)
+CHECKPOINT_COLUMNS = [*(f"{g} %" for g in GROUPS), "churn", "CC>10", "wall s"]
+
+
+def _checkpoint_cells(means: CheckpointMeans) -> list[str]:
+    """Per-group pass rates (%), mean relative churn, CC>10 callables, seconds per checkpoint."""
+    rates = [_num(None if r is None else 100 * r, 1) for r in means.group_rates.values()]
+    return [*rates, _num(means.relative_churn, 2), _num(means.complex_callables, 1),
+            _num(means.wall_per_checkpoint_s, 1)]  # fmt: skip
 
 
 def _caption(board: Board, source: str | None) -> str:
@@ -169,6 +184,8 @@ def _table(board: Board, source: str | None) -> Table:
     columns += ["coverage", "latency ms", "cost/run", "errors", "sources"]
     if board.group.domain == "calibration":
         columns += ["ECE", "Brier", "overconf."]
+    if board.group.domain == CODE_ITERATIVE_DOMAIN:
+        columns += CHECKPOINT_COLUMNS
     for column in columns:
         table.add_column(column, justify="left" if column in ("model", "sources") else "right")
     for row in board.rows:

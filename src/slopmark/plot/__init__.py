@@ -10,20 +10,25 @@ bytes. Without matplotlib, drawing raises `BadInput`:
 - `reliability_chart`: a calibration board's reliability diagrams
   (``slopmark board plot --reliability``);
 - `line_chart` and `bar_chart`: named series over labelled x positions, for
-  reports (e.g. solve rate and quality by phase).
+  reports (e.g. solve rate and quality by phase);
+- `panel_chart`: several panels of lines (`Panel`) in one figure, one legend,
+  for comparing runs by phase (``slopmark code bench compare --plot``).
 """
 
 from slopmark.plot.charts import bar_chart, line_chart
 from slopmark.plot.costcap import cost_capability_chart
 from slopmark.plot.figure import FORMATS, INSTALL_HINT, chart_format
+from slopmark.plot.panels import Panel, panel_chart
 from slopmark.plot.reliability import reliability_chart
 
 __all__ = [
     "FORMATS",
     "INSTALL_HINT",
+    "Panel",
     "bar_chart",
     "chart_format",
     "cost_capability_chart",
     "line_chart",
+    "panel_chart",
     "reliability_chart",
 ]

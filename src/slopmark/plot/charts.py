@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from slopmark.errors import BadInput
 from slopmark.plot.figure import chart_file
@@ -35,7 +35,7 @@ Series = Mapping[str, Sequence[float | None]]
 YRange = tuple[float, float | None]
 
 
-def _check(series: Series, size: int, what: str) -> None:
+def check_series(series: Series, size: int, what: str) -> None:
     if size == 0:
         raise BadInput(f"chart: no {what} given; pass at least one")
     for name, values in series.items():
@@ -49,12 +49,12 @@ def _check(series: Series, size: int, what: str) -> None:
             raise BadInput(f"chart series {name!r}: value {bad[0]!r} is not a finite number")
 
 
-def _check_range(y_range: YRange | None) -> None:
+def check_range(y_range: YRange | None) -> None:
     if y_range is not None and y_range[1] is not None and not y_range[0] < y_range[1]:
         raise BadInput(f"chart y_range {y_range!r}: the low end must be below the high end")
 
 
-def _set_range(axes: Axes, y_range: YRange | None) -> None:
+def set_range(axes: Axes, y_range: YRange | None) -> None:
     if y_range is None:
         return
     low, high = y_range
@@ -89,14 +89,14 @@ def line_chart(
     ``y_range`` fixes the y axis (e.g. ``(0, 1)`` for rates, ``(0, None)`` for
     "from 0 to the data"); None fits the data.
     """
-    _check(series, len(x_labels), "x labels")
-    _check_range(y_range)
+    check_series(series, len(x_labels), "x labels")
+    check_range(y_range)
     with chart_file(Path(path), WIDTH, HEIGHT) as figure:
         axes = figure.add_subplot()
         for index, (name, values) in enumerate(series.items()):
             points = [math.nan if v is None else v for v in values]
             axes.plot(range(len(points)), points, marker="o", label=name, gid=f"series-{index}")
-        _set_range(axes, y_range)
+        set_range(axes, y_range)
         _finish(axes, title, x_labels, y_label, bool(series))
 
 
@@ -115,8 +115,8 @@ def bar_chart(
     A bar of 0 gets a marker on the axis. ``value_format`` writes each bar's
     value above it (e.g. ``"0%"``); ``y_range`` is as in `line_chart`.
     """
-    _check(series, len(categories), "categories")
-    _check_range(y_range)
+    check_series(series, len(categories), "categories")
+    check_range(y_range)
     width = BAR_SPAN / max(len(series), 1)
     with chart_file(Path(path), WIDTH, HEIGHT) as figure:
         axes = figure.add_subplot()
@@ -125,8 +125,14 @@ def bar_chart(
             known = [(slot + offset, slot, v) for slot, v in enumerate(values) if v is not None]
             _draw_bars(axes, f"series-{index}", name, known, width, value_format)
         axes.axhline(0, color="black", linewidth=0.8)
-        _set_range(axes, y_range)
+        set_range(axes, y_range)
         _finish(axes, title, categories, y_label, bool(series))
+
+
+def zero_marker(axes: Axes, x: float, color: Any, gid: str) -> None:
+    """A diamond on the axis at ``x``, never clipped: a value of 0 that reads as one."""
+    axes.plot([x], [0], marker="D", markersize=5, color=color, markeredgecolor="black",
+              markeredgewidth=0.6, clip_on=False, zorder=3, gid=gid)  # fmt: skip
 
 
 def _draw_bars(
@@ -142,9 +148,7 @@ def _draw_bars(
     for (x, slot, value), patch in zip(known, bars.patches, strict=True):
         patch.set_gid(f"{gid}-{slot}")
         if value == 0:
-            axes.plot([x], [0], marker="D", markersize=5, color=patch.get_facecolor(),
-                      markeredgecolor="black", markeredgewidth=0.6, clip_on=False, zorder=3,
-                      gid=f"{gid}-{slot}-zero")  # fmt: skip
+            zero_marker(axes, x, patch.get_facecolor(), f"{gid}-{slot}-zero")
     if value_format is not None:
         labels = axes.bar_label(bars, [value_format(v) for _, _, v in known], padding=3)
         for (_, slot, _), label in zip(known, labels, strict=True):

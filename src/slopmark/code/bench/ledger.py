@@ -3,10 +3,11 @@
 Subject = agent (+ model); task = problem version and checkpoint; template =
 the problem (its checkpoints are correlated, so the board clusters on it).
 ``passed`` is the strict solve, ``score`` the share of tests passed. Quality
-numbers go to ``details``. A harness failure (the tests produced no report
-for a reason that is not the submission's, could not be collected, or the
-evaluation environment lacked a piece) is stored as an errored run, which
-the board keeps out of pass rates.
+numbers go to ``details``, with the numbers a board row of the domain shows
+(`slopmark.board.checkpoints`): ``group_rates``, ``relative_churn``, ``wall_s``.
+A harness failure (the tests produced no report for a reason that is not the
+submission's, could not be collected, or the evaluation environment lacked a
+piece) is stored as an errored run, which the board keeps out of pass rates.
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from typing import Any
 from sqlalchemy import Engine
 
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult
+from slopmark.code.bench.scoring import group_rates
 from slopmark.code.bench.testrun import NO_REPORT
 from slopmark.store.runs import Run, insert_run
 
+#: the board reads its rows by this name (`slopmark.board.checkpoints.CODE_ITERATIVE_DOMAIN`)
 DOMAIN = "code_iterative"
 HARNESS_VERSION = "bench-1"
 TASK_SET_VERSION = "scb-layout-1"
@@ -41,17 +44,26 @@ def _harness_fault(result: CheckpointResult) -> bool:
     return result.errored or (result.status == "test_error" and error.startswith(NO_REPORT))
 
 
+def _group_rates(result: CheckpointResult) -> dict[str, float | None]:
+    """Per test group, passed/total of a scored checkpoint's tests (None without any)."""
+    groups = group_rates([result])
+    return {g: groups[g].rate for g in GROUPS}
+
+
 def _details(result: CheckpointResult) -> dict[str, Any]:
-    record = result.agent
+    record, quality = result.agent, result.quality
     tests = {g: [t.passed for t in result.group(g)] for g in GROUPS}
     return {
         "checkpoint_status": result.status,
         "strict": result.strict, "isolated": result.isolated, "core": result.core,
         "tests": {g: {"passed": sum(flags), "total": len(flags)} for g, flags in tests.items()},
-        "quality": asdict(result.quality) if result.quality else None,
+        "group_rates": _group_rates(result),
+        "quality": asdict(quality) if quality else None,
+        "relative_churn": quality.relative_churn if quality else None,
         "agent_status": record.status if record else None,
         "steps": record.steps if record else None,
         "timings": result.timings,
+        "wall_s": result.timings.get("total_s"),
         "error": result.error,
     }  # fmt: skip
 

@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from slopmark.code.bench.agents.base import AgentOutcome
 from slopmark.code.bench.integrity import Finding, Integrity
+from slopmark.errors import BadInput
 
 #: scored: tests ran. agent_failed: the agent crashed or timed out (correctness 0).
 #: not_run: an earlier checkpoint's agent failed (correctness 0, no workspace).
@@ -164,7 +165,19 @@ def write_result(path: Path, result: CheckpointResult) -> None:
 
 
 def read_result(path: Path) -> CheckpointResult:
-    raw: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    """The checkpoint result in ``path``; `BadInput` naming the file when it is malformed."""
+    try:
+        return _result(json.loads(path.read_text(encoding="utf-8")))
+    except json.JSONDecodeError as error:
+        what = f"not valid JSON ({error.msg} at line {error.lineno}, column {error.colno})"
+    except (OSError, UnicodeDecodeError) as error:
+        what = f"cannot be read ({error})"
+    except (TypeError, KeyError, AttributeError) as error:
+        what = f"not a checkpoint result ({type(error).__name__}: {error})"
+    raise BadInput(f"{path}: {what}; restore it, or delete it to run the checkpoint again")
+
+
+def _result(raw: dict[str, Any]) -> CheckpointResult:
     agent = raw.pop("agent")
     quality = raw.pop("quality")
     tests = tuple(CaseOutcome(**test) for test in raw.pop("tests"))
