@@ -48,6 +48,15 @@ _TEST_NETWORK = typer.Option(
     None, "--test-network/--no-test-network",
     help="Network during hidden tests (default: the problem's evaluation.network, else off).",
 )  # fmt: skip
+_ENTRYPOINT_STYLE = typer.Option(
+    None, "--entrypoint-style",
+    help="How the tests start the submission: venv (its requirements in a virtual environment; "
+    "the default) or uv (SlopCodeBench's `uv run` in a `uv init` project).",
+)  # fmt: skip
+_WHEELHOUSE = typer.Option(
+    None, "--wheelhouse",
+    help="Install the submissions' requirements from the wheels in this folder only (no index).",
+)  # fmt: skip
 _PROMPT_HELP = (
     "just-solve | anti-slop | plan-first | FILE.jinja; repeat for a matrix "
     "(one run folder per prompt under --out)"
@@ -75,16 +84,24 @@ def parse_options(values: list[str]) -> dict[str, str]:
     return options
 
 
-def eval_options(profile: str | None, python: str | None, network: bool | None) -> EvalOptions:
+def eval_options(
+    profile: str | None, python: str | None, network: bool | None,
+    entrypoint: str | None = None, wheelhouse: Path | None = None,
+) -> EvalOptions:  # fmt: skip
     """The run's evaluation options; BadInput names the option that is wrong."""
-    from slopmark.code.bench.problem import PROFILES
+    from slopmark.code.bench.problem import ENTRYPOINTS, PROFILES
     from slopmark.code.bench.pythons import check_version
 
     if profile is not None and profile not in PROFILES:
         raise BadInput(f"--env-profile {profile!r}: use scb or native")
     if python is not None and "/" not in python:
         python = check_version(python, "--python")
-    return EvalOptions(profile, python, network)
+    if entrypoint is not None and entrypoint not in ENTRYPOINTS:
+        raise BadInput(f"--entrypoint-style {entrypoint!r}: use venv or uv")
+    if wheelhouse is not None and not wheelhouse.is_dir():
+        raise BadInput(f"--wheelhouse {wheelhouse}: not a folder; give a folder of .whl files")
+    house = str(wheelhouse.resolve()) if wheelhouse is not None else None
+    return EvalOptions(profile, python, network, entrypoint, house)
 
 
 @app.command("list")
@@ -125,6 +142,8 @@ def validate(
     env_profile: str | None = _ENV_PROFILE,
     python: str | None = _PYTHON,
     test_network: bool | None = _TEST_NETWORK,
+    entrypoint_style: str | None = _ENTRYPOINT_STYLE,
+    wheelhouse: Path | None = _WHEELHOUSE,
     expect_failures: Path | None = typer.Option(
         None, "--expect-failures", help="Tests (or checkpoints) known to fail, one a line."
     ),
@@ -141,7 +160,7 @@ def validate(
     from slopmark.code.bench.validation import read_expected
 
     found = load_problems(problems, problem or None)
-    options = eval_options(env_profile, python, test_network)
+    options = eval_options(env_profile, python, test_network, entrypoint_style, wheelhouse)
     expected = read_expected(expect_failures) if expect_failures else frozenset()
     if write_expect_failures is not None:
         output_file(write_expect_failures, "--write-expect-failures")
@@ -181,6 +200,8 @@ def run(
     env_profile: str | None = _ENV_PROFILE,
     python: str | None = _PYTHON,
     test_network: bool | None = _TEST_NETWORK,
+    entrypoint_style: str | None = _ENTRYPOINT_STYLE,
+    wheelhouse: Path | None = _WHEELHOUSE,
     executor: str = sweep_options.EXECUTOR,
     address: str | None = sweep_options.ADDRESS,
     shared: bool = typer.Option(False, "--shared", help=_SHARED_HELP),
@@ -199,7 +220,7 @@ def run(
     base = BenchConfig(
         folder, agent, model, prompt[0], sandbox, timeout_s=parse_duration(timeout), jobs=jobs,
         agent_options=parse_options(agent_option), agent_memory_mb=agent_memory or None,
-        evaluation=eval_options(env_profile, python, test_network),
+        evaluation=eval_options(env_profile, python, test_network, entrypoint_style, wheelhouse),
     )  # fmt: skip
     configs = _per_prompt(base, prompt)
     store = sweep_options.shared_store(db)

@@ -9,10 +9,13 @@
   ``PATH``, tests beside the workspace copy (the layout before profiles).
 
 The choice, most specific first: the run's options (``--env-profile``,
-``--python``, ``--test-network``), the problem's ``evaluation:`` settings,
-the profile's defaults. When the wanted Python or a toolchain cannot be
-found the result is a `MissingEnvironment` naming each missing piece: the
-checkpoint is then an environment error, never a failure of the agent.
+``--python``, ``--test-network``, ``--entrypoint-style``), the problem's
+``evaluation:`` settings, the profile's defaults. The entry point runs in the
+workspace's venv unless ``uv`` is asked for (SCB's ``uv run`` in a ``uv init``
+project, see `uvproject`), which then needs the uv toolchain. When the wanted
+Python or a toolchain cannot be found the result is a `MissingEnvironment`
+naming each missing piece: the checkpoint is then an environment error, never
+a failure of the agent.
 """
 
 from __future__ import annotations
@@ -40,6 +43,10 @@ class EvalOptions:
     profile: str | None = None
     python: str | None = None
     network: bool | None = None
+    #: venv or uv (see `problem.ENTRYPOINTS`).
+    entrypoint: str | None = None
+    #: A folder of wheels the workspace's requirements are installed from, instead of an index.
+    wheelhouse: str | None = None
 
 
 @dataclass(frozen=True)
@@ -50,10 +57,17 @@ class EvalEnvironment:
     interpreter: Interpreter
     toolchains: Toolchains
     network: bool
+    entrypoint: str = "venv"
+    wheelhouse: Path | None = None
 
     @property
     def scb_layout(self) -> bool:
         return self.profile == "scb"
+
+    @property
+    def uv_entry(self) -> Path | None:
+        """The uv that runs the entry point, when the uv convention was chosen."""
+        return self.toolchains.tools.get("uv") if self.entrypoint == "uv" else None
 
 
 @dataclass(frozen=True)
@@ -93,10 +107,12 @@ def _interpreter(host: Host, wanted: str | None) -> Interpreter | None:
     return pick(host.pythons, wanted)
 
 
-def _tools_wanted(problem: Problem, profile: str) -> tuple[str, ...]:
-    if problem.evaluation.toolchains is not None:
-        return problem.evaluation.toolchains
-    return SCB_TOOLCHAINS if profile == "scb" else ()
+def _tools_wanted(problem: Problem, profile: str, entrypoint: str) -> tuple[str, ...]:
+    """The problem's toolchains, else the profile's; uv too when it runs the entry point."""
+    tools = problem.evaluation.toolchains
+    if tools is None:
+        tools = SCB_TOOLCHAINS if profile == "scb" else ()
+    return tools if entrypoint != "uv" or "uv" in tools else (*tools, "uv")
 
 
 def _missing_message(problem: Problem, profile: str, python: str | None, host: Host,
@@ -119,9 +135,10 @@ def resolve(
 ) -> EvalEnvironment | MissingEnvironment:
     """The environment ``problem``'s tests run in, or what is missing for it."""
     profile = options.profile or problem.evaluation.profile or "scb"
+    entrypoint = options.entrypoint or problem.evaluation.entrypoint or "venv"
     wanted = _python_wanted(problem, options, profile)
     interpreter = _interpreter(host, wanted)
-    tools = _tools_wanted(problem, profile)
+    tools = _tools_wanted(problem, profile, entrypoint)
     found = host.toolchains(tools) if tools else Toolchains({}, None)
     absent = found.missing(tools)
     if interpreter is None or absent:
@@ -130,4 +147,5 @@ def resolve(
         message = _missing_message(problem, profile, python, host, absent)
         return MissingEnvironment(profile, missing, message)
     network = options.network if options.network is not None else problem.evaluation.network
-    return EvalEnvironment(profile, interpreter, found, network)
+    wheelhouse = Path(options.wheelhouse) if options.wheelhouse else None
+    return EvalEnvironment(profile, interpreter, found, network, entrypoint, wheelhouse)

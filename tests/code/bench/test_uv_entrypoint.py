@@ -1,0 +1,162 @@
+"""SCB's entry-point convention (``--entrypoint-style uv``): the submission runs by ``uv run``
+in a ``uv init`` project that holds its requirements, built beside the snapshot.
+
+The requirement is a wheel this module writes into a local folder (``--wheelhouse``),
+so installing it reaches no network; the tests then run with the network off.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from bench.scbenv import needs_bwrap, needs_scb_python
+from clirun import run_cli
+from slopmark.code.bench.toolchains import find_toolchains
+
+needs_uv = pytest.mark.skipif(
+    "uv" not in find_toolchains(os.environ, ("uv",)).tools, reason="needs uv"
+)
+pytestmark = [needs_bwrap, needs_scb_python, needs_uv, pytest.mark.slow]  # starts the CLI
+
+CONFTEST = '''
+import shlex
+
+import pytest
+
+
+def pytest_addoption(parser):
+    parser.addoption("--entrypoint", action="store", required=True)
+    parser.addoption("--checkpoint", action="store", required=True)
+
+
+@pytest.fixture(scope="session")
+def entrypoint_argv(request):
+    return shlex.split(request.config.getoption("--entrypoint"))
+'''
+
+TESTS = '''
+import subprocess
+from pathlib import Path
+
+
+def test_the_dependency_comes_from_the_project(entrypoint_argv):
+    done = subprocess.run([*entrypoint_argv, "hi"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    value, environment, python = done.stdout.splitlines()
+    assert value == "tinydep 0.3 says hi"
+    assert Path(environment).name == ".venv"
+    assert Path(environment).parent.name.startswith("uv-project-3.12-")
+    assert python == "3.12"
+
+
+def test_the_entry_point_is_uv_run(entrypoint_argv):
+    uv = next(i for i, part in enumerate(entrypoint_argv) if Path(part).name == "uv")
+    assert entrypoint_argv[uv + 1:uv + 3] == ["run", "--project"]
+    assert "--offline" in entrypoint_argv and entrypoint_argv[-1].endswith("/workspace/main.py")
+'''
+
+MAIN = '''
+import os
+import sys
+
+import tinydep
+
+print(tinydep.greet(sys.argv[1]))
+print(os.environ.get("VIRTUAL_ENV", ""))
+print(f"{sys.version_info[0]}.{sys.version_info[1]}")
+'''
+
+
+def write_wheel(folder: Path, name: str, version: str, module: str) -> Path:
+    """A pure-Python wheel of one module, written by hand (no build tool, no index)."""
+    files = {
+        f"{name}.py": module,
+        f"{name}-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {name}\n"
+        f"Version: {version}\n",
+        f"{name}-{version}.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: slopmark-tests\n"
+        "Root-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = [f"{path},sha256={_digest(text)},{len(text.encode())}" for path, text in files.items()]
+    files[f"{name}-{version}.dist-info/RECORD"] = "\n".join([*record, f"{name}-{version}"
+                                                             ".dist-info/RECORD,,"]) + "\n"
+    folder.mkdir(parents=True, exist_ok=True)
+    wheel = folder / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path, text in files.items():
+            archive.writestr(path, text)
+    return wheel
+
+
+def _digest(text: str) -> str:
+    raw = hashlib.sha256(text.encode()).digest()
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def write_problem(root: Path, requirements: str) -> Path:
+    """A one-checkpoint problem whose reference imports ``tinydep``."""
+    folder = root / "uvdeps"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "solutions" / "checkpoint_1").mkdir(parents=True)
+    (folder / "config.yaml").write_text(
+        "name: uvdeps\nversion: 1\ndescription: Greet through a dependency.\nentry_file: main\n"
+        "timeout: 30\nevaluation: {toolchains: []}\n"
+        "checkpoints:\n  checkpoint_1: {order: 1, version: 1, state: Core Tests}\n"
+    )
+    (folder / "checkpoint_1.md").write_text("Greet the first argument with tinydep.\n")
+    (folder / "tests" / "conftest.py").write_text(CONFTEST)
+    (folder / "tests" / "test_checkpoint_1.py").write_text(TESTS)
+    (folder / "solutions" / "checkpoint_1" / "main.py").write_text(MAIN)
+    (folder / "solutions" / "checkpoint_1" / "requirements.txt").write_text(requirements)
+    return root
+
+
+def validate(problems: Path, keep: Path, *options: str) -> dict[str, object]:
+    done = run_cli("code", "bench", "validate", "--problems", str(problems), "--sandbox", "bwrap",
+                   "--keep", str(keep), "--json", *options)  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    payload: dict[str, object] = json.loads(done.stdout)
+    return payload
+
+
+def test_a_requirement_from_a_wheelhouse_is_run_by_uv_in_a_project_beside_the_snapshot(
+    tmp_path: Path,
+) -> None:
+    house = tmp_path / "wheels"
+    write_wheel(house, "tinydep", "0.3", "def greet(who):\n    return f'tinydep 0.3 says {who}'\n")
+    problems = write_problem(tmp_path / "problems", "tinydep==0.3  # the local wheel\n")
+    keep = tmp_path / "run"
+    payload = validate(problems, keep, "--entrypoint-style", "uv", "--wheelhouse", str(house))
+    (entry,) = payload["checkpoints"]  # type: ignore[misc]
+    assert entry["verdict"] == "ok", entry
+    assert sorted(test["outcome"] for test in entry["tests"]) == ["passed", "passed"]
+    snapshot = keep / "uvdeps" / "checkpoint_1" / "workspace"
+    assert sorted(path.name for path in snapshot.iterdir()) == ["main.py", "requirements.txt"]
+    (project,) = [path for path in (keep / "envs").glob("uv-project-3.12-*") if path.is_dir()]
+    assert 'dependencies = [\n    "tinydep==0.3",\n]' in (project / "pyproject.toml").read_text()
+    assert (project / "uv.lock").is_file() and not (project / ".uv-cache").exists()
+    recorded = json.loads((keep / "run.json").read_text())["evaluation"]
+    assert (recorded["entrypoint"], recorded["wheelhouse"]) == ("uv", str(house))
+
+
+def test_a_requirement_uv_cannot_find_is_the_submissions_error(tmp_path: Path) -> None:
+    house = tmp_path / "wheels"
+    house.mkdir()
+    problems = write_problem(tmp_path / "problems", "tinydep==0.3\n")
+    payload = validate(
+        problems, tmp_path / "run", "--entrypoint-style", "uv", "--wheelhouse", str(house)
+    )
+    (entry,) = payload["checkpoints"]  # type: ignore[misc]
+    assert (entry["status"], entry["tests"]) == ("test_error", [])
+    # uv 0.13's words: "Failed to add dependencies: No solution found when resolving
+    # dependencies: Because tinydep was not found in the provided package locations and ..."
+    reason = entry["error"].removeprefix("`uv add` could not install requirements.txt: ")
+    assert reason != entry["error"] and "\n" not in reason
+    assert "tinydep" in reason and "hint" not in reason and "--frozen" not in reason
+
