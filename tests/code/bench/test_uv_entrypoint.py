@@ -1,8 +1,10 @@
 """SCB's entry-point convention (``--entrypoint-style uv``): the submission runs by ``uv run``
 in a ``uv init`` project that holds its requirements, built beside the snapshot.
 
-The requirement is a wheel this module writes into a local folder (``--wheelhouse``),
-so installing it reaches no network; the tests then run with the network off.
+The requirement is a wheel this module writes into a local folder (``--wheelhouse``,
+which turns the package index off), so installing it reaches no network; the tests
+then run with the network off. (The hidden tests' own environment, pytest and its
+plugins, is the harness's, built once per test session as for every bench test.)
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 import os
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,32 +49,39 @@ import subprocess
 from pathlib import Path
 
 
-def test_the_dependency_comes_from_the_project(entrypoint_argv):
-    done = subprocess.run([*entrypoint_argv, "hi"], capture_output=True, text=True, timeout=60)
+def run(entrypoint_argv):
+    return subprocess.run([*entrypoint_argv, "hi"], capture_output=True, text=True, timeout=60)
+
+
+def test_the_dependency_is_installed(entrypoint_argv):
+    done = run(entrypoint_argv)
     assert done.returncode == 0, done.stderr
-    value, environment, python = done.stdout.splitlines()
-    assert value == "tinydep 0.3 says hi"
-    assert Path(environment).name == ".venv"
-    assert Path(environment).parent.name.startswith("uv-project-3.12-")
-    assert python == "3.12"
+    assert done.stdout.splitlines()[2] == "tinydep 0.3 says hi"
 
 
-def test_the_entry_point_is_uv_run(entrypoint_argv):
+def test_uv_runs_the_submission_in_its_project(entrypoint_argv):
     uv = next(i for i, part in enumerate(entrypoint_argv) if Path(part).name == "uv")
     assert entrypoint_argv[uv + 1:uv + 3] == ["run", "--project"]
     assert "--offline" in entrypoint_argv and entrypoint_argv[-1].endswith("/workspace/main.py")
+    environment, python = run(entrypoint_argv).stdout.splitlines()[:2]
+    assert Path(environment).name == ".venv"
+    assert Path(environment).parent.name.startswith("uv-project-3.12-")
+    assert python == "3.12"
 '''
 
 MAIN = '''
 import os
 import sys
 
+print(os.environ.get("VIRTUAL_ENV", ""))
+print(f"{sys.version_info[0]}.{sys.version_info[1]}")
+
 import tinydep
 
 print(tinydep.greet(sys.argv[1]))
-print(os.environ.get("VIRTUAL_ENV", ""))
-print(f"{sys.version_info[0]}.{sys.version_info[1]}")
 '''
+
+GREET = "def greet(who):\n    return f'tinydep 0.3 says {who}'\n"
 
 
 def write_wheel(folder: Path, name: str, version: str, module: str) -> Path:
@@ -117,25 +127,30 @@ def write_problem(root: Path, requirements: str) -> Path:
     return root
 
 
-def validate(problems: Path, keep: Path, *options: str) -> dict[str, object]:
+def validate(problems: Path, keep: Path, *options: str) -> dict[str, Any]:
+    """The one checkpoint's verdict from ``validate --json``."""
     done = run_cli("code", "bench", "validate", "--problems", str(problems), "--sandbox", "bwrap",
                    "--keep", str(keep), "--json", *options)  # fmt: skip
     assert done.returncode in (0, 1), done.stderr
-    payload: dict[str, object] = json.loads(done.stdout)
-    return payload
+    (entry,) = json.loads(done.stdout)["checkpoints"]
+    assert isinstance(entry, dict)
+    return entry
+
+
+def outcomes(entry: dict[str, Any]) -> dict[str, str]:
+    return {test["key"].rsplit("::", 1)[1]: test["outcome"] for test in entry["tests"]}
 
 
 def test_a_requirement_from_a_wheelhouse_is_run_by_uv_in_a_project_beside_the_snapshot(
     tmp_path: Path,
 ) -> None:
     house = tmp_path / "wheels"
-    write_wheel(house, "tinydep", "0.3", "def greet(who):\n    return f'tinydep 0.3 says {who}'\n")
+    write_wheel(house, "tinydep", "0.3", GREET)
     problems = write_problem(tmp_path / "problems", "tinydep==0.3  # the local wheel\n")
     keep = tmp_path / "run"
-    payload = validate(problems, keep, "--entrypoint-style", "uv", "--wheelhouse", str(house))
-    (entry,) = payload["checkpoints"]  # type: ignore[misc]
+    entry = validate(problems, keep, "--entrypoint-style", "uv", "--wheelhouse", str(house))
     assert entry["verdict"] == "ok", entry
-    assert sorted(test["outcome"] for test in entry["tests"]) == ["passed", "passed"]
+    assert set(outcomes(entry).values()) == {"passed"} and len(entry["tests"]) == 2
     snapshot = keep / "uvdeps" / "checkpoint_1" / "workspace"
     assert sorted(path.name for path in snapshot.iterdir()) == ["main.py", "requirements.txt"]
     (project,) = [path for path in (keep / "envs").glob("uv-project-3.12-*") if path.is_dir()]
@@ -145,14 +160,37 @@ def test_a_requirement_from_a_wheelhouse_is_run_by_uv_in_a_project_beside_the_sn
     assert (recorded["entrypoint"], recorded["wheelhouse"]) == ("uv", str(house))
 
 
+@pytest.mark.parametrize(
+    ("requirements", "options", "expected"),
+    [
+        # the default style installs from the wheelhouse too, and runs the venv's python
+        ("tinydep==0.3\n", ("--wheelhouse",), {"installed": "passed", "uv": "failed"}),
+        # no requirements: `uv sync` makes the project's environment all the same
+        ("", ("--entrypoint-style", "uv"), {"installed": "failed", "uv": "passed"}),
+    ],
+    ids=["venv-wheelhouse", "uv-no-requirements"],
+)
+def test_either_style_runs_what_it_was_given(
+    tmp_path: Path, requirements: str, options: tuple[str, ...], expected: dict[str, str]
+) -> None:
+    house = tmp_path / "wheels"
+    write_wheel(house, "tinydep", "0.3", GREET)
+    problems = write_problem(tmp_path / "problems", requirements)
+    args = [*options, str(house)] if options[0] == "--wheelhouse" else list(options)
+    found = outcomes(validate(problems, tmp_path / "run", *args))
+    assert found == {
+        "test_the_dependency_is_installed": expected["installed"],
+        "test_uv_runs_the_submission_in_its_project": expected["uv"],
+    }
+
+
 def test_a_requirement_uv_cannot_find_is_the_submissions_error(tmp_path: Path) -> None:
     house = tmp_path / "wheels"
     house.mkdir()
     problems = write_problem(tmp_path / "problems", "tinydep==0.3\n")
-    payload = validate(
+    entry = validate(
         problems, tmp_path / "run", "--entrypoint-style", "uv", "--wheelhouse", str(house)
     )
-    (entry,) = payload["checkpoints"]  # type: ignore[misc]
     assert (entry["status"], entry["tests"]) == ("test_error", [])
     # uv 0.13's words: "Failed to add dependencies: No solution found when resolving
     # dependencies: Because tinydep was not found in the provided package locations and ..."
