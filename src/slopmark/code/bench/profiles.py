@@ -130,22 +130,35 @@ def _missing_message(problem: Problem, profile: str, python: str | None, host: H
     )
 
 
+def _missing(problem: Problem, profile: str, python: str | None, host: Host,
+             absent: list[str]) -> MissingEnvironment:  # fmt: skip
+    """What is missing: ``python`` (when it was not found) and the ``absent`` toolchains."""
+    missing = ((f"python {python}",) if python else ()) + tuple(absent)
+    return MissingEnvironment(
+        profile, missing, _missing_message(problem, profile, python, host, absent)
+    )
+
+
+def _styles(problem: Problem, options: EvalOptions) -> tuple[str, str]:
+    """The profile and the entry point's style: the run's, else the problem's, else the default."""
+    setting = problem.evaluation
+    return (options.profile or setting.profile or "scb",
+            options.entrypoint or setting.entrypoint or "venv")  # fmt: skip
+
+
 def resolve(
     problem: Problem, options: EvalOptions, host: Host
 ) -> EvalEnvironment | MissingEnvironment:
     """The environment ``problem``'s tests run in, or what is missing for it."""
-    profile = options.profile or problem.evaluation.profile or "scb"
-    entrypoint = options.entrypoint or problem.evaluation.entrypoint or "venv"
+    profile, entrypoint = _styles(problem, options)
     wanted = _python_wanted(problem, options, profile)
     interpreter = _interpreter(host, wanted)
     tools = _tools_wanted(problem, profile, entrypoint)
     found = host.toolchains(tools) if tools else Toolchains({}, None)
-    absent = found.missing(tools)
-    if interpreter is None or absent:
-        python = (wanted or sys.executable) if interpreter is None else None
-        missing = ((f"python {python}",) if python else ()) + tuple(absent)
-        message = _missing_message(problem, profile, python, host, absent)
-        return MissingEnvironment(profile, missing, message)
-    network = options.network if options.network is not None else problem.evaluation.network
+    if interpreter is None:
+        return _missing(problem, profile, wanted or sys.executable, host, found.missing(tools))
+    if found.missing(tools):
+        return _missing(problem, profile, None, host, found.missing(tools))
+    network = problem.evaluation.network if options.network is None else options.network
     wheelhouse = Path(options.wheelhouse) if options.wheelhouse else None
     return EvalEnvironment(profile, interpreter, found, network, entrypoint, wheelhouse)
