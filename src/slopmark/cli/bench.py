@@ -92,16 +92,28 @@ def eval_options(
     from slopmark.code.bench.problem import ENTRYPOINTS, PROFILES
     from slopmark.code.bench.pythons import check_version
 
-    if profile is not None and profile not in PROFILES:
-        raise BadInput(f"--env-profile {profile!r}: use scb or native")
     if python is not None and "/" not in python:
         python = check_version(python, "--python")
-    if entrypoint is not None and entrypoint not in ENTRYPOINTS:
-        raise BadInput(f"--entrypoint-style {entrypoint!r}: use venv or uv")
-    if wheelhouse is not None and not wheelhouse.is_dir():
+    return EvalOptions(
+        _one_of(profile, PROFILES, "--env-profile"), python, network,
+        _one_of(entrypoint, ENTRYPOINTS, "--entrypoint-style"), _folder(wheelhouse),
+    )  # fmt: skip
+
+
+def _one_of(value: str | None, allowed: tuple[str, ...], option: str) -> str | None:
+    """``value`` when it is None or one of ``allowed``; else BadInput naming ``option``."""
+    if value is None or value in allowed:
+        return value
+    raise BadInput(f"{option} {value!r}: use {' or '.join(allowed)}")
+
+
+def _folder(wheelhouse: Path | None) -> str | None:
+    """The wheelhouse's absolute path (it must be a folder)."""
+    if wheelhouse is None:
+        return None
+    if not wheelhouse.is_dir():
         raise BadInput(f"--wheelhouse {wheelhouse}: not a folder; give a folder of .whl files")
-    house = str(wheelhouse.resolve()) if wheelhouse is not None else None
-    return EvalOptions(profile, python, network, entrypoint, house)
+    return str(wheelhouse.resolve())
 
 
 @app.command("list")

@@ -141,21 +141,45 @@ def outcomes(entry: dict[str, Any]) -> dict[str, str]:
     return {test["key"].rsplit("::", 1)[1]: test["outcome"] for test in entry["tests"]}
 
 
-def test_a_requirement_from_a_wheelhouse_is_run_by_uv_in_a_project_beside_the_snapshot(
-    tmp_path: Path,
-) -> None:
-    house = tmp_path / "wheels"
+@pytest.fixture(scope="module")
+def uv_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path, Path]:
+    """A problem needing the wheelhouse's ``tinydep`` validated under the uv convention:
+    its verdict, the kept run folder and the wheelhouse."""
+    root = tmp_path_factory.mktemp("uv")
+    house = root / "wheels"
     write_wheel(house, "tinydep", "0.3", GREET)
-    problems = write_problem(tmp_path / "problems", "tinydep==0.3  # the local wheel\n")
-    keep = tmp_path / "run"
+    problems = write_problem(root / "problems", "tinydep==0.3  # the local wheel\n")
+    keep = root / "run"
     entry = validate(problems, keep, "--entrypoint-style", "uv", "--wheelhouse", str(house))
+    return entry, keep, house
+
+
+def test_a_requirement_from_a_wheelhouse_is_run_by_uv(
+    uv_run: tuple[dict[str, Any], Path, Path],
+) -> None:
+    entry, _, _ = uv_run
     assert entry["verdict"] == "ok", entry
-    assert set(outcomes(entry).values()) == {"passed"} and len(entry["tests"]) == 2
+    assert outcomes(entry) == {
+        "test_the_dependency_is_installed": "passed",
+        "test_uv_runs_the_submission_in_its_project": "passed",
+    }
+
+
+def test_the_project_is_made_beside_the_snapshot(uv_run: tuple[dict[str, Any], Path, Path]) -> None:
+    _, keep, _ = uv_run
     snapshot = keep / "uvdeps" / "checkpoint_1" / "workspace"
     assert sorted(path.name for path in snapshot.iterdir()) == ["main.py", "requirements.txt"]
     (project,) = [path for path in (keep / "envs").glob("uv-project-3.12-*") if path.is_dir()]
     assert 'dependencies = [\n    "tinydep==0.3",\n]' in (project / "pyproject.toml").read_text()
-    assert (project / "uv.lock").is_file() and not (project / ".uv-cache").exists()
+    assert sorted(path.name for path in project.iterdir()) == [
+        ".complete", ".venv", "pyproject.toml", "requirements.txt", "uv.lock"
+    ]  # uv's cache is gone
+
+
+def test_the_run_records_the_style_and_the_wheelhouse(
+    uv_run: tuple[dict[str, Any], Path, Path],
+) -> None:
+    _, keep, house = uv_run
     recorded = json.loads((keep / "run.json").read_text())["evaluation"]
     assert (recorded["entrypoint"], recorded["wheelhouse"]) == ("uv", str(house))
 

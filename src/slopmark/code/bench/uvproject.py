@@ -41,7 +41,7 @@ from slopmark.code.bench.envs import (
 )
 from slopmark.code.bench.profiles import EvalEnvironment
 from slopmark.code.bench.toolchains import Toolchains
-from slopmark.sandbox.base import Mount, Sandbox
+from slopmark.sandbox.base import Execution, Mount, Sandbox
 from slopmark.sandbox.private import hidden_mounts
 
 #: The project's name: SCB's project is its workspace folder, ``/workspace``.
@@ -106,11 +106,16 @@ def _build(
     for command in _commands(uv, project, requirements, environment.wheelhouse):
         done = sandbox.run(command, workdir=project, mounts=mounts, limits=INSTALL_LIMITS, env=env)
         if not done.ok:
-            why = done.limit or failure_reason(done.stderr)
-            return f"`uv {command[1]}` could not install requirements.txt: {why}"
+            return _install_error(command[1], done)
     shutil.rmtree(cache, ignore_errors=True)
     (project / ".complete").write_text("\n".join(requirements) + "\n")
     return None
+
+
+def _install_error(verb: str, done: Execution) -> str:
+    """The submission's error when ``uv VERB`` failed: the limit it hit, else uv's reason."""
+    why = done.limit or failure_reason(done.stderr)
+    return f"`uv {verb}` could not install requirements.txt: {why}"
 
 
 def failure_reason(stderr: str) -> str:
