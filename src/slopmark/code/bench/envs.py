@@ -128,6 +128,7 @@ def index_args(wheelhouse: Path | None) -> list[str]:
 
 
 def source_mounts(wheelhouse: Path | None) -> list[Mount]:
+    """The wheelhouse, read-only, for an install sandbox (none: nothing to mount)."""
     return [] if wheelhouse is None else [Mount(wheelhouse)]
 
 

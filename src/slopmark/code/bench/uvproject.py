@@ -76,6 +76,8 @@ def entry_environment(
 
 def _commands(uv: Path, project: Path, requirements: Sequence[str], wheelhouse: Path | None
               ) -> list[list[str]]:  # fmt: skip
+    """The uv commands that make the project and its environment (the requirement lines
+    they add are written into the project folder first)."""
     init = [str(uv), "init", "--bare", "--no-workspace", "--no-config", "--name", PROJECT_NAME]
     if not requirements:
         return [init, [str(uv), "sync", "--no-config"]]
@@ -103,11 +105,14 @@ def _build(
     env = {"PATH": "/usr/bin:/bin", "HOME": str(cache), "UV_CACHE_DIR": str(cache),
            "UV_PYTHON": str(environment.interpreter.executable),
            "UV_PYTHON_DOWNLOADS": "never", "UV_NO_PROGRESS": "1"}  # fmt: skip
-    for command in _commands(uv, project, requirements, environment.wheelhouse):
-        done = sandbox.run(command, workdir=project, mounts=mounts, limits=INSTALL_LIMITS, env=env)
-        if not done.ok:
-            return _install_error(command[1], done)
-    shutil.rmtree(cache, ignore_errors=True)
+    try:
+        for command in _commands(uv, project, requirements, environment.wheelhouse):
+            done = sandbox.run(command, workdir=project, mounts=mounts, limits=INSTALL_LIMITS,
+                               env=env)  # fmt: skip
+            if not done.ok:
+                return _install_error(command[1], done)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)  # the environment holds its own links or copies
     (project / ".complete").write_text("\n".join(requirements) + "\n")
     return None
 
