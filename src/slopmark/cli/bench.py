@@ -49,6 +49,15 @@ _TEST_NETWORK = typer.Option(
     None, "--test-network/--no-test-network",
     help="Network during hidden tests (default: the problem's evaluation.network, else off).",
 )  # fmt: skip
+_ENTRYPOINT_STYLE = typer.Option(
+    None, "--entrypoint-style",
+    help="How the tests start the submission: venv (its requirements in a virtual environment; "
+    "the default) or uv (SlopCodeBench's `uv run` in a `uv init` project).",
+)  # fmt: skip
+_WHEELHOUSE = typer.Option(
+    None, "--wheelhouse",
+    help="Install the submissions' requirements from the wheels in this folder only (no index).",
+)  # fmt: skip
 _PROMPT_HELP = (
     "just-solve | anti-slop | plan-first | FILE.jinja; repeat for a matrix "
     "(one run folder per prompt under --out)"
@@ -76,16 +85,36 @@ def parse_options(values: list[str]) -> dict[str, str]:
     return options
 
 
-def eval_options(profile: str | None, python: str | None, network: bool | None) -> EvalOptions:
+def eval_options(
+    profile: str | None, python: str | None, network: bool | None,
+    entrypoint: str | None = None, wheelhouse: Path | None = None,
+) -> EvalOptions:  # fmt: skip
     """The run's evaluation options; BadInput names the option that is wrong."""
-    from slopmark.code.bench.problem import PROFILES
+    from slopmark.code.bench.problem import ENTRYPOINTS, PROFILES
     from slopmark.code.bench.pythons import check_version
 
-    if profile is not None and profile not in PROFILES:
-        raise BadInput(f"--env-profile {profile!r}: use scb or native")
     if python is not None and "/" not in python:
         python = check_version(python, "--python")
-    return EvalOptions(profile, python, network)
+    return EvalOptions(
+        _one_of(profile, PROFILES, "--env-profile"), python, network,
+        _one_of(entrypoint, ENTRYPOINTS, "--entrypoint-style"), _folder(wheelhouse),
+    )  # fmt: skip
+
+
+def _one_of(value: str | None, allowed: tuple[str, ...], option: str) -> str | None:
+    """``value`` when it is None or one of ``allowed``; else BadInput naming ``option``."""
+    if value is None or value in allowed:
+        return value
+    raise BadInput(f"{option} {value!r}: use {' or '.join(allowed)}")
+
+
+def _folder(wheelhouse: Path | None) -> str | None:
+    """The wheelhouse's absolute path (it must be a folder)."""
+    if wheelhouse is None:
+        return None
+    if not wheelhouse.is_dir():
+        raise BadInput(f"--wheelhouse {wheelhouse}: not a folder; give a folder of .whl files")
+    return str(wheelhouse.resolve())
 
 
 @app.command("list")
@@ -126,6 +155,8 @@ def validate(
     env_profile: str | None = _ENV_PROFILE,
     python: str | None = _PYTHON,
     test_network: bool | None = _TEST_NETWORK,
+    entrypoint_style: str | None = _ENTRYPOINT_STYLE,
+    wheelhouse: Path | None = _WHEELHOUSE,
     expect_failures: Path | None = typer.Option(
         None, "--expect-failures", help="Tests (or checkpoints) known to fail, one a line."
     ),
@@ -142,7 +173,7 @@ def validate(
     from slopmark.code.bench.validation import read_expected
 
     found = load_problems(problems, problem or None)
-    options = eval_options(env_profile, python, test_network)
+    options = eval_options(env_profile, python, test_network, entrypoint_style, wheelhouse)
     expected = read_expected(expect_failures) if expect_failures else frozenset()
     if write_expect_failures is not None:
         output_file(write_expect_failures, "--write-expect-failures")
@@ -182,6 +213,8 @@ def run(
     env_profile: str | None = _ENV_PROFILE,
     python: str | None = _PYTHON,
     test_network: bool | None = _TEST_NETWORK,
+    entrypoint_style: str | None = _ENTRYPOINT_STYLE,
+    wheelhouse: Path | None = _WHEELHOUSE,
     executor: str = sweep_options.EXECUTOR,
     address: str | None = sweep_options.ADDRESS,
     shared: bool = typer.Option(False, "--shared", help=_SHARED_HELP),
@@ -200,7 +233,7 @@ def run(
     base = BenchConfig(
         folder, agent, model, prompt[0], sandbox, timeout_s=parse_duration(timeout), jobs=jobs,
         agent_options=parse_options(agent_option), agent_memory_mb=agent_memory or None,
-        evaluation=eval_options(env_profile, python, test_network),
+        evaluation=eval_options(env_profile, python, test_network, entrypoint_style, wheelhouse),
     )  # fmt: skip
     configs = _per_prompt(base, prompt)
     store = sweep_options.shared_store(db)

@@ -192,6 +192,51 @@ def test_the_report_plugin_gives_pytest_json_reports_outcomes(tmp_path: Path) ->
     assert passed == {"test_pass", "test_xpass", "test_case[error]"}
 
 
+RUNTIME_MARKERS = """
+import pytest
+
+@pytest.fixture
+def as_error(request):
+    request.node.add_marker(pytest.mark.error)
+
+def test_fixture_marked(as_error):
+    pass
+
+def test_body_marked(request):
+    request.node.add_marker(pytest.mark.functionality)
+
+@pytest.mark.functionality
+def test_plain():
+    pass
+"""
+
+
+@pytest.mark.slow
+def test_markers_are_read_from_the_tests_report_not_its_collection(
+    tmp_path: Path, problem: Any
+) -> None:
+    """SCB reads pytest-json-report's per-test ``keywords``: ``list(report.keywords)`` of the
+    test's first report (its setup phase), so a marker a fixture adds counts and one the
+    test body adds does not. The expected keywords are pytest-json-report 1.5.0's on this
+    file (pytest 9.2)."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    payload = run_plugin(folder, RUNTIME_MARKERS)
+    keywords = {r["nodeid"].split("::")[1]: r["keywords"] for r in payload["tests"]}
+    assert keywords == {
+        "test_fixture_marked": ["test_fixture_marked", "error", "test_checkpoint_1.py", "run", ""],
+        "test_body_marked": ["test_body_marked", "test_checkpoint_1.py", "run", ""],
+        "test_plain": ["test_plain", "functionality", "pytestmark", "test_checkpoint_1.py", "run",
+                       ""],
+    }  # fmt: skip
+    collected = {r["nodeid"].split("::")[1]: r["keywords"] for r in payload["expected"]}
+    assert "error" not in collected["test_fixture_marked"]
+    run = read_report(payload, DONE, problem.checkpoints[0], problem, network=False)
+    groups = {test.nodeid.split("::")[1]: test.group for test in run.tests}
+    assert groups == {"test_fixture_marked": "error", "test_body_marked": "core",
+                      "test_plain": "functionality"}  # fmt: skip
+
+
 # -- infrastructure failures: pytest_runner.py INFRA_FAILURE_CODES, _check_collection_line ----
 
 DONE = Execution(0, "", "", 1.0)

@@ -122,27 +122,38 @@ def requirement_lines(workspace: Path) -> list[str]:
     return [line for line in lines if line]
 
 
+def index_args(wheelhouse: Path | None) -> list[str]:
+    """pip's and uv's options to install from ``wheelhouse`` alone (none: the default index)."""
+    return [] if wheelhouse is None else ["--no-index", "--find-links", str(wheelhouse)]
+
+
+def source_mounts(wheelhouse: Path | None) -> list[Mount]:
+    """The wheelhouse, read-only, for an install sandbox (none: nothing to mount)."""
+    return [] if wheelhouse is None else [Mount(wheelhouse)]
+
+
 def workspace_environment(
     workspace: Path,
     envs: Path,
     sandbox: Sandbox,
     python: Interpreter,
     hidden: Sequence[Path] = (),
+    wheelhouse: Path | None = None,
 ) -> tuple[Path, str | None]:
     """The environment of the workspace's requirements (cached in ``envs``) and an error, if any.
 
     With no requirements this is a bare venv of ``python``. Installing runs in
-    ``sandbox`` with the network on and the workspace read-only; a failed
-    install is the submission's error (its requirements cannot be installed),
-    reported back.
+    ``sandbox`` with the network on and the workspace read-only (from
+    ``wheelhouse`` alone when given); a failed install is the submission's
+    error (its requirements cannot be installed), reported back.
     """
     requirements = requirement_lines(workspace)
-    key = _digest([*_interpreter_key(python), *requirements])
+    key = _digest([*_interpreter_key(python), *requirements, *index_args(wheelhouse)])
     env = envs / f"ws-env-{python.version}-{key}"
     with _building(env) as missing:
         if not missing:
             return env, None
-        setting = (sandbox, python, hidden)
+        setting = (sandbox, python, hidden, wheelhouse)
         return env, _build_workspace_environment(env, workspace, requirements, setting)
 
 
@@ -150,9 +161,9 @@ def _build_workspace_environment(
     env: Path,
     workspace: Path,
     requirements: Sequence[str],
-    setting: tuple[Sandbox, Interpreter, Sequence[Path]],
+    setting: tuple[Sandbox, Interpreter, Sequence[Path], Path | None],
 ) -> str | None:
-    sandbox, python, hidden = setting
+    sandbox, python, hidden, wheelhouse = setting
     shutil.rmtree(env, ignore_errors=True)
     _create_venv(env, with_pip=bool(requirements), python=python)
     if requirements:
@@ -160,10 +171,10 @@ def _build_workspace_environment(
         listed.write_text("\n".join(requirements) + "\n", encoding="utf-8")
         done = sandbox.run(
             [str(env / "bin" / "python"), "-m", "pip", "install", "--quiet",
-             "--disable-pip-version-check", "-r", str(listed)],
+             "--disable-pip-version-check", *index_args(wheelhouse), "-r", str(listed)],
             workdir=workspace,
             mounts=[*hidden_mounts(hidden), Mount(workspace), Mount(env, writable=True),
-                    Mount(python.prefix)],
+                    Mount(python.prefix), *source_mounts(wheelhouse)],
             limits=INSTALL_LIMITS,
             env={"PATH": f"{env / 'bin'}:/usr/bin:/bin", "HOME": str(env), "PIP_NO_CACHE_DIR": "1"},
         )  # fmt: skip

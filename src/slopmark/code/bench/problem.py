@@ -32,6 +32,8 @@ from slopmark.yamlconfig import load_yaml, yaml_problem
 _CHECKPOINT_NAME = re.compile(r"checkpoint_(\d+)")
 DEFAULT_TIMEOUT_S = 30.0
 PROFILES = ("scb", "native")
+#: How the entry point runs: the workspace's venv (slopmark's default) or ``uv run`` (SCB's).
+ENTRYPOINTS = ("venv", "uv")
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,8 @@ class Evaluation:
     toolchains: tuple[str, ...] | None = None
     #: Whether the tests need the network (None: not said, off unless the run turns it on).
     network: bool | None = None
+    #: How the entry point runs (one of `ENTRYPOINTS`; None: the run's choice, else venv).
+    entrypoint: str | None = None
 
 
 @dataclass(frozen=True)
@@ -231,7 +235,7 @@ def _markers(config: Path, raw: Any) -> dict[str, str]:
     return markers
 
 
-_EVALUATION_KEYS = ("profile", "python", "toolchains", "network")
+_EVALUATION_KEYS = ("profile", "python", "toolchains", "network", "entrypoint")
 
 
 def _choice(config: Path, entry: dict[str, Any], key: str, allowed: tuple[Any, ...]) -> Any:
@@ -269,6 +273,7 @@ def _evaluation(config: Path, raw: Any) -> Evaluation:
         python=_python(config, entry.get("python")),
         toolchains=_toolchains(config, entry.get("toolchains")),
         network=_choice(config, entry, "network", (True, False)),
+        entrypoint=_choice(config, entry, "entrypoint", ENTRYPOINTS),
     )
 
 

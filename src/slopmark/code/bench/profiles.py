@@ -9,10 +9,13 @@
   ``PATH``, tests beside the workspace copy (the layout before profiles).
 
 The choice, most specific first: the run's options (``--env-profile``,
-``--python``, ``--test-network``), the problem's ``evaluation:`` settings,
-the profile's defaults. When the wanted Python or a toolchain cannot be
-found the result is a `MissingEnvironment` naming each missing piece: the
-checkpoint is then an environment error, never a failure of the agent.
+``--python``, ``--test-network``, ``--entrypoint-style``), the problem's
+``evaluation:`` settings, the profile's defaults. The entry point runs in the
+workspace's venv unless ``uv`` is asked for (SCB's ``uv run`` in a ``uv init``
+project, see `uvproject`), which then needs the uv toolchain. When the wanted
+Python or a toolchain cannot be found the result is a `MissingEnvironment`
+naming each missing piece: the checkpoint is then an environment error, never
+a failure of the agent.
 """
 
 from __future__ import annotations
@@ -40,6 +43,10 @@ class EvalOptions:
     profile: str | None = None
     python: str | None = None
     network: bool | None = None
+    #: venv or uv (see `problem.ENTRYPOINTS`).
+    entrypoint: str | None = None
+    #: A folder of wheels the workspace's requirements are installed from, instead of an index.
+    wheelhouse: str | None = None
 
 
 @dataclass(frozen=True)
@@ -52,10 +59,17 @@ class EvalEnvironment:
     network: bool
     #: Who chose ``network``: ``run`` (its options), ``problem`` (its config.yaml), ``default``.
     network_from: str = "default"
+    entrypoint: str = "venv"
+    wheelhouse: Path | None = None
 
     @property
     def scb_layout(self) -> bool:
         return self.profile == "scb"
+
+    @property
+    def uv_entry(self) -> Path | None:
+        """The uv that runs the entry point, when the uv convention was chosen."""
+        return self.toolchains.tools.get("uv") if self.entrypoint == "uv" else None
 
 
 @dataclass(frozen=True)
@@ -95,10 +109,12 @@ def _interpreter(host: Host, wanted: str | None) -> Interpreter | None:
     return pick(host.pythons, wanted)
 
 
-def _tools_wanted(problem: Problem, profile: str) -> tuple[str, ...]:
-    if problem.evaluation.toolchains is not None:
-        return problem.evaluation.toolchains
-    return SCB_TOOLCHAINS if profile == "scb" else ()
+def _tools_wanted(problem: Problem, profile: str, entrypoint: str) -> tuple[str, ...]:
+    """The problem's toolchains, else the profile's; uv too when it runs the entry point."""
+    tools = problem.evaluation.toolchains
+    if tools is None:
+        tools = SCB_TOOLCHAINS if profile == "scb" else ()
+    return tools if entrypoint != "uv" or "uv" in tools else (*tools, "uv")
 
 
 def _missing_message(problem: Problem, profile: str, python: str | None, host: Host,
@@ -116,22 +132,41 @@ def _missing_message(problem: Problem, profile: str, python: str | None, host: H
     )
 
 
+def _missing(problem: Problem, profile: str, python: str | None, host: Host,
+             absent: list[str]) -> MissingEnvironment:  # fmt: skip
+    """What is missing: ``python`` (when it was not found) and the ``absent`` toolchains."""
+    missing = ((f"python {python}",) if python else ()) + tuple(absent)
+    return MissingEnvironment(
+        profile, missing, _missing_message(problem, profile, python, host, absent)
+    )
+
+
+def _styles(problem: Problem, options: EvalOptions) -> tuple[str, str]:
+    """The profile and the entry point's style: the run's, else the problem's, else the default."""
+    setting = problem.evaluation
+    return (options.profile or setting.profile or "scb",
+            options.entrypoint or setting.entrypoint or "venv")  # fmt: skip
+
+
 def resolve(
     problem: Problem, options: EvalOptions, host: Host
 ) -> EvalEnvironment | MissingEnvironment:
     """The environment ``problem``'s tests run in, or what is missing for it."""
-    profile = options.profile or problem.evaluation.profile or "scb"
+    profile, entrypoint = _styles(problem, options)
     wanted = _python_wanted(problem, options, profile)
     interpreter = _interpreter(host, wanted)
-    tools = _tools_wanted(problem, profile)
+    tools = _tools_wanted(problem, profile, entrypoint)
     found = host.toolchains(tools) if tools else Toolchains({}, None)
-    absent = found.missing(tools)
-    if interpreter is None or absent:
-        python = (wanted or sys.executable) if interpreter is None else None
-        missing = ((f"python {python}",) if python else ()) + tuple(absent)
-        message = _missing_message(problem, profile, python, host, absent)
-        return MissingEnvironment(profile, missing, message)
-    return EvalEnvironment(profile, interpreter, found, *_network(problem, options))
+    if interpreter is None:
+        return _missing(problem, profile, wanted or sys.executable, host, found.missing(tools))
+    if found.missing(tools):
+        return _missing(problem, profile, None, host, found.missing(tools))
+    network, network_from = _network(problem, options)
+    wheelhouse = Path(options.wheelhouse) if options.wheelhouse else None
+    return EvalEnvironment(
+        profile, interpreter, found, network, network_from=network_from,
+        entrypoint=entrypoint, wheelhouse=wheelhouse,
+    )  # fmt: skip
 
 
 def _network(problem: Problem, options: EvalOptions) -> tuple[bool, str]:

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from slopmark.code.bench.agents.base import Agent, AgentOutcome, AgentTask
-from slopmark.code.bench.envs import hidden_test_environment, workspace_environment
+from slopmark.code.bench.envs import hidden_test_environment
 from slopmark.code.bench.integrity import Integrity, scan, session_findings
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.profiles import EvalEnvironment, EvalOptions, Host, resolve
@@ -41,6 +41,7 @@ from slopmark.code.bench.results import (
 )
 from slopmark.code.bench.testlayout import not_copied
 from slopmark.code.bench.testrun import HiddenTestRun, run_tests
+from slopmark.code.bench.uvproject import entry_environment
 from slopmark.errors import BadInput, SlopmarkError
 from slopmark.sandbox.base import Limits, Sandbox
 
@@ -87,11 +88,13 @@ def open_run_dir(config: BenchConfig, problems: Sequence[Problem]) -> None:
                 f"not {wanted[key]!r}; resume with the same options or pass a new --out"
             )
     evaluation = asdict(config.evaluation)
-    if before.get("evaluation", evaluation) != evaluation:
+    # A run folder from before an option existed recorded no value for it: the default.
+    recorded = {**asdict(EvalOptions()), **before.get("evaluation", evaluation)}
+    if recorded != evaluation:
         raise BadInput(
             f"{manifest}: this run folder was started with evaluation options "
-            f"{before['evaluation']}, not {evaluation}; resume with the same --env-profile, "
-            "--python and --test-network, or pass a new --out"
+            f"{recorded}, not {evaluation}; resume with the same --env-profile, --python, "
+            "--test-network, --entrypoint-style and --wheelhouse, or pass a new --out"
         )
     seen = sorted({p.name for p in problems} | set(before.get("problems", [])))
     record = {**wanted, "evaluation": evaluation, "problems": seen,
@@ -294,9 +297,8 @@ class ProblemRun:
     ) -> HiddenTestRun:
         started = time.perf_counter()
         envs = self.bench.config.run_dir / "envs"
-        python = self.environment.interpreter
-        ws_env, install_error = workspace_environment(
-            snapshot, envs, self.bench.sandbox, python, self.hidden
+        ws_env, install_error = entry_environment(
+            snapshot, envs, self.bench.sandbox, self.environment, self.hidden
         )
         if install_error is not None:
             timings["tests_s"] = time.perf_counter() - started

@@ -176,21 +176,38 @@ def guard_paths(session: Session) -> tuple[list[Path], list[Path]]:
     return hide, keep
 
 
+def entry_point(uv: Path | None, ws_env: Path, script: Path) -> list[str]:
+    """The command that runs ``script``: the venv's python, or (given ``uv``) ``uv run``
+    in the project whose environment ``ws_env`` is (see `uvproject`), offline and
+    without syncing."""
+    if uv is None:
+        return [str(ws_env / "bin" / "python"), str(script)]
+    return [str(uv), "run", "--project", str(ws_env.parent), "--offline", "--no-sync",
+            "--no-config", str(script)]  # fmt: skip
+
+
+def runtime_folder(uv: Path | None, ws_env: Path) -> Path:
+    """What the test session mounts read-only: the venv, or the whole project around it."""
+    return ws_env if uv is None else ws_env.parent
+
+
 def command(
     problem: Problem,
     checkpoint: Checkpoint,
     session: Session,
     envs: tuple[Path, Path],
     guard: Sequence[str] = (),
+    uv: Path | None = None,
 ) -> list[str]:
-    """pytest's command line: the entry point (in its ``guard``), the checkpoint, the
-    plugin, the timeout; ``envs`` are the test and the workspace environments."""
+    """pytest's command line: the entry point (in its ``guard``; run by ``uv`` when given,
+    see `uvproject`), the checkpoint, the plugin, the timeout; ``envs`` are the test
+    and the workspace environments."""
     test_env, ws_env = envs
     if session.scb:
         targets = [SCB_TEST_DIR]
     else:
         targets = [str(session.tests / path.name) for path in problem.test_files(checkpoint)]
-    entry = [*guard, str(ws_env / "bin" / "python"), str(session.workspace / problem.entry_script)]
+    entry = [*guard, *entry_point(uv, ws_env, session.workspace / problem.entry_script)]
     timeout = checkpoint.timeout_s or problem.timeout_s
     return [
         str(test_env / "bin" / "python"), "-I", "-B", str(LAUNCHER), *targets,
@@ -267,7 +284,8 @@ def mounts(
     session: Session, environment: EvalEnvironment, test_env: Path, ws_env: Path
 ) -> list[Mount]:
     """The session (writable); environments, interpreter and toolchains (read-only)."""
-    read_only = [test_env, ws_env, PLUGIN_DIR, environment.interpreter.prefix,
+    runtime = runtime_folder(environment.uv_entry, ws_env)
+    read_only = [test_env, runtime, PLUGIN_DIR, environment.interpreter.prefix,
                  *environment.toolchains.folders()]  # fmt: skip
     return [Mount(session.root, writable=True), *(Mount(path) for path in dict.fromkeys(read_only))]
 

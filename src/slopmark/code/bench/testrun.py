@@ -103,7 +103,8 @@ def run_tests(
         with ReportChannel(sandbox, session) as channel:
             execution = sandbox_run(
                 sandbox, channel,
-                command(problem, checkpoint, session, (test_env, ws_env), guard or ()),
+                command(problem, checkpoint, session, (test_env, ws_env), guard or (),
+                        environment.uv_entry),
                 workdir=session.workspace,
                 mounts=[*hidden_mounts(hidden), *mounts(session, environment, test_env, ws_env)],
                 limits=limits or session_limits(problem, checkpoint, environment.network),

@@ -8,9 +8,13 @@ else the file ``$SLOPMARK_BENCH_REPORT``. Events, each flushed as it happens:
   written before any test runs, so the harness knows what a session cut short
   owed;
 - ``collect_error``: a file that failed to collect;
-- ``test``: one finished test: outcome, duration, the failure's own message
-  and the tail of its full text (traceback and captured output, read by the
-  harness to tell a network failure). The outcome is the one
+- ``test``: one finished test: its keywords, outcome, duration, the failure's
+  own message and the tail of its full text (traceback and captured output,
+  read by the harness to tell a network failure). The keywords are those of
+  the test's first report (its setup phase), as pytest-json-report records
+  them for SlopCodeBench: a marker a fixture adds (``request.node.add_marker``)
+  counts; the collected ones stand in for a report that has none. The outcome
+  is the one
   pytest-json-report gives (which SlopCodeBench reads): the status pytest's
   ``pytest_report_teststatus`` hook reports for each phase, the last one that
   is not a pass winning (``xfailed``, ``xpassed``, ``error`` for a failed
@@ -166,18 +170,20 @@ def _detail(report: pytest.TestReport) -> str:
     return "\n".join(part for part in parts if part)[-DETAIL_CHARS:]
 
 
-def _record(nodeid: str, location: str) -> dict[str, Any]:
-    seen = _items.get(nodeid, {})
-    return _records.setdefault(nodeid, {
-        "nodeid": nodeid, "file": location, "markers": seen.get("markers", []),
-        "keywords": seen.get("keywords", []), "outcome": "passed", "duration_s": 0.0,
-        "message": None, "detail": None,
+def _record(report: pytest.TestReport) -> dict[str, Any]:
+    """The test's record, made at its first report (whose keywords it keeps)."""
+    seen = _items.get(report.nodeid, {})
+    keywords = [str(keyword) for keyword in report.keywords] or seen.get("keywords", [])
+    return _records.setdefault(report.nodeid, {
+        "nodeid": report.nodeid, "file": report.location[0],
+        "markers": seen.get("markers", []), "keywords": keywords, "outcome": "passed",
+        "duration_s": 0.0, "message": None, "detail": None,
     })  # fmt: skip
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    record = _record(report.nodeid, report.location[0])
+    record = _record(report)
     record["duration_s"] += report.duration
     status = report.outcome
     for config in _config[-1:]:
