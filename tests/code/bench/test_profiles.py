@@ -201,7 +201,7 @@ def test_the_uv_projects_whole_folder_is_mounted_read_only(tmp_path: Path) -> No
     uv = Toolchains({"uv": tmp_path / "uv"}, None)
     venv = project / ".venv"
     for style, mounted, left_out in (("uv", project, venv), ("venv", venv, project)):
-        environment = EvalEnvironment("native", HERE, uv, False, style)
+        environment = EvalEnvironment("native", HERE, uv, False, entrypoint=style)
         found = mounts(session, environment, tmp_path / "test-env", venv)
         assert Mount(mounted) in found and Mount(session.root, writable=True) in found
         assert left_out not in {mount.path for mount in found}
