@@ -32,6 +32,12 @@ class CaseOutcome:
     outcome: str
     duration_s: float = 0.0
     message: str | None = None
+    #: The test failed on a timeout of its own (see `rerun`), so it was run a second time.
+    load_sensitive: bool = False
+    #: The first run's outcome and message when the test was rerun; the fields above are
+    #: the rerun's, which counts. None when it ran once (and in results written before).
+    first_outcome: str | None = None
+    first_message: str | None = None
 
     @property
     def passed(self) -> bool:

@@ -179,11 +179,15 @@ def command(
     session: Session,
     envs: tuple[Path, Path],
     guard: Sequence[str] = (),
+    only: Sequence[str] = (),
 ) -> list[str]:
     """pytest's command line: the entry point (in its ``guard``), the checkpoint, the
-    plugin, the timeout; ``envs`` are the test and the workspace environments."""
+    plugin, the timeout; ``envs`` are the test and the workspace environments.
+    ``only`` (node ids, relative to the session's rootdir) runs just those tests."""
     test_env, ws_env = envs
-    if session.scb:
+    if only:
+        targets = [str(session.ini.parent / nodeid) for nodeid in only]
+    elif session.scb:
         targets = [SCB_TEST_DIR]
     else:
         targets = [str(session.tests / path.name) for path in problem.test_files(checkpoint)]

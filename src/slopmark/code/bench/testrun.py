@@ -24,6 +24,7 @@ from slopmark import regular
 from slopmark.code.bench.grouping import record_group, status_of
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.profiles import EvalEnvironment
+from slopmark.code.bench.rerun import timed_out
 from slopmark.code.bench.results import CaseOutcome, CheckpointStatus
 from slopmark.code.bench.testlayout import (
     HARNESS_VARIABLES,
@@ -87,11 +88,13 @@ def run_tests(
     ws_env: Path,
     limits: Limits | None = None,
     hidden: Sequence[Path] = (),
+    only: Sequence[str] = (),
 ) -> HiddenTestRun:
     """Run the hidden tests of ``checkpoint`` (and earlier ones) against ``workspace``.
 
     ``folder`` keeps the session's report and log afterwards; ``hidden`` folders
-    (the problems, the run folder) are hidden from the whole session.
+    (the problems, the run folder) are hidden from the whole session; ``only``
+    (node ids) runs just those tests (`rerun`).
     """
     session = open_session(folder, environment.scb_layout)
     try:
@@ -104,7 +107,7 @@ def run_tests(
         with ReportChannel(sandbox, session) as channel:
             execution = sandbox_run(
                 sandbox, channel,
-                command(problem, checkpoint, session, (test_env, ws_env), guard or ()),
+                command(problem, checkpoint, session, (test_env, ws_env), guard or (), only),
                 workdir=session.workspace,
                 mounts=[*hidden_mounts(hidden), *mounts(session, environment, test_env, ws_env)],
                 limits=limits or session_limits(problem, checkpoint, environment.network),
@@ -245,6 +248,7 @@ def read_report(
             outcome=status_of(str(record["outcome"])),
             duration_s=float(record.get("duration_s", 0.0)),
             message=_reason(record.get("message"), record.get("detail"), network),
+            load_sensitive=timed_out(record),
         )
         for record in [*payload["tests"], *owed]
     )

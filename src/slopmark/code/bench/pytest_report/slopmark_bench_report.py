@@ -10,7 +10,8 @@ else the file ``$SLOPMARK_BENCH_REPORT``. Events, each flushed as it happens:
 - ``collect_error``: a file that failed to collect;
 - ``test``: one finished test: outcome, duration, the failure's own message
   and the tail of its full text (traceback and captured output, read by the
-  harness to tell a network failure). The outcome is the one
+  harness to tell a network failure), and the type of each exception of its
+  chain (to tell a test's own timeout, `rerun`). The outcome is the one
   pytest-json-report gives (which SlopCodeBench reads): the status pytest's
   ``pytest_report_teststatus`` hook reports for each phase, the last one that
   is not a pass winning (``xfailed``, ``xpassed``, ``error`` for a failed
@@ -161,6 +162,15 @@ def _message(report: pytest.TestReport | pytest.CollectReport) -> str | None:
     return (last[2:].strip() if last.startswith("E ") else last)[:500] or None
 
 
+def _exceptions(report: pytest.TestReport) -> list[str]:
+    """The type of each exception of the failure's chain, the first cause first
+    (``subprocess.TimeoutExpired``): read from the traceback, not from the captured
+    output, which the submission could write."""
+    chain = getattr(report.longrepr, "chain", None) or ()
+    crashes = (getattr(crash, "message", None) or "" for _, crash, _ in chain)
+    return [name for name in (text.split(":", 1)[0].strip() for text in crashes) if name]
+
+
 def _detail(report: pytest.TestReport) -> str:
     parts = [report.longreprtext, report.capstdout, report.capstderr]
     return "\n".join(part for part in parts if part)[-DETAIL_CHARS:]
@@ -171,7 +181,7 @@ def _record(nodeid: str, location: str) -> dict[str, Any]:
     return _records.setdefault(nodeid, {
         "nodeid": nodeid, "file": location, "markers": seen.get("markers", []),
         "keywords": seen.get("keywords", []), "outcome": "passed", "duration_s": 0.0,
-        "message": None, "detail": None,
+        "message": None, "detail": None, "exceptions": [],
     })  # fmt: skip
 
 
@@ -187,6 +197,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         if not report.passed:
             record["message"] = _message(report)
             record["detail"] = _detail(report)
+            record["exceptions"] = _exceptions(report)
 
 
 def _write_test(nodeid: str) -> None:
