@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # testrun marks its tests with `timed_out`
     from slopmark.code.bench.testrun import HiddenTestRun
 
 #: The exception a test's own timeout raises (``subprocess.run``, ``Popen.wait``/``communicate``).
-TIMEOUT_TYPES = frozenset({"subprocess.TimeoutExpired", "TimeoutExpired"})
+TIMEOUT_TYPES = frozenset({"subprocess.TimeoutExpired"})
 
 #: Runs the given node ids in a fresh session and returns its verdicts.
 Rerun = Callable[[Sequence[str]], "HiddenTestRun"]

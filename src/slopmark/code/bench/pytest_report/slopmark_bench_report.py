@@ -37,7 +37,7 @@ import importlib.machinery
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
@@ -162,13 +162,33 @@ def _message(report: pytest.TestReport | pytest.CollectReport) -> str | None:
     return (last[2:].strip() if last.startswith("E ") else last)[:500] or None
 
 
-def _exceptions(report: pytest.TestReport) -> list[str]:
-    """The type of each exception of the failure's chain, the first cause first
-    (``subprocess.TimeoutExpired``): read from the traceback, not from the captured
-    output, which the submission could write."""
-    chain = getattr(report.longrepr, "chain", None) or ()
-    crashes = (getattr(crash, "message", None) or "" for _, crash, _ in chain)
-    return [name for name in (text.split(":", 1)[0].strip() for text in crashes) if name]
+def _type_name(error: BaseException) -> str:
+    kind = type(error)
+    module = kind.__module__
+    return kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
+
+
+def _chain(error: BaseException) -> list[str]:
+    """The type of each exception of ``error``'s chain (``subprocess.TimeoutExpired``), the
+    first cause first, as Python prints the chain."""
+    names: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        names.append(_type_name(current))
+        context = None if current.__suppress_context__ else current.__context__
+        current = current.__cause__ or context
+    return names[::-1]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """Keep the exception types of a failing phase on its report: read from the exception
+    itself, not from text the submission could have printed."""
+    outcome = yield
+    if call.excinfo is not None:
+        outcome.get_result().slopmark_exceptions = _chain(call.excinfo.value)
 
 
 def _detail(report: pytest.TestReport) -> str:
@@ -197,7 +217,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         if not report.passed:
             record["message"] = _message(report)
             record["detail"] = _detail(report)
-            record["exceptions"] = _exceptions(report)
+            record["exceptions"] = getattr(report, "slopmark_exceptions", [])
 
 
 def _write_test(nodeid: str) -> None:
