@@ -12,7 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
+from slopmark.cli.bench_view import print_report, report_json
 from slopmark.code.bench.problem import load_problem
 from slopmark.code.bench.rerun import merge, rerun_load_sensitive, timed_out
 from slopmark.code.bench.results import CaseOutcome, CheckpointResult, read_result, write_result
@@ -222,3 +224,20 @@ def test_a_failure_that_is_not_load_sensitive_still_fails_validate() -> None:
     verdict = judge(result, frozenset())
     assert not verdict.ok and [t.nodeid for t in verdict.unexpected] == [result.tests[0].nodeid]
     assert failure_keys([result]) == [KEY + "test_wrong"]
+
+
+def test_the_report_counts_load_sensitive_tests_per_checkpoint(tmp_path: Path) -> None:
+    flipped = CaseOutcome("t.py::a", "core", "passed", 0.0, None, True, "failed")
+    slow = CaseOutcome("t.py::b", "core", "failed", 0.0, "x", True, "failed")
+    results = [checkpoint_result(flipped, slow, case("test_ok", "passed"))]
+    (tmp_path / "run.json").write_text("{}")
+    assert report_json(tmp_path, results)["checkpoints"][0]["load_sensitive"] == 2
+    console = Console(record=True, width=300)
+    print_report(console, tmp_path, results)
+    assert (
+        "load-sensitive tests (failed on their own timeout, rerun once; the rerun counts): "
+        "loadflip/checkpoint_1 2 (1 flipped)"
+    ) in console.export_text()
+    plain = Console(record=True, width=300)
+    print_report(plain, tmp_path, [checkpoint_result(case("test_ok", "passed"))])
+    assert "load-sensitive" not in plain.export_text()

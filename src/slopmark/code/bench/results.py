@@ -108,6 +108,11 @@ class CheckpointResult:
         """The environment or the harness failed: no verdict on the agent (see `ERRORED`)."""
         return self.status in ERRORED
 
+    @property
+    def load_sensitive(self) -> tuple[CaseOutcome, ...]:
+        """The tests that failed on their own timeout and were rerun (see `rerun`)."""
+        return tuple(test for test in self.tests if test.load_sensitive)
+
     def group(self, name: str) -> tuple[CaseOutcome, ...]:
         return tuple(test for test in self.tests if test.group == name)
 

@@ -135,7 +135,7 @@ def judge(result: CheckpointResult, expected: frozenset[str]) -> Verdict:
     return Verdict(
         result, kind, unexpected=tuple(unexpected), expected=tuple(pinned),
         fixed=tuple(case_key(result, t) for t in fixed), pinned=whole,
-        load_sensitive=tuple(t for t in result.tests if t.load_sensitive),
+        load_sensitive=result.load_sensitive,
     )  # fmt: skip
 
 
