@@ -16,10 +16,11 @@ from rich.console import Console
 
 from slopmark.cli.bench_view import print_report, report_json
 from slopmark.code.bench.problem import load_problem
-from slopmark.code.bench.rerun import merge, rerun_load_sensitive, timed_out
+from slopmark.code.bench.rerun import merge, rerun_load_sensitive
 from slopmark.code.bench.results import CaseOutcome, CheckpointResult, read_result, write_result
 from slopmark.code.bench.testlayout import PLUGIN, PLUGIN_DIR, command, open_session
 from slopmark.code.bench.testrun import HiddenTestRun, parse_events, read_report
+from slopmark.code.bench.timeouts import timed_out
 from slopmark.code.bench.validation import failure_keys, judge
 from slopmark.sandbox.base import Execution
 

@@ -8,49 +8,19 @@ session, the harness runs just those tests (by node id) in a second session
 laid out, sandboxed and given the same environment as the first, and keeps
 both outcomes on the test. The rerun's verdict is the one that counts.
 
-What counts as the test's own timeout: a failed or errored test whose
-exception chain (the traceback the plugin reads, not the captured output)
-holds a ``subprocess.TimeoutExpired`` — raised by the test's call, or caught
-and turned into another failure. What does not: pytest-timeout's per-test
-limit (``Failed: Timeout >Ns``, the problem's ``timeout``) and the session's
-limit, which the evaluator sets from outside and a hung submission reaches on
-every run.
+What counts as the test's own timeout: `timeouts.timed_out`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
-from slopmark.code.bench.grouping import status_of
 from slopmark.code.bench.results import CaseOutcome
-
-if TYPE_CHECKING:  # testrun marks its tests with `timed_out`
-    from slopmark.code.bench.testrun import HiddenTestRun
-
-#: The exception a test's own timeout raises (``subprocess.run``, ``Popen.wait``/``communicate``).
-TIMEOUT_TYPES = frozenset({"subprocess.TimeoutExpired"})
+from slopmark.code.bench.testrun import HiddenTestRun
 
 #: Runs the given node ids in a fresh session and returns its verdicts.
-Rerun = Callable[[Sequence[str]], "HiddenTestRun"]
-
-
-def _exception_type(message: str | None) -> str:
-    """The exception type a failure's message starts with (``subprocess.TimeoutExpired: ...``)."""
-    return (message or "").split(":", 1)[0].strip()
-
-
-def timed_out(record: Mapping[str, Any]) -> bool:
-    """Whether a test record of the report failed on the test's own timeout.
-
-    The record's ``exceptions`` (the chain's types) decide; a record without them
-    (a report from before they were written) is judged by its message.
-    """
-    if status_of(str(record.get("outcome"))) in ("passed", "skipped"):
-        return False
-    names = record.get("exceptions") or [_exception_type(record.get("message"))]
-    return any(str(name) in TIMEOUT_TYPES for name in names)
+Rerun = Callable[[Sequence[str]], HiddenTestRun]
 
 
 def to_rerun(run: HiddenTestRun) -> tuple[str, ...]:

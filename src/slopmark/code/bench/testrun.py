@@ -24,7 +24,6 @@ from slopmark import regular
 from slopmark.code.bench.grouping import record_group, status_of
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.profiles import EvalEnvironment
-from slopmark.code.bench.rerun import timed_out
 from slopmark.code.bench.results import CaseOutcome, CheckpointStatus
 from slopmark.code.bench.testlayout import (
     HARNESS_VARIABLES,
@@ -38,6 +37,7 @@ from slopmark.code.bench.testlayout import (
     open_session,
     prepare,
 )
+from slopmark.code.bench.timeouts import timed_out
 from slopmark.regular import Unreadable
 from slopmark.sandbox.base import Channels, Execution, Guards, Limits, Sandbox
 from slopmark.sandbox.private import hidden_mounts

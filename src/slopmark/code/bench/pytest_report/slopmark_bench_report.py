@@ -11,7 +11,7 @@ else the file ``$SLOPMARK_BENCH_REPORT``. Events, each flushed as it happens:
 - ``test``: one finished test: outcome, duration, the failure's own message
   and the tail of its full text (traceback and captured output, read by the
   harness to tell a network failure), and the type of each exception of its
-  chain (to tell a test's own timeout, `rerun`). The outcome is the one
+  chain (to tell a test's own timeout, `timeouts`). The outcome is the one
   pytest-json-report gives (which SlopCodeBench reads): the status pytest's
   ``pytest_report_teststatus`` hook reports for each phase, the last one that
   is not a pass winning (``xfailed``, ``xpassed``, ``error`` for a failed
