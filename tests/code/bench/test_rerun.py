@@ -180,9 +180,10 @@ def test_a_rerun_session_is_started_on_node_ids_under_its_rootdir(tmp_path: Path
     envs = (tmp_path / "test-env", tmp_path / "ws-env")
     for scb in (True, False):
         session = open_session(tmp_path / "eval", scb)
-        only = (f"{'.evaluation_tests' if scb else 'tests'}/test_checkpoint_1.py::test_x[a b]",)
+        folder = ".evaluation_tests" if scb else "tests"
+        only = (f"{folder}/test_checkpoint_1.py::test_x[http://a b/./c]",)
         argv = command(problem, problem.checkpoints[0], session, envs, only=only)
-        assert argv[4:6] == [str(session.ini.parent / only[0]), "-c"]
+        assert argv[4:6] == [f"{session.ini.parent}/{only[0]}", "-c"]
         assert str(session.ini.parent) == argv[argv.index("--rootdir") + 1]
 
 

@@ -186,7 +186,7 @@ def command(
     ``only`` (node ids, relative to the session's rootdir) runs just those tests."""
     test_env, ws_env = envs
     if only:
-        targets = [str(session.ini.parent / nodeid) for nodeid in only]
+        targets = [f"{session.ini.parent}/{nodeid}" for nodeid in only]  # a Path folds "//"
     elif session.scb:
         targets = [SCB_TEST_DIR]
     else:
