@@ -6,6 +6,8 @@ calls uv, a test that reads its checkpoint from its path, an ``@error`` test
 in an earlier checkpoint's file, a file that fails to collect, a test that
 needs the network, and parametrize ids that look like Rich markup. All of
 them run once through ``validate --json`` in the real bubblewrap sandbox.
+``loadflip`` (a test's own timeout, rerun once: a difference on purpose) is
+checked in test_load_sensitive.py.
 """
 
 from __future__ import annotations

@@ -35,7 +35,8 @@ def _merged(first: CaseOutcome, again: CaseOutcome | None, why: str | None) -> C
     when the rerun gave none."""
     if again is None:
         missing = why or "the rerun did not report the test"
-        return replace(first, message=f"{first.message} (rerun gave no verdict: {missing})")
+        said = first.message or first.outcome
+        return replace(first, message=f"{said} (rerun gave no verdict: {missing})")
     return replace(
         again, group=first.group, load_sensitive=True,
         first_outcome=first.outcome, first_message=first.message,
