@@ -65,6 +65,8 @@ def _summary(verdict: Verdict) -> str:
         text = scored_summary(result)
         if verdict.expected:
             text += f" ({len(verdict.expected)} expected failure(s))"
+        if verdict.load_sensitive:
+            text += f" ({len(verdict.load_sensitive)} load-sensitive)"
         return text
     label = _NOT_SCORED.get(verdict.kind)
     why = result.error or ""
@@ -79,9 +81,24 @@ def _word(verdict: Verdict) -> tuple[str, str]:
 
 
 def _test_line(test: CaseOutcome) -> Text:
-    first = (test.message or "").strip().splitlines()[:1]
-    message = first[0][:200] if first else ""
+    message = _first_line(test.message)
     return Text(f"      {test.outcome:7} {test.group:13} {test.nodeid}  {message}".rstrip())
+
+
+def _first_line(text: str | None) -> str:
+    lines = (text or "").strip().splitlines()[:1]
+    return lines[0][:200] if lines else ""
+
+
+def load_sensitive_line(test: CaseOutcome) -> Text:
+    """``load-sensitive core  ID  failed, rerun passed  (subprocess.TimeoutExpired: ...)``."""
+    if test.first_outcome is None:
+        outcomes = f"{test.outcome}, rerun gave no verdict"
+    else:
+        outcomes = f"{test.first_outcome}, rerun {test.outcome}"
+    why = _first_line(test.first_message or test.message)
+    line = f"      load-sensitive {test.group:13} {test.nodeid}  {outcomes}"
+    return Text(line + (f"  ({why})" if why else ""))
 
 
 class ValidateView:
@@ -110,6 +127,8 @@ class ValidateView:
         if len(verdict.unexpected) > LISTED:
             more = len(verdict.unexpected) - LISTED
             self.console.print(Text(f"      … and {more} more failing tests (--json lists all)"))
+        for test in verdict.load_sensitive:
+            self.console.print(load_sensitive_line(test))
 
     def pin(self, results: Sequence[CheckpointResult], path: Path) -> None:
         """Write today's failures to ``path`` and judge every checkpoint with them pinned."""
@@ -142,12 +161,16 @@ def total_line(verdicts: Sequence[Verdict], failures: Sequence[ProblemFailure]) 
     text = f"{ok}/{len(verdicts)} reference checkpoints ok"
     text += f" ({pinned} with expected failures)" if pinned else ""
     text += f", {failed} failed, {errored} errored"
-    return text + (f"; {len(failures)} problem(s) could not run" if failures else "")
+    text += f"; {len(failures)} problem(s) could not run" if failures else ""
+    flaky = sum(len(v.load_sensitive) for v in verdicts)
+    return text + (f"; {flaky} load-sensitive test(s), judged apart" if flaky else "")
 
 
 def _test_json(result: CheckpointResult, test: CaseOutcome) -> dict[str, Any]:
     return {"id": test.nodeid, "key": case_key(result, test), "group": test.group,
-            "outcome": test.outcome, "message": test.message}  # fmt: skip
+            "outcome": test.outcome, "message": test.message,
+            "load_sensitive": test.load_sensitive, "first_outcome": test.first_outcome,
+            "first_message": test.first_message}  # fmt: skip
 
 
 def _verdict_json(verdict: Verdict) -> dict[str, Any]:
@@ -160,6 +183,7 @@ def _verdict_json(verdict: Verdict) -> dict[str, Any]:
         "unexpected": [_test_json(result, t) for t in verdict.unexpected],
         "expected": [_test_json(result, t) for t in verdict.expected],
         "fixed": list(verdict.fixed),
+        "load_sensitive": [_test_json(result, t) for t in verdict.load_sensitive],
         "tests": [_test_json(result, t) for t in result.tests],
         "network": result.network, "network_from": result.network_from,
         "setup": [asdict(step) for step in result.setup],

@@ -164,6 +164,7 @@ def print_report(
     print_table(console, _group_table(summary))
     print_table(console, _trajectory_table(summary))
     print_integrity(console, results)
+    print_load_sensitive(console, results)
     cost = _num(summary.cost_usd, 4) + (
         f" (+{summary.cost_unknown} unknown)" if summary.cost_unknown else ""
     )
@@ -187,11 +188,24 @@ def _recomputed_note(recomputed: Sequence[str]) -> str:
     )
 
 
+def print_load_sensitive(console: Console, results: Sequence[CheckpointResult]) -> None:
+    """One line naming the checkpoints with load-sensitive tests, when there are any."""
+    counts = []
+    for result in results:
+        tests = result.load_sensitive
+        flipped = sum(t.first_outcome is not None and t.outcome != t.first_outcome for t in tests)
+        if tests:
+            counts.append(f"{result.problem}/{result.checkpoint} {len(tests)} ({flipped} flipped)")
+    if counts:
+        console.print("load-sensitive tests (failed on their own timeout, rerun once; the "
+                      f"rerun counts): {', '.join(counts)}")  # fmt: skip
+
+
 def _result_json(result: CheckpointResult) -> dict[str, Any]:
     quality = result.quality
     return {**asdict(result), "phase": phase(result.index, result.count), "strict": result.strict,
             "isolated": result.isolated, "core": result.core,
-            "pass_fraction": result.pass_fraction,
+            "pass_fraction": result.pass_fraction, "load_sensitive": len(result.load_sensitive),
             "relative_churn": quality.relative_churn if quality else None,
             "groups": {g: asdict(r) for g, r in group_rates([result]).items()}}  # fmt: skip
 

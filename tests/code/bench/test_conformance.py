@@ -7,6 +7,8 @@ in an earlier checkpoint's file, a file that fails to collect, a test that
 needs the network, parametrize ids that look like Rich markup, and variables
 set by the problem's ``env``. All of them run once through ``validate --json``
 in the real bubblewrap sandbox.
+``loadflip`` (a test's own timeout, rerun once: a difference on purpose) is
+checked in test_load_sensitive.py.
 """
 
 from __future__ import annotations

@@ -33,6 +33,12 @@ class CaseOutcome:
     outcome: str
     duration_s: float = 0.0
     message: str | None = None
+    #: The test failed on a timeout of its own (see `rerun`), so it was run a second time.
+    load_sensitive: bool = False
+    #: The first run's outcome and message when the test was rerun; the fields above are
+    #: the rerun's, which counts. None when it ran once (and in results written before).
+    first_outcome: str | None = None
+    first_message: str | None = None
 
     @property
     def passed(self) -> bool:
@@ -128,6 +134,11 @@ class CheckpointResult:
     def errored(self) -> bool:
         """The environment or the harness failed: no verdict on the agent (see `ERRORED`)."""
         return self.status in ERRORED
+
+    @property
+    def load_sensitive(self) -> tuple[CaseOutcome, ...]:
+        """The tests that failed on their own timeout and were rerun (see `rerun`)."""
+        return tuple(test for test in self.tests if test.load_sensitive)
 
     def group(self, name: str) -> tuple[CaseOutcome, ...]:
         return tuple(test for test in self.tests if test.group == name)

@@ -32,6 +32,7 @@ from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.profiles import EvalEnvironment, EvalOptions, Host, resolve
 from slopmark.code.bench.prompts import PromptTemplate
 from slopmark.code.bench.quality import has_files, measure_workspace
+from slopmark.code.bench.rerun import rerun_load_sensitive
 from slopmark.code.bench.results import (
     CaseOutcome,
     CheckpointResult,
@@ -303,11 +304,17 @@ class ProblemRun:
         if install_error is not None:
             timings["tests_s"] = time.perf_counter() - started
             return HiddenTestRun((), install_error, "test_error")
-        run = run_tests(
-            self.problem, checkpoint, snapshot, folder, sandbox=self.bench.sandbox,
-            environment=self.environment, test_env=self.test_env, ws_env=ws_env,
-            hidden=self.hidden,
-        )  # fmt: skip
+
+        def session(only: Sequence[str] = ()) -> HiddenTestRun:
+            """A session of every test, or of ``only`` these (kept in ``eval-rerun``)."""
+            where = folder.with_name(f"{folder.name}-rerun") if only else folder
+            return run_tests(
+                self.problem, checkpoint, snapshot, where, sandbox=self.bench.sandbox,
+                environment=self.environment, test_env=self.test_env, ws_env=ws_env,
+                hidden=self.hidden, only=only,
+            )  # fmt: skip
+
+        run = rerun_load_sensitive(session(), session)
         timings["tests_s"] = time.perf_counter() - started
         return run
 

@@ -198,12 +198,16 @@ def command(
     envs: tuple[Path, Path],
     guard: Sequence[str] = (),
     uv: Path | None = None,
+    only: Sequence[str] = (),
 ) -> list[str]:
     """pytest's command line: the entry point (in its ``guard``; run by ``uv`` when given,
     see `uvproject`), the checkpoint, the plugin, the timeout; ``envs`` are the test
-    and the workspace environments."""
+    and the workspace environments. ``only`` (node ids, relative to the session's
+    rootdir) runs just those tests."""
     test_env, ws_env = envs
-    if session.scb:
+    if only:
+        targets = [f"{session.ini.parent}/{nodeid}" for nodeid in only]  # a Path folds "//"
+    elif session.scb:
         targets = [SCB_TEST_DIR]
     else:
         targets = [str(session.tests / path.name) for path in problem.test_files(checkpoint)]

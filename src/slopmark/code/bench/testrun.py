@@ -39,6 +39,7 @@ from slopmark.code.bench.testlayout import (
     open_session,
     prepare,
 )
+from slopmark.code.bench.timeouts import timed_out
 from slopmark.regular import Unreadable
 from slopmark.sandbox.base import Channels, Execution, Guards, Limits, Sandbox
 from slopmark.sandbox.private import hidden_mounts
@@ -81,11 +82,13 @@ def run_tests(
     ws_env: Path,
     limits: Limits | None = None,
     hidden: Sequence[Path] = (),
+    only: Sequence[str] = (),
 ) -> HiddenTestRun:
     """Run the hidden tests of ``checkpoint`` (and earlier ones) against ``workspace``.
 
     ``folder`` keeps the session's report and log afterwards; ``hidden`` folders
-    (the problems, the run folder) are hidden from the whole session.
+    (the problems, the run folder) are hidden from the whole session; ``only``
+    (node ids) runs just those tests (`rerun`).
     """
     session = open_session(folder, environment.scb_layout)
     try:
@@ -104,7 +107,7 @@ def run_tests(
             execution = sandbox_run(
                 sandbox, channel,
                 command(problem, checkpoint, session, (test_env, ws_env), guard or (),
-                        environment.uv_entry),
+                        environment.uv_entry, only),
                 workdir=session.workspace,
                 mounts=[*hidden_mounts(hidden), *mounts(session, environment, test_env, ws_env)],
                 limits=limits or session_limits(problem, checkpoint, environment.network),
@@ -249,6 +252,7 @@ def read_report(
             outcome=status_of(str(record["outcome"])),
             duration_s=float(record.get("duration_s", 0.0)),
             message=_reason(record.get("message"), record.get("detail"), network),
+            load_sensitive=timed_out(record),
         )
         for record in [*payload["tests"], *owed]
     )

@@ -13,6 +13,12 @@ the tests folder, so the key is the same in either layout), ``PROBLEM/CHECKPOINT
 pins a whole checkpoint that cannot be scored (a collection error, a missing
 reference). Environment errors are never pinned: they say this machine
 differs from the evaluator, not that a reference is wrong.
+
+A **load-sensitive** test (it failed on its own timeout and was rerun, see
+`rerun`) is judged apart: whatever its two outcomes, it is neither an
+unexpected failure, nor a pinned one, nor "now passes", and it is never
+pinned. Its verdict says how busy the machine was, not whether the reference
+is right, so it is listed with both outcomes and never turns validate red.
 """
 
 from __future__ import annotations
@@ -84,6 +90,8 @@ class Verdict:
     fixed: tuple[str, ...] = ()
     #: The whole checkpoint's failure is pinned.
     pinned: bool = False
+    #: Tests that failed on their own timeout and were rerun (judged apart, see above).
+    load_sensitive: tuple[CaseOutcome, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -103,11 +111,14 @@ def _kind(result: CheckpointResult) -> str:
 
 
 def _split(result: CheckpointResult, expected: frozenset[str]) -> tuple[list[CaseOutcome], ...]:
-    """The failing tests not pinned, the failing tests pinned, the passing tests pinned."""
+    """The failing tests not pinned, the failing tests pinned, the passing tests pinned
+    (load-sensitive tests left out of all three)."""
     unexpected: list[CaseOutcome] = []
     pinned: list[CaseOutcome] = []
     fixed: list[CaseOutcome] = []
     for test in result.tests:
+        if test.load_sensitive:
+            continue
         known = case_key(result, test) in expected
         if not test.passed:
             (pinned if known else unexpected).append(test)
@@ -124,17 +135,19 @@ def judge(result: CheckpointResult, expected: frozenset[str]) -> Verdict:
     return Verdict(
         result, kind, unexpected=tuple(unexpected), expected=tuple(pinned),
         fixed=tuple(case_key(result, t) for t in fixed), pinned=whole,
+        load_sensitive=result.load_sensitive,
     )  # fmt: skip
 
 
 def failure_keys(results: Sequence[CheckpointResult]) -> list[str]:
     """What `--write-expect-failures` pins: every failing test and every checkpoint that
-    could not be scored, environment errors aside."""
+    could not be scored, environment errors and load-sensitive tests aside."""
     keys = []
     for result in results:
         kind = _kind(result)
         if kind == "failed":
-            keys += [case_key(result, t) for t in result.tests if not t.passed]
+            keys += [case_key(result, t) for t in result.tests
+                     if not (t.passed or t.load_sensitive)]  # fmt: skip
         elif kind in ("missing_reference", "not_run", "collect_error", "test_error"):
             keys.append(checkpoint_key(result))
     return keys

@@ -10,12 +10,13 @@ else the file ``$SLOPMARK_BENCH_REPORT``. Events, each flushed as it happens:
 - ``collect_error``: a file that failed to collect;
 - ``test``: one finished test: its keywords, outcome, duration, the failure's
   own message and the tail of its full text (traceback and captured output,
-  read by the harness to tell a network failure). The keywords are those of
-  the test's first report (its setup phase), as pytest-json-report records
-  them for SlopCodeBench: a marker a fixture adds (``request.node.add_marker``)
-  counts; the collected ones stand in for a report that has none. The outcome
-  is the one
-  pytest-json-report gives (which SlopCodeBench reads): the status pytest's
+  read by the harness to tell a network failure), and the type of each
+  exception of its chain (to tell a test's own timeout, `timeouts`). The
+  keywords are those of the test's first report (its setup phase), as
+  pytest-json-report records them for SlopCodeBench: a marker a fixture adds
+  (``request.node.add_marker``) counts; the collected ones stand in for a
+  report that has none. The outcome is the one pytest-json-report gives
+  (which SlopCodeBench reads): the status pytest's
   ``pytest_report_teststatus`` hook reports for each phase, the last one that
   is not a pass winning (``xfailed``, ``xpassed``, ``error`` for a failed
   setup or teardown);
@@ -40,7 +41,7 @@ import importlib.machinery
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import IO, Any
@@ -165,6 +166,35 @@ def _message(report: pytest.TestReport | pytest.CollectReport) -> str | None:
     return (last[2:].strip() if last.startswith("E ") else last)[:500] or None
 
 
+def _type_name(error: BaseException) -> str:
+    kind = type(error)
+    module = kind.__module__
+    return kind.__qualname__ if module == "builtins" else f"{module}.{kind.__qualname__}"
+
+
+def _chain(error: BaseException) -> list[str]:
+    """The type of each exception of ``error``'s chain (``subprocess.TimeoutExpired``), the
+    first cause first, as Python prints the chain."""
+    names: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        names.append(_type_name(current))
+        context = None if current.__suppress_context__ else current.__context__
+        current = current.__cause__ or context
+    return names[::-1]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """Keep the exception types of a failing phase on its report: read from the exception
+    itself, not from text the submission could have printed."""
+    outcome = yield
+    if call.excinfo is not None:
+        outcome.get_result().slopmark_exceptions = _chain(call.excinfo.value)
+
+
 def _detail(report: pytest.TestReport) -> str:
     parts = [report.longreprtext, report.capstdout, report.capstderr]
     return "\n".join(part for part in parts if part)[-DETAIL_CHARS:]
@@ -177,7 +207,7 @@ def _record(report: pytest.TestReport) -> dict[str, Any]:
     return _records.setdefault(report.nodeid, {
         "nodeid": report.nodeid, "file": report.location[0],
         "markers": seen.get("markers", []), "keywords": keywords, "outcome": "passed",
-        "duration_s": 0.0, "message": None, "detail": None,
+        "duration_s": 0.0, "message": None, "detail": None, "exceptions": [],
     })  # fmt: skip
 
 
@@ -193,6 +223,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
         if not report.passed:
             record["message"] = _message(report)
             record["detail"] = _detail(report)
+            record["exceptions"] = getattr(report, "slopmark_exceptions", [])
 
 
 def _write_test(nodeid: str) -> None:
