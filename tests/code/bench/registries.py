@@ -14,6 +14,7 @@ beyond 127.0.0.1:
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import http.server
 import io
@@ -32,15 +33,17 @@ Files = Callable[[int], dict[str, bytes]]
 
 
 def _archive(entries: dict[str, str]) -> bytes:
-    """A gzipped tar of ``entries`` (path → text)."""
+    """A gzipped tar of ``entries`` (path → text), the same bytes every time: the index
+    names the archive's digest, and a gzip header stamped with the time would change it
+    from one request to the next."""
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
         for path, text in entries.items():
             data = text.encode()
             info = tarfile.TarInfo(path)
             info.size, info.mode = len(data), 0o644
             tar.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
+    return gzip.compress(buffer.getvalue(), mtime=0)
 
 
 def crate_files(port: int) -> dict[str, bytes]:

@@ -153,7 +153,8 @@ def test_a_socket_in_the_test_phase_is_an_environment_error(
 ) -> None:
     payload, _ = validated
     entry = checkpoint(payload, "cratedep/checkpoint_2")
-    assert (entry["status"], entry["verdict"], entry["ok"]) == ("env_error", "env_error", False)
+    found = (entry["status"], entry["verdict"], entry["ok"])
+    assert found == ("env_error", "env_error", False), (entry["setup"], entry["tests"])
     assert entry["error"].startswith(
         "network is off during tests (turn it on with --test-network or evaluation.network): "
         ".evaluation_tests/test_checkpoint_2.py::test_reaches_out needed it"

@@ -19,8 +19,9 @@ looked for in the workspace and up to `MAX_DEPTH` folders down (not in
 regular file. The hidden tests and the harness's files are hidden from this
 phase: it runs what the submission declares, with the network on.
 
-A step that could not reach the network or its registry is an environment
-error (the checkpoint gets no verdict); any other failed step (a crate that
+A step that could not reach the network or its registry, that a limit
+stopped, or whose sandbox did not start is an environment error (the
+checkpoint gets no verdict); any other failed step (a crate that
 does not exist, a broken manifest) is the submission's: it is recorded with the
 checkpoint and the tests run all the same — under SCB they would have failed
 the same way when they needed what was missing — and a test that then fails
@@ -39,7 +40,7 @@ from slopmark.code.bench.network import unreachable
 from slopmark.code.bench.profiles import EvalEnvironment
 from slopmark.code.bench.results import SetupStep
 from slopmark.code.bench.testlayout import SYSTEM_PATH, Session, toolchain_variables
-from slopmark.sandbox.base import Limits, Mount, Sandbox
+from slopmark.sandbox.base import Execution, Limits, Mount, Sandbox
 from slopmark.sandbox.private import hidden_mounts
 
 #: How far below the workspace a manifest is looked for.
@@ -123,25 +124,49 @@ def fetch_dependencies(
     """Run the phase in ``session`` (network on); ``hidden`` as for the tests."""
     steps: list[SetupStep] = []
     for fetch in fetches(session.workspace):
-        manifest = str(fetch.manifest.relative_to(session.workspace))
-        name = " ".join(fetch.argv[:2])
-        if fetch.tool not in environment.toolchains.tools:
-            why = f"{fetch.tool} is not among the evaluation's toolchains (evaluation.toolchains)"
-            steps.append(SetupStep(name, manifest, False, 0.0, why, skipped=True))
-            continue
-        done = sandbox.run(
-            list(fetch.argv),
-            workdir=fetch.manifest.parent,
-            mounts=_mounts(session, environment, hidden),
-            limits=FETCH_LIMITS,
-            env=_variables(session, environment),
-        )
-        error = None if done.ok else (done.limit or _why(done.stderr or done.stdout))
-        steps.append(SetupStep(name, manifest, done.ok, round(done.wall_s, 3), error))
-        if not done.ok and unreachable(done.stderr + done.stdout):
-            return Setup(tuple(steps), f"the dependency phase could not reach the network: "
-                                       f"{name} ({manifest}): {error}")  # fmt: skip
+        step, env_error = _run(fetch, session, sandbox, environment, hidden)
+        steps.append(step)
+        if env_error is not None:
+            return Setup(tuple(steps), env_error)
     return Setup(tuple(steps))
+
+
+def _run(
+    fetch: Fetch, session: Session, sandbox: Sandbox, environment: EvalEnvironment,
+    hidden: Sequence[Path],
+) -> tuple[SetupStep, str | None]:  # fmt: skip
+    """One step's record, and the environment error it met (None when it met none)."""
+    manifest = str(fetch.manifest.relative_to(session.workspace))
+    name = " ".join(fetch.argv[:2])
+    if fetch.tool not in environment.toolchains.tools:
+        why = f"{fetch.tool} is not among the evaluation's toolchains (evaluation.toolchains)"
+        return SetupStep(name, manifest, False, 0.0, why, skipped=True), None
+    done = sandbox.run(
+        list(fetch.argv),
+        workdir=fetch.manifest.parent,
+        mounts=_mounts(session, environment, hidden),
+        limits=FETCH_LIMITS,
+        env=_variables(session, environment),
+    )
+    if done.ok:
+        return SetupStep(name, manifest, True, round(done.wall_s, 3)), None
+    error = done.limit or _why(done.stderr or done.stdout)
+    step = SetupStep(name, manifest, False, round(done.wall_s, 3), error)
+    why = _environment_error(done)
+    return step, None if why is None else f"{why}: {name} ({manifest}): {error}"
+
+
+def _environment_error(done: Execution) -> str | None:
+    """Why a failed step is the environment's, not the submission's manifest's: it could not
+    reach the network or its registry, a limit stopped it (900 s of fetching), or the
+    sandbox itself did not start (bubblewrap's own ``bwrap: ...`` error)."""
+    if unreachable(done.stderr + done.stdout):
+        return "the dependency phase could not reach the network"
+    if done.limit is not None:
+        return f"the dependency phase was stopped by the {done.limit} limit"
+    if done.stderr.lstrip().startswith("bwrap:"):
+        return "the dependency phase's sandbox did not start"
+    return None
 
 
 def _mounts(
