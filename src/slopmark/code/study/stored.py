@@ -12,24 +12,31 @@ from dataclasses import asdict, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, select
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from slopmark.code.study.records import OK, CommitPoint, RepoRecord, StudySettings
+from slopmark.code.study.report import LoadedStudy
+from slopmark.code.study.summary import summarise_study
 from slopmark.store.schema import studies, study_commits, study_repos
 
 _REPO_COLUMNS = tuple(f.name for f in fields(RepoRecord) if f.name != "commits")
 _POINT_COLUMNS = tuple(f.name for f in fields(CommitPoint))
 
 
-def ensure_study(engine: Engine, study: str, repos_file: str, settings: StudySettings) -> None:
-    """Record the study (once): its REPOS file and settings."""
+def ensure_study(
+    engine: Engine, study: str, repos_file: str, settings: StudySettings, total: int | None = None
+) -> None:
+    """Record the study (once): its REPOS file and settings; and ``total``, how many
+    repositories the REPOS file names now (a resumed study may name more or fewer)."""
     values = {"study_id": study, "repos_file": repos_file, "settings": asdict(settings),
-              "created_at": datetime.now(UTC)}  # fmt: skip
+              "created_at": datetime.now(UTC), "repos_total": total}  # fmt: skip
     try:
         with engine.begin() as connection:
             if connection.execute(select(studies.c.study_id).where(_is(study))).first() is None:
                 connection.execute(insert(studies).values(values))
+            elif total is not None:
+                connection.execute(update(studies).where(_is(study)).values(repos_total=total))
     except IntegrityError:
         pass  # another driver recorded it first
 
@@ -126,3 +133,13 @@ def study_records(engine: Engine, study: str) -> list[RepoRecord]:
         )  # fmt: skip
         for row in repos
     ]
+
+
+def stored_study(engine: Engine, study: str, min_commits: int = 5) -> LoadedStudy | None:
+    """``study`` as stored, summarised over repositories with ``min_commits`` points;
+    None when the store does not hold it (what `code study report` and the pages show)."""
+    found = study_settings(engine, study)
+    if found is None:
+        return None
+    records = study_records(engine, study)
+    return LoadedStudy(study, found[0], found[1], records, summarise_study(records, min_commits))
