@@ -263,6 +263,12 @@ def test_a_running_study_shows_its_progress_and_escapes_what_it_stores(
         assert "<script>alert" not in text and "&lt;script&gt;alert" in text, path
     text = page_text(url + "/studies/running-1")
     assert '<progress value="2" max="5">' in text and "2 of 5" in text and "Running" in text
+    engine = open_store(db)  # a rerun measures the failed repository after all: a new page
+    store_repo(engine, "running-1", RepoRecord("/r/other", 2, "ok", commits=points))
+    engine.dispose()
+    text = page_text(url + "/studies/running-1")
+    assert "2 of 5" in text and "Failed repositories (0)" in text
+    assert httpx.get(url + "/api/studies/running-1", timeout=30).json()["repos"]["used"] == 2
 
 
 # --- in chromium, JavaScript off: /studies → a study → a repository -------------------

@@ -21,16 +21,16 @@ from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from slopmark.code.study.records import RepoRecord
 from slopmark.code.study.report import LoadedStudy, first_last, repo_json, report_json
-from slopmark.code.study.stored import stored_study
 from slopmark.code.study.summary import METRICS, counted
 from slopmark.server.pages import error_page, render, templates
 from slopmark.server.state import ServerState, get_state
 from slopmark.server.study_chart import BandPanel, TraceSource, band_panel
 from slopmark.server.study_reads import (
+    StudyCache,
     StudyRow,
     check_study_id,
     study_page,
@@ -46,6 +46,8 @@ MinCommits = Annotated[
 ]
 #: the report's default ``--min-commits``
 MIN_COMMITS = 5
+#: the studies last shown (a big study is read and summarised once while it is unchanged)
+CACHE = StudyCache()
 
 
 def signed(value: float | None, digits: int = 5) -> str:
@@ -126,7 +128,7 @@ def _load(
     check_study_id(study_id)
     least = whole_number(min_commits, "min_commits", MIN_COMMITS)
     row = study_row(state.engine, study_id)
-    study = stored_study(state.engine, study_id, least) if row is not None else None
+    study = CACHE.study(state.engine, row, least) if row is not None else None
     if row is None or study is None:
         return None
     # the progress of the records shown (a running study may store one meanwhile)
@@ -185,6 +187,7 @@ def study_repo_page(
 
 def _row_json(row: StudyRow) -> dict[str, Any]:
     found = asdict(row)
+    del found["last_id"]
     found["created_at"] = row.created_at.isoformat()
     return {**found, "ok": row.ok, "status": row.status}
 
@@ -197,14 +200,17 @@ def studies_json(state: State, page: str | None = None) -> dict[str, Any]:
             "studies": [_row_json(row) for row in listed.rows]}  # fmt: skip
 
 
-@api.get("/studies/{study_id}")
-def study_json(state: State, study_id: str, min_commits: MinCommits = None) -> dict[str, Any]:
-    """Exactly what ``code study report --json`` prints, and the study's progress."""
+@api.get("/studies/{study_id}", response_class=JSONResponse)
+def study_json(state: State, study_id: str, min_commits: MinCommits = None) -> Response:
+    """Exactly what ``code study report --json`` prints, and the study's progress.
+
+    Plain JSON values throughout, so they are written as they are (a big study's
+    report is megabytes: FastAPI's encoder would walk every value first)."""
     found = _load(state, study_id, min_commits)
     if found is None:
         raise HTTPException(404, _missing(study_id))
     row, study = found
-    return {**report_json(study), "progress": _row_json(row)}
+    return JSONResponse({**report_json(study), "progress": _row_json(row)})
 
 
 @api.get("/studies/{study_id}/{line}")

@@ -11,6 +11,8 @@ numbers come from `slopmark.code.study.stored.stored_study`, the same reader
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,6 +20,8 @@ from typing import Any
 from sqlalchemy import Engine, case, func, select
 
 from slopmark.code.study.records import FAILED
+from slopmark.code.study.report import LoadedStudy
+from slopmark.code.study.stored import stored_study
 from slopmark.errors import BadInput
 from slopmark.store.schema import studies, study_repos
 
@@ -38,6 +42,8 @@ class StudyRow:
     total: int | None
     stored: int
     failed: int
+    #: the newest repository row: with the counts, it changes whenever a repository is stored
+    last_id: int | None = None
 
     @property
     def status(self) -> str:
@@ -81,22 +87,26 @@ def whole_number(text: str | None, name: str, default: int) -> int:
     return int(text)
 
 
-def _counts(engine: Engine, ids: list[str]) -> dict[str, tuple[int, int]]:
-    """(stored, failed) per study of ``ids``."""
+_Counts = dict[str, tuple[int, int, int | None]]
+
+
+def _counts(engine: Engine, ids: list[str]) -> _Counts:
+    """(stored, failed, newest row id) per study of ``ids``, from ``ix_study_repos_status``."""
     failed = func.sum(case((study_repos.c.status == FAILED, 1), else_=0))
     query = (
-        select(study_repos.c.study_id, func.count(), failed)
+        select(study_repos.c.study_id, func.count(), failed, func.max(study_repos.c.id))
         .where(study_repos.c.study_id.in_(ids))
         .group_by(study_repos.c.study_id)
     )
     with engine.connect() as connection:
-        return {row[0]: (int(row[1]), int(row[2] or 0)) for row in connection.execute(query)}
+        found = connection.execute(query).all()
+    return {row[0]: (int(row[1]), int(row[2] or 0), row[3]) for row in found}
 
 
-def _row(found: Any, counts: dict[str, tuple[int, int]]) -> StudyRow:
-    stored, failed = counts.get(found.study_id, (0, 0))
+def _row(found: Any, counts: _Counts) -> StudyRow:
+    stored, failed, last_id = counts.get(found.study_id, (0, 0, None))
     return StudyRow(found.study_id, found.repos_file, dict(found.settings), found.created_at,
-                    found.repos_total, stored, failed)  # fmt: skip
+                    found.repos_total, stored, failed, last_id)  # fmt: skip
 
 
 def study_page(engine: Engine, page: int) -> StudyPage:
@@ -122,3 +132,32 @@ def study_row(engine: Engine, study_id: str) -> StudyRow | None:
     if found is None:
         return None
     return _row(found, _counts(engine, [study_id]))
+
+
+class StudyCache:
+    """The last few studies read, by store, id, ``min_commits`` and progress.
+
+    A stored repository row is never changed, only added, or a failed one replaced
+    by a finished one, so (stored, failed, newest row id) changes whenever what a
+    study holds does: a finished study is read and summarised once, not on every view.
+    """
+
+    def __init__(self, size: int = 4) -> None:
+        self._size = size
+        self._kept: OrderedDict[tuple[Any, ...], LoadedStudy] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def study(self, engine: Engine, row: StudyRow, min_commits: int) -> LoadedStudy | None:
+        """``row``'s study as `stored_study` reads it, from the cache when unchanged."""
+        key = (str(engine.url), row.study_id, min_commits, row.stored, row.failed, row.last_id)
+        with self._lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        found = stored_study(engine, row.study_id, min_commits)
+        if found is not None:
+            with self._lock:
+                self._kept[key] = found
+                while len(self._kept) > self._size:
+                    self._kept.popitem(last=False)
+        return found

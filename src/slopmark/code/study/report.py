@@ -8,11 +8,11 @@ A repository's numbers never include where or how long it ran (``node``,
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from slopmark import __version__
-from slopmark.code.study.records import RepoRecord, StudySettings
+from slopmark.code.study.records import CommitPoint, RepoRecord, StudySettings
 from slopmark.code.study.summary import MetricSummary, Spread, StudySummary
 
 
@@ -27,12 +27,19 @@ class LoadedStudy:
     summary: StudySummary
 
 
+_REPO_FIELDS = tuple(f.name for f in fields(RepoRecord) if f.name not in ("node", "seconds"))
+_POINT_FIELDS = tuple(f.name for f in fields(CommitPoint))
+
+
 def repo_json(record: RepoRecord) -> dict[str, Any]:
-    """A repository's numbers and sampled commits (never where or how long it ran)."""
-    found = asdict(record)
-    for timing in ("node", "seconds"):
-        del found[timing]
-    found["commits"] = [asdict(point) for point in record.commits]
+    """A repository's numbers and sampled commits (never where or how long it ran).
+
+    Read field by field (not `dataclasses.asdict`, which deep-copies every value):
+    a big study has tens of thousands of commits."""
+    found = {name: getattr(record, name) for name in _REPO_FIELDS}
+    found["commits"] = [
+        {name: getattr(point, name) for name in _POINT_FIELDS} for point in record.commits
+    ]
     return found
 
 

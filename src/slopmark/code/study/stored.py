@@ -107,6 +107,12 @@ def study_settings(engine: Engine, study: str) -> tuple[str, StudySettings] | No
     return row.repos_file, StudySettings(**row.settings)
 
 
+#: the columns of a sampled commit in `CommitPoint`'s order (its date is ``committed_at``)
+_POINT_SELECT = tuple(
+    study_commits.c["committed_at" if name == "date" else name] for name in _POINT_COLUMNS
+)
+
+
 def study_records(engine: Engine, study: str) -> list[RepoRecord]:
     """Every repository of ``study`` with its commits, in REPOS file order."""
     with engine.connect() as connection:
@@ -116,16 +122,13 @@ def study_records(engine: Engine, study: str) -> list[RepoRecord]:
             .order_by(study_repos.c.line, study_repos.c.repo)  # fmt: skip
         ).all()
         commits = connection.execute(
-            select(study_commits)
+            select(study_commits.c.repo, *_POINT_SELECT)
             .where(study_commits.c.study_id == study)
             .order_by(study_commits.c.repo, study_commits.c.position)  # fmt: skip
         ).all()
     points: dict[str, list[CommitPoint]] = {}
-    for row in commits:
-        values = dict(row._mapping)
-        values["date"] = values.pop("committed_at")
-        point = CommitPoint(**{name: values[name] for name in _POINT_COLUMNS})
-        points.setdefault(row.repo, []).append(point)
+    for repo, *values in commits:
+        points.setdefault(repo, []).append(CommitPoint(*values))
     return [
         RepoRecord(
             **{name: getattr(row, name) for name in _REPO_COLUMNS},
