@@ -26,6 +26,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from slopmark.code.study.records import RepoRecord
 from slopmark.code.study.report import LoadedStudy, first_last, repo_json, report_json
 from slopmark.code.study.summary import METRICS, counted
+from slopmark.server.api import errors
 from slopmark.server.pages import error_page, render, templates
 from slopmark.server.state import ServerState, get_state
 from slopmark.server.study_chart import BandPanel, TraceSource, band_panel
@@ -192,7 +193,7 @@ def _row_json(row: StudyRow) -> dict[str, Any]:
     return {**found, "ok": row.ok, "status": row.status}
 
 
-@api.get("/studies")
+@api.get("/studies", responses=errors(400))
 def studies_json(state: State, page: str | None = None) -> dict[str, Any]:
     """The stored studies, newest first, a page at a time, with their progress."""
     listed = study_page(state.engine, whole_number(page, "page", 1))
@@ -200,7 +201,7 @@ def studies_json(state: State, page: str | None = None) -> dict[str, Any]:
             "studies": [_row_json(row) for row in listed.rows]}  # fmt: skip
 
 
-@api.get("/studies/{study_id}", response_class=JSONResponse)
+@api.get("/studies/{study_id}", response_class=JSONResponse, responses=errors(400, 404))
 def study_json(state: State, study_id: str, min_commits: MinCommits = None) -> Response:
     """Exactly what ``code study report --json`` prints, and the study's progress.
 
@@ -213,7 +214,7 @@ def study_json(state: State, study_id: str, min_commits: MinCommits = None) -> R
     return JSONResponse({**report_json(study), "progress": _row_json(row)})
 
 
-@api.get("/studies/{study_id}/{line}")
+@api.get("/studies/{study_id}/{line}", responses=errors(400, 404))
 def study_repo_json(
     state: State, study_id: str, line: str, min_commits: MinCommits = None
 ) -> dict[str, Any]:

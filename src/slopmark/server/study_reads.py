@@ -80,7 +80,7 @@ def check_study_id(study_id: str) -> str:
 
 def whole_number(text: str | None, name: str, default: int) -> int:
     """``text`` as a whole number ≥ 1 (``default`` when absent); BadInput naming ``name``."""
-    if text is None or text == "":
+    if not text:
         return default
     if not text.isdigit() or int(text) < 1:
         raise BadInput(f"{name} {text[:40]!r}: must be a whole number of at least 1")
