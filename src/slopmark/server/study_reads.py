@@ -27,6 +27,8 @@ from slopmark.store.schema import studies, study_repos
 
 #: studies per page of ``/studies``
 PAGE_SIZE = 50
+#: the largest page, line or commit count an address may name (SQL keeps it in 64 bits)
+MAX_NUMBER = 10**9
 #: what `slopmark.code.study.records.study_id` makes: a file stem and a digest
 _STUDY_ID = re.compile(r"[A-Za-z0-9._-]{1,80}")
 
@@ -79,11 +81,12 @@ def check_study_id(study_id: str) -> str:
 
 
 def whole_number(text: str | None, name: str, default: int) -> int:
-    """``text`` as a whole number ≥ 1 (``default`` when absent); BadInput naming ``name``."""
+    """``text`` as a whole number from 1 to `MAX_NUMBER` (``default`` when absent);
+    BadInput naming ``name`` otherwise."""
     if not text:
         return default
-    if not text.isdigit() or int(text) < 1:
-        raise BadInput(f"{name} {text[:40]!r}: must be a whole number of at least 1")
+    if not text.isdecimal() or not 1 <= int(text) <= MAX_NUMBER:
+        raise BadInput(f"{name} {text[:40]!r}: must be a whole number from 1 to {MAX_NUMBER}")
     return int(text)
 
 
