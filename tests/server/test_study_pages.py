@@ -330,3 +330,21 @@ def test_a_repositorys_line_in_the_chart_leads_to_its_page(study: RealStudy, pag
     alpha = study.report["repositories"][0]
     expect(page.locator("h1")).to_have_text(alpha["repo"])
     assert page.url.endswith(f"/studies/{study.study}/{alpha['line']}")
+
+
+def test_a_study_with_nothing_measured_yet_has_an_empty_band(
+    tmp_path: Path, serve_app: Callable[[FastAPI], str]
+) -> None:
+    db = f"sqlite:///{tmp_path / 'empty.db'}"
+    engine = open_store(db)
+    ensure_study(engine, "empty-1", "/r/REPOS.txt", StudySettings(last=4), total=4)
+    ensure_study(engine, "failed-1", "/r/REPOS.txt", StudySettings(), total=1)
+    store_repo(engine, "failed-1", RepoRecord("/r/gone", 1, "failed", error="no such path"))
+    engine.dispose()
+    url = serve_app(create_app(db, None))
+    text = page_text(url + "/studies/empty-1")
+    assert "0 of 4" in text and "No repository of this study is measured yet" in text
+    assert 'class="iqr"' not in text and "undefined (n=0)" in text
+    assert "Finished" in page_text(url + "/studies/failed-1")
+    listing = page_text(url + "/studies")
+    assert "last 4" in listing and listing.index("failed-1") < listing.index("empty-1")
