@@ -131,7 +131,8 @@ def report(
     min_commits: int = _MIN_COMMITS,
 ) -> None:
     """Slopes, the share of repositories that rose, slope quantiles and the trajectory band."""
-    from slopmark.cli.study_view import load_study, print_report, report_json, write_plot
+    from slopmark.cli.study_view import load_study, print_report, write_plot
+    from slopmark.code.study.report import report_json
 
     if plot is not None:
         output_file(plot, "--plot")

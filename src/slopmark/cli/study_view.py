@@ -4,30 +4,19 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from slopmark import __version__
 from slopmark.cli.output import print_json
-from slopmark.code.study.records import RepoRecord, StudySettings
-from slopmark.code.study.summary import MetricSummary, Spread, StudySummary, summarise_study
+from slopmark.code.study.records import RepoRecord
+from slopmark.code.study.report import LoadedStudy
+from slopmark.code.study.summary import MetricSummary
 from slopmark.code.study.sweep import StudyPlan
 from slopmark.errors import BadInput
 from slopmark.store.location import StoreLocation, locate
 from slopmark.sweep.drive import Tally
-
-
-@dataclass(frozen=True)
-class LoadedStudy:
-    study: str
-    repos_file: str
-    settings: StudySettings
-    records: list[RepoRecord]
-    summary: StudySummary
 
 
 def _target(target: str, db: str | None) -> tuple[str, StoreLocation]:
@@ -51,54 +40,17 @@ def _target(target: str, db: str | None) -> tuple[str, StoreLocation]:
 
 
 def load_study(target: str, db: str | None, min_commits: int) -> LoadedStudy:
-    from slopmark.code.study.stored import study_records, study_settings
+    from slopmark.code.study.stored import stored_study
     from slopmark.store.db import open_store
 
     study, store = _target(target, db)
     engine = open_store(store.url, store.origin)
-    found = study_settings(engine, study)
+    found = stored_study(engine, study, min_commits)
     if found is None:
         raise BadInput(
             f"study {study!r} is not in the store {store.url}; pass the --db it ran with"
         )
-    records = study_records(engine, study)
-    return LoadedStudy(study, found[0], found[1], records, summarise_study(records, min_commits))
-
-
-def _repo_json(record: RepoRecord) -> dict[str, Any]:
-    """A repository's numbers (never where or how long it ran: reports must not differ)."""
-    found = asdict(record)
-    for timing in ("node", "seconds"):
-        del found[timing]
-    found["commits"] = [asdict(point) for point in record.commits]
     return found
-
-
-def _spread_json(spread: Spread) -> dict[str, Any]:
-    return {"n": spread.n, **{f"q{round(level * 100):02d}": v for level, v in spread.quantiles}}
-
-
-def _metric_json(metric: MetricSummary) -> dict[str, Any]:
-    return {
-        "rose": {"repos": metric.rose, "n": metric.rose_n, "share": metric.rose_share},
-        "slope": _spread_json(metric.slope),
-        "head": _spread_json(metric.head),
-        "trajectory": [asdict(point) for point in metric.band],
-    }
-
-
-def report_json(study: LoadedStudy) -> dict[str, Any]:
-    summary = study.summary
-    return {
-        "slopmark": __version__,
-        "study": study.study,
-        "repos_file": study.repos_file,
-        "settings": asdict(study.settings),
-        "repos": {"total": summary.repos, "ok": summary.ok, "failed": summary.failed,
-                  "used": summary.used, "min_commits": summary.min_commits},
-        "metrics": {m.metric: _metric_json(m) for m in summary.metrics},
-        "repositories": [_repo_json(record) for record in study.records],
-    }  # fmt: skip
 
 
 def _num(value: float | None, form: str = "{:+.5f}") -> str:

@@ -113,6 +113,9 @@ studies = Table(
     Column("repos_file", Text, nullable=False),
     Column("settings", JSON, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
+    #: how many repositories its REPOS file names (None: stored before revision 0004)
+    Column("repos_total", Integer),
+    Index("ix_studies_created", "created_at"),
 )
 
 #: One repository of a study, written once when it finished (ok) or failed.
@@ -137,6 +140,7 @@ study_repos = Table(
     Column("seconds", Float),
     Column("created_at", UTCDateTime, nullable=False),
     UniqueConstraint("study_id", "repo", name="uq_study_repos_repo"),
+    Index("ix_study_repos_status", "study_id", "status"),
 )
 
 #: One sampled commit of a study's repository, in the order measured (``position``).

@@ -12,24 +12,31 @@ from dataclasses import asdict, fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, insert, select
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from slopmark.code.study.records import OK, CommitPoint, RepoRecord, StudySettings
+from slopmark.code.study.report import LoadedStudy
+from slopmark.code.study.summary import summarise_study
 from slopmark.store.schema import studies, study_commits, study_repos
 
 _REPO_COLUMNS = tuple(f.name for f in fields(RepoRecord) if f.name != "commits")
 _POINT_COLUMNS = tuple(f.name for f in fields(CommitPoint))
 
 
-def ensure_study(engine: Engine, study: str, repos_file: str, settings: StudySettings) -> None:
-    """Record the study (once): its REPOS file and settings."""
+def ensure_study(
+    engine: Engine, study: str, repos_file: str, settings: StudySettings, total: int | None = None
+) -> None:
+    """Record the study (once): its REPOS file and settings; and ``total``, how many
+    repositories the REPOS file names now (a resumed study may name more or fewer)."""
     values = {"study_id": study, "repos_file": repos_file, "settings": asdict(settings),
-              "created_at": datetime.now(UTC)}  # fmt: skip
+              "created_at": datetime.now(UTC), "repos_total": total}  # fmt: skip
     try:
         with engine.begin() as connection:
             if connection.execute(select(studies.c.study_id).where(_is(study))).first() is None:
                 connection.execute(insert(studies).values(values))
+            elif total is not None:
+                connection.execute(update(studies).where(_is(study)).values(repos_total=total))
     except IntegrityError:
         pass  # another driver recorded it first
 
@@ -100,6 +107,12 @@ def study_settings(engine: Engine, study: str) -> tuple[str, StudySettings] | No
     return row.repos_file, StudySettings(**row.settings)
 
 
+#: the columns of a sampled commit in `CommitPoint`'s order (its date is ``committed_at``)
+_POINT_SELECT = tuple(
+    study_commits.c["committed_at" if name == "date" else name] for name in _POINT_COLUMNS
+)
+
+
 def study_records(engine: Engine, study: str) -> list[RepoRecord]:
     """Every repository of ``study`` with its commits, in REPOS file order."""
     with engine.connect() as connection:
@@ -109,16 +122,13 @@ def study_records(engine: Engine, study: str) -> list[RepoRecord]:
             .order_by(study_repos.c.line, study_repos.c.repo)  # fmt: skip
         ).all()
         commits = connection.execute(
-            select(study_commits)
+            select(study_commits.c.repo, *_POINT_SELECT)
             .where(study_commits.c.study_id == study)
             .order_by(study_commits.c.repo, study_commits.c.position)  # fmt: skip
         ).all()
     points: dict[str, list[CommitPoint]] = {}
-    for row in commits:
-        values = dict(row._mapping)
-        values["date"] = values.pop("committed_at")
-        point = CommitPoint(**{name: values[name] for name in _POINT_COLUMNS})
-        points.setdefault(row.repo, []).append(point)
+    for repo, *values in commits:
+        points.setdefault(repo, []).append(CommitPoint(*values))
     return [
         RepoRecord(
             **{name: getattr(row, name) for name in _REPO_COLUMNS},
@@ -126,3 +136,13 @@ def study_records(engine: Engine, study: str) -> list[RepoRecord]:
         )  # fmt: skip
         for row in repos
     ]
+
+
+def stored_study(engine: Engine, study: str, min_commits: int = 5) -> LoadedStudy | None:
+    """``study`` as stored, summarised over repositories with ``min_commits`` points;
+    None when the store does not hold it (what `code study report` and the pages show)."""
+    found = study_settings(engine, study)
+    if found is None:
+        return None
+    records = study_records(engine, study)
+    return LoadedStudy(study, found[0], found[1], records, summarise_study(records, min_commits))

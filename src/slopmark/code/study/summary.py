@@ -93,7 +93,7 @@ def _series(record: RepoRecord, metric: str) -> list[float | None]:
     return [getattr(point, metric) for point in record.commits]
 
 
-def _positions(values: Sequence[float | None]) -> list[tuple[float, float]]:
+def positions(values: Sequence[float | None]) -> list[tuple[float, float]]:
     """The defined values at their normalised position i/(n-1) (0 for one commit)."""
     last = max(len(values) - 1, 1)
     return [(i / last, v) for i, v in enumerate(values) if v is not None]
@@ -110,7 +110,7 @@ def _at(points: Sequence[tuple[float, float]], x: float) -> float | None:
 
 
 def _band(series: Sequence[Sequence[float | None]]) -> tuple[BandPoint, ...]:
-    placed = [_positions(values) for values in series]
+    placed = [positions(values) for values in series]
     band = []
     for x in GRID:
         found = [v for points in placed if (v := _at(points, x)) is not None]
@@ -130,14 +130,20 @@ def _metric(records: Sequence[RepoRecord], metric: str) -> MetricSummary:
     )
 
 
-def _defined_points(record: RepoRecord) -> int:
+def defined_points(record: RepoRecord) -> int:
+    """How many of a repository's commits have erosion or verbosity defined."""
     return sum(1 for p in record.commits if p.erosion is not None or p.verbosity is not None)
+
+
+def counted(record: RepoRecord, min_commits: int) -> bool:
+    """Whether a repository counts in the study's numbers: ok, with ``min_commits`` points."""
+    return record.status == OK and defined_points(record) >= min_commits
 
 
 def summarise_study(records: Sequence[RepoRecord], min_commits: int = 5) -> StudySummary:
     """The study's numbers over its ok repositories with at least ``min_commits`` points."""
     ok = [r for r in records if r.status == OK]
-    used = [r for r in ok if _defined_points(r) >= min_commits]
+    used = [r for r in ok if counted(r, min_commits)]
     return StudySummary(
         repos=len(records),
         ok=len(ok),
