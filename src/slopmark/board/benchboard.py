@@ -1,13 +1,12 @@
 """The coding benchmark's board (pure): a row per agent × model × prompt of a problem set.
 
-Its input is what `slopmark.server.benchreads` sums per chain (one run folder's
-checkpoints of one problem) and per phase with indexed SQL; nothing here reads
-a store. A row has:
+Its input is what `slopmark.server.benchreads` sums with one indexed SQL query
+per row, problem and phase (`CellSums`); nothing here reads a store. A row has:
 
 - the checkpoints attempted, those counted (errored ones aside: an errored
   checkpoint is no verdict on the agent) and how many problems they cover;
 - strict / isolated / core solve rates over the counted checkpoints, each with
-  its 95% interval clustered by problem (`slopmark.board.stats.pass_rate_interval`:
+  its 95% interval clustered by problem (`slopmark.board.stats.pass_rate_interval_of_counts`:
   a problem's checkpoints are correlated, as a template's tasks are);
 - mean erosion and verbosity per phase (Start, Early, Mid, Late, Final, as
   `slopmark.code.bench.scoring.phase`) and overall, each over the checkpoints
@@ -22,22 +21,23 @@ first finished one. Rows sort on any column (`SORTS`), undefined values last.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from itertools import groupby
+from dataclasses import dataclass
 
 from slopmark.board.leaderboard import MIN_RANK
-from slopmark.board.stats import Interval, pass_rate_interval
+from slopmark.board.stats import Interval, pass_rate_interval_of_counts
 from slopmark.errors import BadInput
 
 __all__ = [
+    "MEANS",
     "PHASES",
     "SORTS",
+    "VERDICTS",
     "BenchRow",
     "BenchTable",
-    "ChainSums",
+    "CellSums",
     "Mean",
-    "PhaseSums",
     "RowKey",
     "bench_tables",
     "check_sort",
@@ -75,35 +75,28 @@ class Mean:
 
 
 @dataclass(frozen=True)
-class ChainSums:
-    """Sums over one chain's checkpoints (one run folder, one problem), as SQL gives them."""
+class CellSums:
+    """Sums over a row's checkpoints of one problem in one phase, as SQL gives them.
+
+    ``sums``/``counts`` hold each of `MEANS` over the counted checkpoints where it is
+    known; ``chains`` is how many run folders the cell's checkpoints come from, and
+    ``first_run`` the first of them by name.
+    """
 
     key: RowKey
-    run: str
     problem: str
+    phase: str
     checkpoints: int
     errored: int
-    strict: int
-    isolated: int
-    core: int
-    sums: dict[str, float | None] = field(default_factory=dict)
-    counts: dict[str, int] = field(default_factory=dict)
+    solved: dict[str, int]
+    sums: dict[str, float | None]
+    counts: dict[str, int]
+    chains: int
+    first_run: str
 
     @property
     def counted(self) -> int:
         return self.checkpoints - self.errored
-
-
-@dataclass(frozen=True)
-class PhaseSums:
-    """Erosion and verbosity summed over a row's measured checkpoints of one phase."""
-
-    key: RowKey
-    phase: str
-    erosion: float | None
-    erosion_n: int
-    verbosity: float | None
-    verbosity_n: int
 
 
 @dataclass(frozen=True)
@@ -117,6 +110,9 @@ class BenchRow:
     erosion: dict[str, Mean]
     verbosity: dict[str, Mean]
     means: dict[str, Mean]
+    #: how many chains (run folder × problem) the row rests on, and the first chain of
+    #: each problem (run folder, problem), at most `SHOWN_CHAINS` of them
+    chain_count: int
     chains: tuple[tuple[str, str], ...]
     provisional: bool
 
@@ -127,59 +123,68 @@ class BenchTable:
     rows: tuple[BenchRow, ...]
 
 
-#: the quantities summed per chain for `BenchRow.means` (mean per checkpoint)
+#: how many chains a row links to (the first of each problem)
+SHOWN_CHAINS = 5
+#: the quantities summed per cell for `BenchRow.means` (mean per checkpoint)
 MEANS = ("erosion", "verbosity", "churn", "cost_usd", "wall_s")
 #: sort name → what it sorts on; erosion and verbosity sort on the overall mean
 SORTS = ("label", "checkpoints", *VERDICTS, "erosion", "verbosity", "churn", "cost", "time")
+ORDERS = ("desc", "asc")
 _MEAN_SORTS = {"erosion": "erosion", "verbosity": "verbosity", "churn": "churn",
                "cost": "cost_usd", "time": "wall_s"}  # fmt: skip
 
 
+def _one_of(name: str, value: str, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise BadInput(f"{name} {value!r}: must be one of {', '.join(allowed)}")
+
+
 def check_sort(sort: str, order: str) -> None:
     """`BadInput` naming the choices when ``sort`` or ``order`` is not one."""
-    if sort not in SORTS:
-        raise BadInput(f"sort {sort!r}: must be one of {', '.join(SORTS)}")
-    if order not in ("asc", "desc"):
-        raise BadInput(f"order {order!r}: must be asc or desc")
+    _one_of("sort", sort, SORTS)
+    _one_of("order", order, ORDERS)
 
 
-def _rate(chains: Sequence[ChainSums], verdict: str) -> Interval:
+def _rate(cells: Sequence[CellSums], verdict: str) -> Interval:
     """The share of counted checkpoints solved, clustered by problem."""
-    flags: list[bool] = []
-    clusters: list[str] = []
-    for chain in chains:
-        solved = getattr(chain, verdict)
-        flags += [True] * solved + [False] * (chain.counted - solved)
-        clusters += [chain.problem] * chain.counted
-    if not flags:
-        return Interval(None, None, None, 0, 0, "undefined")
-    return pass_rate_interval(flags, clusters)
+    problems: dict[str, tuple[int, int]] = {}
+    for cell in cells:
+        solved, counted = problems.get(cell.problem, (0, 0))
+        problems[cell.problem] = (solved + cell.solved[verdict], counted + cell.counted)
+    return pass_rate_interval_of_counts(list(problems.values()))
 
 
-def _pooled(chains: Sequence[ChainSums], name: str) -> Mean:
-    known = [c for c in chains if c.counts.get(name)]
-    total = sum(c.sums.get(name) or 0.0 for c in known)
+def _mean(cells: Iterable[CellSums], name: str) -> Mean:
+    known = [c for c in cells if c.counts.get(name)]
+    total = math.fsum(c.sums.get(name) or 0.0 for c in known)
     return Mean.of(total if known else None, sum(c.counts[name] for c in known))
 
 
-def _phase_means(phases: Sequence[PhaseSums]) -> tuple[dict[str, Mean], dict[str, Mean]]:
-    by_phase = {p.phase: p for p in phases}
-    erosion = {n: Mean.of(p.erosion, p.erosion_n) for n, p in by_phase.items()}
-    verbosity = {n: Mean.of(p.verbosity, p.verbosity_n) for n, p in by_phase.items()}
-    return ({n: erosion[n] for n in PHASES if n in erosion},
-            {n: verbosity[n] for n in PHASES if n in verbosity})  # fmt: skip
+def _by_phase(cells: Sequence[CellSums], name: str) -> dict[str, Mean]:
+    means = {phase: _mean((c for c in cells if c.phase == phase), name) for phase in PHASES}
+    return {phase: mean for phase, mean in means.items() if mean.n}
 
 
-def _row(key: RowKey, chains: Sequence[ChainSums], phases: Sequence[PhaseSums]) -> BenchRow:
-    counted = sum(c.counted for c in chains)
-    erosion, verbosity = _phase_means(phases)
+def _chains(cells: Sequence[CellSums]) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """How many chains the cells come from, and the first run folder of each problem."""
+    first: dict[str, str] = {}
+    for cell in cells:
+        first[cell.problem] = min(first.get(cell.problem, cell.first_run), cell.first_run)
+    count = sum(cell.chains for cell in cells)
+    shown = sorted((run, problem) for problem, run in first.items())[:SHOWN_CHAINS]
+    return count, tuple(shown)
+
+
+def _row(key: RowKey, cells: Sequence[CellSums]) -> BenchRow:
+    counted = sum(c.counted for c in cells)
+    chain_count, chains = _chains(cells)
     return BenchRow(
-        key=key, checkpoints=sum(c.checkpoints for c in chains), counted=counted,
-        errored=sum(c.errored for c in chains), problems=len({c.problem for c in chains}),
-        rates={v: _rate(chains, v) for v in VERDICTS}, erosion=erosion, verbosity=verbosity,
-        means={name: _pooled(chains, name) for name in MEANS},
-        chains=tuple(sorted({(c.run, c.problem) for c in chains})),
-        provisional=counted < MIN_RANK,
+        key=key, checkpoints=sum(c.checkpoints for c in cells), counted=counted,
+        errored=sum(c.errored for c in cells), problems=len({c.problem for c in cells}),
+        rates={v: _rate(cells, v) for v in VERDICTS},
+        erosion=_by_phase(cells, "erosion"), verbosity=_by_phase(cells, "verbosity"),
+        means={name: _mean(cells, name) for name in MEANS},
+        chain_count=chain_count, chains=chains, provisional=counted < MIN_RANK,
     )  # fmt: skip
 
 
@@ -203,16 +208,14 @@ def sorted_rows(rows: Iterable[BenchRow], sort: str, order: str) -> tuple[BenchR
 
 
 def bench_tables(
-    chains: Iterable[ChainSums], phases: Iterable[PhaseSums], sort: str = "strict",
-    order: str = "desc",
-) -> list[BenchTable]:  # fmt: skip
+    cells: Iterable[CellSums], sort: str = "strict", order: str = "desc"
+) -> list[BenchTable]:
     """One table per problem set (by name), its rows sorted by ``sort``."""
     check_sort(sort, order)
-    by_key = {k: list(g) for k, g in groupby(sorted(chains, key=lambda c: c.key), lambda c: c.key)}
-    phased: dict[RowKey, list[PhaseSums]] = {}
-    for item in phases:
-        phased.setdefault(item.key, []).append(item)
-    rows = [_row(key, found, phased.get(key, [])) for key, found in by_key.items()]
+    by_key: dict[RowKey, list[CellSums]] = {}
+    for cell in cells:
+        by_key.setdefault(cell.key, []).append(cell)
+    rows = [_row(key, found) for key, found in by_key.items()]
     sets = sorted({row.key.problem_set for row in rows})
     return [
         BenchTable(name, sorted_rows((r for r in rows if r.key.problem_set == name), sort, order))

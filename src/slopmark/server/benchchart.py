@@ -25,7 +25,7 @@ from slopmark.server.chart import Tick
 __all__ = ["CostChart", "CostPoint", "LinePoint", "LineSeries", "QualityChart", "cost_chart",
            "quality_chart"]  # fmt: skip
 
-WIDTH, HEIGHT = 620, 300
+WIDTH, HEIGHT = 600, 300
 LEFT, RIGHT, TOP, BOTTOM = 56, 20, 14, 44
 
 

@@ -34,8 +34,7 @@ LOG_FOLDER = "{run}/{problem}/{checkpoint}/agent/"
 
 
 def _tables(state: State, sort: str, order: str) -> list[BenchTable]:
-    engine = state.engine
-    return bench_tables(benchreads.chain_sums(engine), benchreads.phase_sums(engine), sort, order)
+    return bench_tables(benchreads.cell_sums(state.engine), sort, order)
 
 
 def _charts(tables: list[BenchTable], study: benchreads.StudyPoints | None) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The store reads behind the /bench pages: indexed aggregate SQL over `bench_checkpoints`.
 
-/bench sums the checkpoints per chain (run folder × problem) and per phase in
-SQL, so the page never loads a checkpoint row into Python nor touches the
-``runs`` table; `slopmark.board.benchboard` turns the sums into rows. A chain
+/bench sums the checkpoints per row, problem and phase in one SQL query along
+the ``ix_bench_board`` index, so the page never loads a checkpoint row into
+Python nor touches the ``runs`` table; `slopmark.board.benchboard` turns the sums into rows. A chain
 page reads its own checkpoints (the ``uq_bench_checkpoint`` index) and their
 runs by primary key. The human band comes from the newest stored study
 (`slopmark.code.study`), whose sampled commits are read by study id.
@@ -16,10 +16,10 @@ from typing import Any
 
 from sqlalchemy import Engine, RowMapping, case, func, select
 
-from slopmark.board.benchboard import MEANS, ChainSums, PhaseSums, RowKey
+from slopmark.board.benchboard import MEANS, VERDICTS, CellSums, RowKey
 from slopmark.store.schema import bench_checkpoints, runs, studies, study_commits
 
-__all__ = ["Chain", "StudyPoints", "chain", "chain_sums", "newest_study", "phase_sums"]
+__all__ = ["Chain", "StudyPoints", "cell_sums", "chain", "newest_study"]
 
 _T = bench_checkpoints.c
 _KEY = (_T.problem_set, _T.agent, func.coalesce(_T.model, "").label("model"), _T.prompt)
@@ -38,52 +38,32 @@ def _key(row: RowMapping) -> RowKey:
     return RowKey(row["problem_set"], row["agent"], row["model"], row["prompt"])
 
 
-def chain_sums(engine: Engine) -> list[ChainSums]:
-    """Per chain: checkpoints, errored, solved (strict/isolated/core), sums and counts."""
+def cell_sums(engine: Engine) -> list[CellSums]:
+    """Per row, problem and phase: checkpoints, errored, solved, sums and counts, chains.
+
+    One scan of ``ix_bench_board`` in its order (no sort, no read of ``runs``)."""
     sums = [func.sum(_counted(_T[name])).label(f"sum_{name}") for name in MEANS]
     counts = [func.count(_counted(_T[name])).label(f"n_{name}") for name in MEANS]
+    solved = [_count_true(_T[name]).label(name) for name in VERDICTS]
     query = select(
-        *_KEY, _T.run, _T.problem, func.count().label("checkpoints"),
-        _count_true(_T.errored).label("errored"), _count_true(_T.strict).label("strict"),
-        _count_true(_T.isolated).label("isolated"), _count_true(_T.core).label("core"),
-        *sums, *counts,
-    ).group_by(_T.problem_set, _T.agent, _T.model, _T.prompt, _T.run, _T.problem)  # fmt: skip
+        *_KEY, _T.problem, _T.phase, func.count().label("checkpoints"),
+        _count_true(_T.errored).label("errored"), *solved, *sums, *counts,
+        func.sum(case((_T.position == 0, 1), else_=0)).label("chains"),
+        func.min(_T.run).label("first_run"),
+    ).group_by(_T.problem_set, _T.agent, _T.model, _T.prompt, _T.problem, _T.phase)  # fmt: skip
     with engine.connect() as connection:
-        return [_chain_sums(row._mapping) for row in connection.execute(query)]
+        return [_cell(row._mapping) for row in connection.execute(query)]
 
 
-def _chain_sums(row: RowMapping) -> ChainSums:
-    return ChainSums(
-        key=_key(row), run=row["run"], problem=row["problem"],
+def _cell(row: RowMapping) -> CellSums:
+    return CellSums(
+        key=_key(row), problem=row["problem"], phase=row["phase"],
         checkpoints=int(row["checkpoints"]), errored=int(row["errored"] or 0),
-        strict=int(row["strict"] or 0), isolated=int(row["isolated"] or 0),
-        core=int(row["core"] or 0),
+        solved={name: int(row[name] or 0) for name in VERDICTS},
         sums={name: row[f"sum_{name}"] for name in MEANS},
         counts={name: int(row[f"n_{name}"]) for name in MEANS},
+        chains=int(row["chains"] or 0), first_run=row["first_run"],
     )  # fmt: skip
-
-
-def phase_sums(engine: Engine) -> list[PhaseSums]:
-    """Per row and phase: erosion and verbosity summed over the counted, measured checkpoints."""
-    query = select(
-        *_KEY, _T.phase,
-        func.sum(_counted(_T.erosion)).label("erosion"),
-        func.count(_counted(_T.erosion)).label("erosion_n"),
-        func.sum(_counted(_T.verbosity)).label("verbosity"),
-        func.count(_counted(_T.verbosity)).label("verbosity_n"),
-    ).group_by(_T.problem_set, _T.agent, _T.model, _T.prompt, _T.phase)  # fmt: skip
-    with engine.connect() as connection:
-        return [
-            PhaseSums(
-                _key(m),
-                m["phase"],
-                m["erosion"],
-                int(m["erosion_n"]),
-                m["verbosity"],
-                int(m["verbosity_n"]),
-            )  # fmt: skip
-            for m in (row._mapping for row in connection.execute(query))
-        ]
 
 
 @dataclass(frozen=True)
@@ -125,7 +105,7 @@ def newest_study(engine: Engine) -> StudyPoints | None:
     with engine.connect() as connection:
         for study_id in connection.execute(newest).scalars():
             query = select(c.repo, c.position, c.erosion, c.verbosity).where(c.study_id == study_id)
-            points = tuple(tuple(row) for row in connection.execute(query))
+            points = tuple(map(tuple, connection.execute(query)))
             if points:
                 return StudyPoints(study_id, points)
     return None

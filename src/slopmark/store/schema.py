@@ -191,6 +191,6 @@ bench_checkpoints = Table(
     Column("wall_s", Float),
     Column("created_at", UTCDateTime, nullable=False),
     UniqueConstraint("run", "problem", "checkpoint", name="uq_bench_checkpoint"),
-    # /bench groups a problem set's checkpoints per agent × model × prompt, then problem.
-    Index("ix_bench_board", "problem_set", "agent", "model", "prompt", "problem"),
+    # /bench sums a problem set's checkpoints per agent × model × prompt, problem and phase.
+    Index("ix_bench_board", "problem_set", "agent", "model", "prompt", "problem", "phase"),
 )

@@ -52,7 +52,7 @@ def upgrade() -> None:
     )  # fmt: skip
     op.create_index(
         "ix_bench_board", "bench_checkpoints",
-        ["problem_set", "agent", "model", "prompt", "problem"],
+        ["problem_set", "agent", "model", "prompt", "problem", "phase"],
     )  # fmt: skip
     connection = op.get_bind()
     stored = connection.execute(
