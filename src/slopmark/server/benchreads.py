@@ -44,7 +44,7 @@ def cell_sums(engine: Engine) -> list[CellSums]:
     One scan of ``ix_bench_board`` in its order (no sort, no read of ``runs``)."""
     sums = [func.sum(_counted(_T[name])).label(f"sum_{name}") for name in MEANS]
     counts = [func.count(_counted(_T[name])).label(f"n_{name}") for name in MEANS]
-    solved = [_count_true(_T[name]).label(name) for name in VERDICTS]
+    solved = [_count_true(_counted(_T[name])).label(name) for name in VERDICTS]
     query = select(
         *_KEY, _T.problem, _T.phase, func.count().label("checkpoints"),
         _count_true(_T.errored).label("errored"), *solved, *sums, *counts,
