@@ -242,3 +242,28 @@ def test_checkpoints_stored_before_their_origin_are_copied_by_the_migration(
     assert [row["phase"] for row in found.checkpoints] == ["Start", "Early", "Mid", "Late", "Final"]
     assert [row["position"] for row in found.checkpoints] == [0, 1, 2, 3, 4]
     assert [row["problem_set"] for row in found.checkpoints] == ["stored"] * 5
+
+
+def test_an_empty_store_says_how_to_fill_the_board(
+    tmp_path: Path, serve_app: Callable[[FastAPI], str]
+) -> None:
+    url = serve_app(create_app(f"sqlite:///{tmp_path / 'empty.db'}", None))
+    page = httpx.get(url + "/bench", timeout=30)
+    assert page.status_code == 200 and "No bench checkpoint is stored yet" in page.text
+
+
+def test_a_checkpoint_stored_again_keeps_only_its_latest_verdict(tmp_path: Path) -> None:
+    """An errored checkpoint run again (``--retry-errors``) replaces its bench row."""
+    engine = open_store(f"sqlite:///{tmp_path / 'runs.db'}")
+    statuses = ["env_error"]
+    errored, scored = result("p", 0, statuses, 0), result("p", 0, ["scored"], 0)
+    folder = tmp_path / "runA" / "p" / "checkpoint_1"
+    folder.mkdir(parents=True)
+    origin = Origin("runA", "problems")
+    assert store_result(engine, tmp_path / "runA", errored, "replay", None, "just-solve", origin)
+    (folder / "stored").unlink()  # the retry stores the checkpoint again
+    assert store_result(engine, tmp_path / "runA", scored, "replay", None, "just-solve", origin)
+    found = chain(engine, "runA", "p")
+    assert found is not None and len(found.checkpoints) == 1
+    row = found.checkpoints[0]
+    assert (row["status"], row["errored"], row["strict"]) == ("scored", False, scored.strict)
