@@ -47,6 +47,7 @@ __all__ = [
     "mcnemar_exact",
     "paired",
     "pass_rate_interval",
+    "pass_rate_interval_of_counts",
     "ties_contain_zero",
     "wilson",
 ]
@@ -202,6 +203,42 @@ def pass_rate_interval(
     if interval.method == "undefined" or _normal_enough(interval, passes, n):
         return interval
     return _cluster_wilson(moments, passes / n, confidence)
+
+
+def _binary_moments(groups: Sequence[tuple[int, int]]) -> _Moments:
+    """`_moments` of 0/1 values given per cluster as (passes, observations), in closed
+    form: a cluster's residual sum is k − n·ȳ, its squared residuals k(1−ȳ)² + (n−k)ȳ²."""
+    groups = [(passes, size) for passes, size in groups if size]
+    n = sum(size for _, size in groups)
+    if n == 0:
+        return _Moments(0, 0, None, None, None)
+    mean = sum(passes for passes, _ in groups) / n
+    count = len(groups)
+    between = math.fsum([(passes - size * mean) ** 2 for passes, size in groups])
+    se = math.sqrt(count / (count - 1) * between) / n if count >= 2 else None
+    within = math.fsum(
+        [passes * (1 - mean) ** 2 + (size - passes) * mean**2 for passes, size in groups]
+    )
+    iid_se = math.sqrt(within / (n * (n - 1))) if n >= 2 else None
+    return _Moments(n, count, mean, se, iid_se)
+
+
+def pass_rate_interval_of_counts(
+    groups: Sequence[tuple[int, int]], confidence: float = 0.95
+) -> Interval:
+    """`pass_rate_interval` from each cluster's (passes, observations) instead of one flag
+    per observation: the same interval, for callers that count in SQL."""
+    _check_confidence(confidence)
+    if any(not 0 <= passes <= size for passes, size in groups):
+        raise BadInput(
+            f"pass counts {list(groups)!r}: each must be (passes, n) with 0 ≤ passes ≤ n"
+        )
+    moments = _binary_moments(groups)
+    interval = _cluster_t(moments, confidence)
+    passes = sum(passes for passes, _ in groups)
+    if interval.method == "undefined" or _normal_enough(interval, passes, moments.n):
+        return interval
+    return _cluster_wilson(moments, passes / moments.n, confidence)
 
 
 def _normal_enough(interval: Interval, passes: int, n: int) -> bool:

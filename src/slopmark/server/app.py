@@ -20,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 
 from slopmark import __version__
 from slopmark.errors import BadInput
-from slopmark.server import api, docs, pages, study_pages
+from slopmark.server import api, benchpages, docs, pages, study_pages
 from slopmark.server.hosts import OwnHostOnly
 from slopmark.server.limits import MAX_BODY_BYTES, BodyLimit, validation_problem
 from slopmark.server.outbound import Outbound
@@ -75,6 +75,8 @@ def create_app(
     app.state.slopmark = state
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(benchpages.router)
+    app.include_router(benchpages.api_router)
     app.include_router(docs.router)
     app.include_router(study_pages.router)
     app.include_router(study_pages.api)

@@ -162,3 +162,39 @@ study_commits = Table(
     Column("verbosity", Float),
     UniqueConstraint("study_id", "repo", "position", name="uq_study_commits_position"),
 )
+
+#: One checkpoint of a ``code bench run`` (`slopmark.store.benchrows`): the numbers the
+#: /bench pages aggregate, beside its run (``run_id``: the `runs` row, whose details
+#: hold the rest). ``run`` is the run folder's name.
+bench_checkpoints = Table(
+    "bench_checkpoints",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("run_id", Integer),
+    Column("run", String(200), nullable=False),
+    Column("problem_set", String(200), nullable=False),
+    Column("problem", String(200), nullable=False),
+    Column("checkpoint", String(200), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("count", Integer, nullable=False),
+    Column("phase", String(10), nullable=False),
+    Column("agent", String(200), nullable=False),
+    Column("model", String(200)),
+    Column("prompt", String(200), nullable=False),
+    Column("status", String(20), nullable=False),
+    Column("errored", Boolean, nullable=False),
+    Column("strict", Boolean),
+    Column("isolated", Boolean),
+    Column("core", Boolean),
+    Column("erosion", Float),
+    Column("verbosity", Float),
+    Column("sloc", Integer),
+    Column("complex_callables", Integer),
+    Column("churn", Float),
+    Column("cost_usd", Float),
+    Column("wall_s", Float),
+    Column("created_at", UTCDateTime, nullable=False),
+    UniqueConstraint("run", "problem", "checkpoint", name="uq_bench_checkpoint"),
+    # /bench sums a problem set's checkpoints per agent × model × prompt, problem and phase.
+    Index("ix_bench_board", "problem_set", "agent", "model", "prompt", "problem", "phase"),
+)

@@ -94,11 +94,14 @@ class _Chain:
         """Store the checkpoint (its marker goes home with it), ship it, report it."""
         config, problem = self.job.config, self.job.problem.name
         if self.job.db_url is not None:
-            from slopmark.code.bench.ledger import store_result
+            from slopmark.code.bench.ledger import Origin, store_result
             from slopmark.store.db import cached_store
 
             engine = cached_store(self.job.db_url)
-            store_result(engine, self.run_dir, result, config.agent, config.model, config.prompt)
+            origin = Origin(config.run_dir.name, self.job.problem.root.parent.name)
+            store_result(
+                engine, self.run_dir, result, config.agent, config.model, config.prompt, origin
+            )
         if self.job.shipped and result.checkpoint not in self.carried:
             folder = self.run_dir / problem
             outbox().send(Parcel(problem, pack(folder, [result.checkpoint])), wait=True)

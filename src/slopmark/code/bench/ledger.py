@@ -4,7 +4,10 @@ Subject = agent (+ model); task = problem version and checkpoint; template =
 the problem (its checkpoints are correlated, so the board clusters on it).
 ``passed`` is the strict solve, ``score`` the share of tests passed. Quality
 numbers go to ``details``, with the numbers a board row of the domain shows
-(`slopmark.board.checkpoints`): ``group_rates``, ``relative_churn``, ``wall_s``.
+(`slopmark.board.checkpoints`): ``group_rates``, ``relative_churn``, ``wall_s``,
+the failing test ids per group (``failing``), and where the checkpoint comes from
+(``bench``: run folder, problem set, agent, model, prompt, position, phase), from
+which `slopmark.store.benchrows` writes the row the /bench pages read.
 A harness failure (the tests produced no report for a reason that is not the
 submission's, could not be collected, or the evaluation environment lacked a
 piece) is stored as an errored run, which the board keeps out of pass rates.
@@ -12,22 +15,32 @@ piece) is stored as an errored run, which the board keeps out of pass rates.
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine
 
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult
-from slopmark.code.bench.scoring import group_rates
+from slopmark.code.bench.scoring import group_rates, phase
 from slopmark.code.bench.testrun import NO_REPORT
-from slopmark.store.runs import Run, insert_run
+from slopmark.store.benchrows import store_bench_row
+from slopmark.store.runs import Run, insert_run, list_runs
 
 #: the board reads its rows by this name (`slopmark.board.checkpoints.CODE_ITERATIVE_DOMAIN`)
 DOMAIN = "code_iterative"
 HARNESS_VERSION = "bench-1"
 TASK_SET_VERSION = "scb-layout-1"
 STORED = "stored"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a checkpoint comes from: its run folder's name and its problem set's (the
+    problems folder's name)."""
+
+    run: str
+    problem_set: str
 
 
 def subject(agent: str, model: str | None) -> str:
@@ -50,6 +63,21 @@ def _group_rates(result: CheckpointResult) -> dict[str, float | None]:
     return {g: groups[g].rate for g in GROUPS}
 
 
+def _failing(result: CheckpointResult) -> dict[str, list[str]]:
+    """Per test group, the ids of the tests that did not pass."""
+    return {g: [t.nodeid for t in result.group(g) if not t.passed] for g in GROUPS}
+
+
+def _bench(
+    result: CheckpointResult, agent: str, model: str | None, prompt: str, origin: Origin
+) -> dict[str, Any]:
+    return {
+        "run": origin.run, "problem_set": origin.problem_set, "agent": agent, "model": model,
+        "prompt": prompt, "checkpoint": result.checkpoint, "index": result.index,
+        "count": result.count, "phase": phase(result.index, result.count),
+    }  # fmt: skip
+
+
 def _details(result: CheckpointResult) -> dict[str, Any]:
     record, quality = result.agent, result.quality
     tests = {g: [t.passed for t in result.group(g)] for g in GROUPS}
@@ -57,6 +85,7 @@ def _details(result: CheckpointResult) -> dict[str, Any]:
         "checkpoint_status": result.status,
         "strict": result.strict, "isolated": result.isolated, "core": result.core,
         "tests": {g: {"passed": sum(flags), "total": len(flags)} for g, flags in tests.items()},
+        "failing": _failing(result),
         "group_rates": _group_rates(result),
         "quality": asdict(quality) if quality else None,
         "relative_churn": quality.relative_churn if quality else None,
@@ -92,13 +121,23 @@ def provider(agent: str) -> str:
     return agent if agent in agent_specs() else "command"
 
 
-def to_run(result: CheckpointResult, agent: str, model: str | None, prompt: str) -> Run:
+def to_run(
+    result: CheckpointResult,
+    agent: str,
+    model: str | None,
+    prompt: str,
+    origin: Origin | None = None,
+) -> Run:
+    """The run of ``result``; with ``origin``, its details name where it comes from."""
+    details = _details(result)
+    if origin is not None:
+        details["bench"] = _bench(result, agent, model, prompt, origin)
     return Run(
         task_id=f"{result.problem}.v{result.problem_version}/{result.checkpoint}",
         domain=DOMAIN, model=subject(agent, model), provider=provider(agent),
         harness_version=harness_version(prompt), mode="agent",
         task_set_version=TASK_SET_VERSION, source=result.source, template_id=result.problem,
-        details=_details(result), **_verdict(result), **_usage(result.agent),
+        details=details, **_verdict(result), **_usage(result.agent),
     )  # fmt: skip
 
 
@@ -109,11 +148,23 @@ def store_result(
     agent: str,
     model: str | None,
     prompt: str,
+    origin: Origin | None = None,
 ) -> bool:
-    """Store ``result`` once (a marker beside its result.json); True when it was stored now."""
+    """Store ``result`` once (a marker beside its result.json), with its bench row when
+    ``origin`` is given; True when it was stored now."""
     marker = run_dir / result.problem / result.checkpoint / STORED
     if marker.is_file():
         return False
-    insert_run(engine, to_run(result, agent, model, prompt))
+    run = to_run(result, agent, model, prompt, origin)
+    stored = insert_run(engine, run) or _stored_ok(engine, run)
+    if origin is not None and stored is not None:
+        store_bench_row(engine, asdict(stored))
     marker.write_text("")
     return True
+
+
+def _stored_ok(engine: Engine, run: Run) -> Run | None:
+    """The ok run stored before for ``run``'s task (a store interrupted before its marker)."""
+    same = list_runs(engine, task_id=run.task_id, model=run.model, status="ok",
+                     harness_version=run.harness_version, mode=run.mode)  # fmt: skip
+    return same[-1] if same else None
