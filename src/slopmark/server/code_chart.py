@@ -1,0 +1,103 @@
+"""A history's erosion and verbosity trajectory as geometry for inline SVG (pure).
+
+x is the measured commit's position (0: the oldest measured), y the metric, from 0 to
+the smallest tenth at or above the largest value (both metrics are shares, 0 to 1). A
+commit where a metric is undefined (no callables, no source lines) leaves a gap in
+that metric's line rather than a made-up 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from math import ceil
+from typing import Any
+
+WIDTH, HEIGHT = 760, 320
+LEFT, RIGHT, TOP, BOTTOM = 56, 110, 16, 44
+METRICS = ("erosion", "verbosity")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One commit's value of one metric, placed."""
+
+    x: float
+    y: float
+    position: int
+    sha: str
+    value: float
+
+
+@dataclass(frozen=True)
+class Line:
+    metric: str
+    #: the ``points`` of each unbroken run of defined values
+    segments: tuple[str, ...]
+    marks: tuple[Mark, ...]
+
+
+@dataclass(frozen=True)
+class Tick:
+    at: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    lines: tuple[Line, ...]
+    x_ticks: tuple[Tick, ...]
+    y_ticks: tuple[Tick, ...]
+    n: int
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = LEFT
+    top: int = TOP
+    right: int = WIDTH - RIGHT
+    bottom: int = HEIGHT - BOTTOM
+
+
+def _top(commits: Sequence[Mapping[str, Any]]) -> float:
+    """The y axis' end: the smallest tenth at or above every value (at least 0.1)."""
+    values = [c[m] for c in commits for m in METRICS if c[m] is not None]
+    return max(0.1, ceil(max(values, default=0.0) * 10 - 1e-9) / 10)
+
+
+def _x(position: int, n: int) -> float:
+    span = WIDTH - RIGHT - LEFT
+    return LEFT + (span * position / (n - 1) if n > 1 else span / 2)
+
+
+def _y(value: float, top: float) -> float:
+    return TOP + (HEIGHT - BOTTOM - TOP) * (1.0 - value / top)
+
+
+def _line(metric: str, commits: Sequence[Mapping[str, Any]], top: float) -> Line:
+    marks: list[Mark] = []
+    segments: list[list[Mark]] = [[]]
+    for c in commits:
+        value = c[metric]
+        if value is None:
+            segments.append([])
+            continue
+        mark = Mark(_x(c["position"], len(commits)), _y(value, top), c["position"], c["sha"], value)
+        marks.append(mark)
+        segments[-1].append(mark)
+    drawn = tuple(" ".join(f"{m.x:.1f},{m.y:.1f}" for m in run) for run in segments if len(run) > 1)
+    return Line(metric, drawn, tuple(marks))
+
+
+def _x_ticks(n: int) -> tuple[Tick, ...]:
+    """About six ticks over the commit positions, the first and last included."""
+    step = max(1, ceil((n - 1) / 5)) if n > 1 else 1
+    positions = sorted({*range(0, n, step), n - 1}) if n else []
+    return tuple(Tick(_x(p, n), str(p)) for p in positions)
+
+
+def trajectory(commits: Sequence[Mapping[str, Any]]) -> Trajectory:
+    """The chart of ``commits`` (each with ``position``, ``sha``, ``erosion``,
+    ``verbosity``), in position order."""
+    top = _top(commits)
+    lines = tuple(_line(metric, commits, top) for metric in METRICS)
+    y_ticks = tuple(Tick(_y(top * k / 4, top), f"{top * k / 4:.3g}") for k in range(5))
+    return Trajectory(lines, _x_ticks(len(commits)), y_ticks, len(commits))
