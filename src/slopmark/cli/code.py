@@ -23,7 +23,7 @@ from slopmark.cli.code_options import (
     languages,
     settings,
 )
-from slopmark.cli.code_store import DB, STORE, check_store
+from slopmark.cli.code_store import DB, STORE, report_store
 from slopmark.cli.lazy import LazyGroup
 from slopmark.cli.options import none_empty
 from slopmark.cli.output import output_file, print_json
@@ -122,9 +122,9 @@ def measure(
     from slopmark.code.measure.rules import choose
 
     gates = _parse_gates(fail_over)
-    check_store(store, db)
     _check_outputs(exclude, as_json, top, (sarif, "--sarif"), (write_baseline, "--write-baseline"))
     known = BaselineRun(baseline, write_baseline, sarif)
+    engine = report_store(store, db)
     cache = open_cache(no_cache)
     try:
         catalog = cached_catalog(cache, rules)
@@ -157,11 +157,11 @@ def measure(
         rows = 20 if top is None else top
         render(report, Console(), rows)
         known.render(new, Console(), rows)
-    if store:
+    if engine is not None:
         from slopmark.cli.code_report import summary
         from slopmark.cli.code_store import store_measure
 
-        store_measure(report, db, catalog, summary(report))
+        store_measure(report, engine, catalog, summary(report))
     if report.problems:
         for problem in report.problems:
             print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",
@@ -217,9 +217,9 @@ def history(
     from slopmark.code.measure.measure_tree import MeasureOptions
 
     none_empty(exclude, "--exclude")
-    check_store(store, db)
     sample = _sample_size(commits, sample, seed, rev)
     selection = Selection(last=commits, sample=sample, seed=seed or 0)
+    engine = report_store(store, db)
     cache = open_cache(no_cache)
     options = MeasureOptions(
         excludes=exclude,
@@ -237,10 +237,10 @@ def history(
         print_json(history_json(report))
     else:
         render_history(report, Console())
-    if store:
+    if engine is not None:
         from slopmark.cli.code_store import store_history
 
-        store_history(report, history_json(report), options.settings, db)
+        store_history(report, history_json(report), options.settings, engine)
 
 
 def _sample_size(commits: int | None, sample: int | None, seed: int | None, rev: str) -> int | None:

@@ -19,6 +19,8 @@ import typer
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
     from slopmark.code.measure.bounded import CodeRecord
     from slopmark.code.measure.measure_history import HistoryReport
     from slopmark.code.measure.metrics import Settings
@@ -35,10 +37,17 @@ DB = typer.Option(
 )
 
 
-def check_store(store: bool, db: str | None) -> None:
-    """Refuse ``--db`` without ``--store`` before any work (it would be ignored)."""
-    if db is not None and not store:
-        raise BadInput(f"--db {db!r}: only --store writes to the store; add --store")
+def report_store(store: bool, db: str | None) -> Engine | None:
+    """The store ``--store`` writes to, opened before any work so that a bad ``--db``
+    costs nothing (None without ``--store``; ``--db`` without it is refused: it would be
+    ignored)."""
+    if not store:
+        if db is not None:
+            raise BadInput(f"--db {db!r}: only --store writes to the store; add --store")
+        return None
+    from slopmark.cli.store import open_cli_store
+
+    return open_cli_store(db)
 
 
 class TreeText:
@@ -66,7 +75,7 @@ class TreeText:
 
 
 def store_measure(
-    report: TreeReport, db: str | None, catalog: Sequence[Rule], summary: dict[str, Any]
+    report: TreeReport, engine: Engine, catalog: Sequence[Rule], summary: dict[str, Any]
 ) -> int:
     """Keep a measured tree; ``summary``: the ``--json`` summary of it."""
     from slopmark import __version__
@@ -77,11 +86,11 @@ def store_measure(
     record = measure_record(
         report, (__version__, summary), languages, catalog, TreeText(report.root)
     )
-    return _store(record, db)
+    return _store(record, engine)
 
 
 def store_history(
-    report: HistoryReport, history: dict[str, Any], settings: Settings, db: str | None
+    report: HistoryReport, history: dict[str, Any], settings: Settings, engine: Engine
 ) -> int:
     """Keep a history; ``history``: its ``--json`` object."""
     from slopmark import __version__
@@ -89,14 +98,12 @@ def store_history(
 
     chosen = {"cc_threshold": settings.cc_threshold, "size_term": settings.size_term}
     record = history_record(report.repo, report.rev, __version__, history, chosen)
-    return _store(record, db)
+    return _store(record, engine)
 
 
-def _store(record: CodeRecord, db: str | None) -> int:
-    from slopmark.cli.store import open_cli_store
+def _store(record: CodeRecord, engine: Engine) -> int:
     from slopmark.code.measure.stored_reports import store_report
 
-    engine = open_cli_store(db)
     try:
         report_id = store_report(engine, record)
     finally:

@@ -50,8 +50,8 @@ def store_report(engine: Engine, record: CodeRecord) -> int:
     header["slopmark_version"] = header.pop("version")
     header["created_at"] = datetime.now(UTC)
     with engine.begin() as connection:
-        written = connection.execute(insert(code_reports).values(header))
-        report_id = int(written.inserted_primary_key[0])
+        query = insert(code_reports).values(header).returning(code_reports.c.id)
+        report_id = int(connection.execute(query).scalar_one())
         for name, table in _CHILDREN.items():
             rows = [{"report_id": report_id, **row} for row in getattr(record, name)]
             if rows:
