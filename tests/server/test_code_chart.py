@@ -14,10 +14,12 @@ def commits(*values: tuple[float | None, float | None]) -> list[dict[str, Any]]:
     ]
 
 
-def test_axis_runs_from_zero_to_the_tenth_above_the_largest_value() -> None:
+def test_axis_runs_from_zero_to_a_round_step_above_the_largest_value() -> None:
     chart = trajectory(commits((0.12, 0.31), (0.2, 0.33)))
     assert [t.label for t in chart.y_ticks] == ["0", "0.1", "0.2", "0.3", "0.4"]
     assert chart.y_ticks[0].at == chart.bottom and chart.y_ticks[-1].at == chart.top
+    high = trajectory(commits((0.876, 0.0)))
+    assert [t.label for t in high.y_ticks] == ["0", "0.2", "0.4", "0.6", "0.8", "1"]
 
 
 def test_an_undefined_value_breaks_the_line_instead_of_dropping_to_zero() -> None:

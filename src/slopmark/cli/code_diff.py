@@ -64,14 +64,12 @@ def check_link_base(value: str) -> None:
 
 def check_report_url(value: str, markdown: Path | None) -> str:
     """``--report-url``: the http(s) page of a stored code report, for ``--markdown``."""
-    if not value:
-        return value
     if markdown is None:
-        raise BadInput(f"--report-url {value!r}: only --markdown links to it; add --markdown")
-    if not value.startswith(("https://", "http://")):
-        raise BadInput(
-            f"--report-url {value!r}: must be an http(s) URL, e.g. http://127.0.0.1:8000/code/1"
-        )
+        problem = "only --markdown links to it; add --markdown"
+    else:
+        problem = "must be an http(s) URL, e.g. http://127.0.0.1:8000/code/1"
+    if value and (markdown is None or not value.startswith(("https://", "http://"))):
+        raise BadInput(f"--report-url {value!r}: {problem}")
     return value.rstrip("/")
 
 

@@ -206,17 +206,22 @@ def _kind_cell(change: Change, report_url: str) -> str:
     return f"[{change.kind}]({report_url}{anchor})" if anchor else change.kind
 
 
+def _report_line(report_url: str) -> list[str]:
+    """The markdown's line linking the stored report's page (none without one)."""
+    if not report_url:
+        return []
+    return [
+        f"Full report: [{_cell(report_url)}]({report_url}) (top callables, rule hits by "
+        "rule with their explanations, clone groups side by side).",
+        "",
+    ]
+
+
 def diff_markdown(report: DiffReport, top: int, link_base: str = "", report_url: str = "") -> str:
     """A pull-request comment: a short table and the top findings, linked by file:line
     (relative to the repository root, or under ``link_base``) and, given ``report_url``
     (the page of the head side's stored code report), to their rule or table there."""
-    lines = ["### slopmark: code slop in this change", ""]
-    if report_url:
-        lines += [
-            f"Full report: [{_cell(report_url)}]({report_url}) (top callables, rule hits "
-            "by rule with their explanations, clone groups side by side).",
-            "",
-        ]
+    lines = ["### slopmark: code slop in this change", "", *_report_line(report_url)]
     lines += ["| | before | after | Δ |", "|---|---:|---:|---:|"]
     for label, name, spec in SHOWN[1:6]:
         before, after = report.totals[name]

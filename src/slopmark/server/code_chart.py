@@ -1,7 +1,7 @@
 """A history's erosion and verbosity trajectory as geometry for inline SVG (pure).
 
 x is the measured commit's position (0: the oldest measured), y the metric, from 0 to
-the smallest tenth at or above the largest value (both metrics are shares, 0 to 1). A
+a round number at or above the largest value (both metrics are shares, 0 to 1). A
 commit where a metric is undefined (no callables, no source lines) leaves a gap in
 that metric's line rather than a made-up 0.
 """
@@ -16,6 +16,8 @@ from typing import Any
 WIDTH, HEIGHT = 760, 320
 LEFT, RIGHT, TOP, BOTTOM = 56, 110, 16, 44
 METRICS = ("erosion", "verbosity")
+#: the y axis' tick steps, smallest first
+STEPS = (0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0)
 
 
 @dataclass(frozen=True)
@@ -57,10 +59,17 @@ class Trajectory:
     bottom: int = HEIGHT - BOTTOM
 
 
-def _top(commits: Sequence[Mapping[str, Any]]) -> float:
-    """The y axis' end: the smallest tenth at or above every value (at least 0.1)."""
+def _scale(commits: Sequence[Mapping[str, Any]]) -> tuple[float, float]:
+    """The y axis' end and tick step: the first step of `STEPS` that reaches every value
+    (at least 0.1) in at most five ticks, and the multiple of it just above them."""
     values = [c[m] for c in commits for m in METRICS if c[m] is not None]
-    return max(0.1, ceil(max(values, default=0.0) * 10 - 1e-9) / 10)
+    largest = max([0.1, *values])
+    for step in STEPS:
+        count = ceil(largest / step - 1e-9)
+        if count <= 5:
+            return count * step, step
+    step = largest / 5
+    return largest, step
 
 
 def _x(position: int, n: int) -> float:
@@ -97,7 +106,8 @@ def _x_ticks(n: int) -> tuple[Tick, ...]:
 def trajectory(commits: Sequence[Mapping[str, Any]]) -> Trajectory:
     """The chart of ``commits`` (each with ``position``, ``sha``, ``erosion``,
     ``verbosity``), in position order."""
-    top = _top(commits)
+    top, step = _scale(commits)
     lines = tuple(_line(metric, commits, top) for metric in METRICS)
-    y_ticks = tuple(Tick(_y(top * k / 4, top), f"{top * k / 4:.3g}") for k in range(5))
+    count = round(top / step)
+    y_ticks = tuple(Tick(_y(step * k, top), f"{step * k:.3g}") for k in range(count + 1))
     return Trajectory(lines, _x_ticks(len(commits)), y_ticks, len(commits))

@@ -38,12 +38,17 @@ def number(value: str, what: str) -> int:
     return int(value)
 
 
+def _found(row: Row | None, missing: str) -> Row:
+    """``row``, or `Missing` saying what the URL named that the store lacks."""
+    if row is None:
+        raise Missing(missing)
+    return row
+
+
 def report(engine: Engine, report_id: str) -> Row:
     """The header of the report a URL names."""
     found = stored.get_report(engine, number(report_id, "code report"))
-    if found is None:
-        raise Missing(f"no code report has id {report_id}; see /code for the stored ones")
-    return found
+    return _found(found, f"no code report has id {report_id}; see /code for the stored ones")
 
 
 def listing(engine: Engine, before: str | None) -> tuple[list[Row], int | None]:
@@ -72,25 +77,28 @@ def parts(engine: Engine, header: Row) -> Row:
 
 def rule(engine: Engine, header: Row, rule_id: str) -> tuple[Row, list[Row]]:
     """One rule of the report and its stored hits."""
-    found = stored.get_rule(engine, header["id"], rule_id)
-    if found is None:
-        raise Missing(f"code report {header['id']} has no hit of rule {rule_id!r}")
+    found = _found(
+        stored.get_rule(engine, header["id"], rule_id),
+        f"code report {header['id']} has no hit of rule {rule_id!r}",
+    )
     return found, stored.rule_hits(engine, header["id"], rule_id)
 
 
 def clone(engine: Engine, header: Row, rank: str) -> tuple[Row, list[Row]]:
     """One clone group of the report and its stored members."""
-    found = stored.get_clone(engine, header["id"], number(rank, "clone group"))
-    if found is None:
-        raise Missing(f"code report {header['id']} stores no clone group {rank}")
+    found = _found(
+        stored.get_clone(engine, header["id"], number(rank, "clone group")),
+        f"code report {header['id']} stores no clone group {rank}",
+    )
     return found, stored.clone_members(engine, header["id"], found["rank"])
 
 
 def commit(engine: Engine, header: Row, sha: str) -> tuple[Row, Row | None, Row | None]:
     """One commit of a history, with the measured commits before and after it."""
-    found = stored.get_commit(engine, header["id"], sha) if len(sha) <= 64 else None
-    if found is None:
-        raise Missing(f"code report {header['id']} measured no commit {sha!r}")
+    found = _found(
+        stored.get_commit(engine, header["id"], sha) if len(sha) <= 64 else None,
+        f"code report {header['id']} measured no commit {sha!r}",
+    )
     position = found["position"]
     before = stored.commit_at(engine, header["id"], position - 1) if position else None
     return found, before, stored.commit_at(engine, header["id"], position + 1)

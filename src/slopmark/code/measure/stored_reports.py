@@ -108,9 +108,14 @@ def preview_hits(engine: Engine, report_id: int) -> dict[str, list[Row]]:
     return found
 
 
+def _keyed(engine: Engine, table: Table, report_id: int, **equal: object) -> Row | None:
+    """The report's row of ``table`` whose columns hold the ``equal`` values."""
+    clauses = [table.c[name] == value for name, value in equal.items()]
+    return _one(engine, select(table).where(table.c.report_id == report_id, *clauses))
+
+
 def get_rule(engine: Engine, report_id: int, rule: str) -> Row | None:
-    t = code_report_rules
-    return _one(engine, select(t).where(t.c.report_id == report_id, t.c.rule == rule))
+    return _keyed(engine, code_report_rules, report_id, rule=rule)
 
 
 def rule_hits(engine: Engine, report_id: int, rule: str) -> list[Row]:
@@ -121,8 +126,7 @@ def rule_hits(engine: Engine, report_id: int, rule: str) -> list[Row]:
 
 
 def get_clone(engine: Engine, report_id: int, rank: int) -> Row | None:
-    t = code_report_clones
-    return _one(engine, select(t).where(t.c.report_id == report_id, t.c.rank == rank))
+    return _keyed(engine, code_report_clones, report_id, rank=rank)
 
 
 def clone_members(engine: Engine, report_id: int, rank: int) -> list[Row]:
@@ -139,5 +143,4 @@ def get_commit(engine: Engine, report_id: int, sha: str) -> Row | None:
 
 
 def commit_at(engine: Engine, report_id: int, position: int) -> Row | None:
-    t = code_report_commits
-    return _one(engine, select(t).where(t.c.report_id == report_id, t.c.position == position))
+    return _keyed(engine, code_report_commits, report_id, position=position)
