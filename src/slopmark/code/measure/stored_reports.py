@@ -13,7 +13,7 @@ from dataclasses import fields
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, Table, func, insert, select
+from sqlalchemy import Engine, Table, insert, select
 
 from slopmark.code.measure.bounded import CodeRecord
 from slopmark.store.schema import (
@@ -77,19 +77,14 @@ def list_reports(engine: Engine, before: int | None = None, limit: int = PAGE) -
     return _all(engine, query)
 
 
-def count_reports(engine: Engine) -> int:
-    with engine.connect() as connection:
-        return int(connection.execute(select(func.count()).select_from(code_reports)).scalar_one())
-
-
 def get_report(engine: Engine, report_id: int) -> Row | None:
     """The header of report ``report_id``; None when the store has no such report."""
     return _one(engine, select(code_reports).where(code_reports.c.id == report_id))
 
 
-def rows_of(engine: Engine, table: Table, report_id: int, *order: str) -> list[Row]:
-    """Every row of ``table`` for the report, in primary-key (or ``order``) order."""
-    keys = order or [c.name for c in table.primary_key.columns][1:]
+def rows_of(engine: Engine, table: Table, report_id: int) -> list[Row]:
+    """Every row of ``table`` for the report, in primary-key order."""
+    keys = [c.name for c in table.primary_key.columns][1:]
     query = select(table).where(table.c.report_id == report_id)
     return _all(engine, query.order_by(*(table.c[key] for key in keys)))
 
