@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from slopmark.server.code_chart import trajectory
+from slopmark.server.code_chart import MAX_MARKS, trajectory
 
 
 def commits(*values: tuple[float | None, float | None]) -> list[dict[str, Any]]:
@@ -42,3 +42,10 @@ def test_x_ticks_include_the_first_and_last_commit() -> None:
     chart = trajectory(commits(*[(0.1, 0.1)] * 23))
     labels = [t.label for t in chart.x_ticks]
     assert labels[0] == "0" and labels[-1] == "22" and len(labels) <= 7
+
+
+def test_a_long_history_draws_its_lines_without_a_dot_per_commit() -> None:
+    chart = trajectory(commits(*[(0.1, 0.2)] * (MAX_MARKS + 1)))
+    assert not chart.marked and all(line.marks == () for line in chart.lines)
+    assert all(len(line.segments) == 1 for line in chart.lines)
+    assert len(chart.lines[0].segments[0].split()) == MAX_MARKS + 1

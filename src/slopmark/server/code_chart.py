@@ -16,6 +16,9 @@ from typing import Any
 WIDTH, HEIGHT = 760, 320
 LEFT, RIGHT, TOP, BOTTOM = 56, 110, 16, 44
 METRICS = ("erosion", "verbosity")
+#: Commits up to which each value gets its own (linked) dot; past it only the lines are
+#: drawn (the table under the chart lists every value and links every commit).
+MAX_MARKS = 200
 #: the y axis' tick steps, smallest first
 STEPS = (0.02, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0)
 
@@ -36,6 +39,7 @@ class Line:
     metric: str
     #: the ``points`` of each unbroken run of defined values
     segments: tuple[str, ...]
+    #: a dot per defined value (none past `MAX_MARKS` commits)
     marks: tuple[Mark, ...]
 
 
@@ -51,6 +55,8 @@ class Trajectory:
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
     n: int
+    #: whether the dots are drawn (at most `MAX_MARKS` commits)
+    marked: bool
     width: int = WIDTH
     height: int = HEIGHT
     left: int = LEFT
@@ -81,19 +87,21 @@ def _y(value: float, top: float) -> float:
     return TOP + (HEIGHT - BOTTOM - TOP) * (1.0 - value / top)
 
 
-def _line(metric: str, commits: Sequence[Mapping[str, Any]], top: float) -> Line:
+def _line(metric: str, commits: Sequence[Mapping[str, Any]], top: float, marked: bool) -> Line:
+    """One metric's line: its unbroken runs as SVG points, and its dots when ``marked``."""
+    n = len(commits)
     marks: list[Mark] = []
-    segments: list[list[Mark]] = [[]]
+    runs: list[list[str]] = [[]]
     for c in commits:
         value = c[metric]
         if value is None:
-            segments.append([])
+            runs.append([])
             continue
-        mark = Mark(_x(c["position"], len(commits)), _y(value, top), c["position"], c["sha"], value)
-        marks.append(mark)
-        segments[-1].append(mark)
-    drawn = tuple(" ".join(f"{m.x:.1f},{m.y:.1f}" for m in run) for run in segments if len(run) > 1)
-    return Line(metric, drawn, tuple(marks))
+        x, y = _x(c["position"], n), _y(value, top)
+        runs[-1].append(f"{x:.1f},{y:.1f}")
+        if marked:
+            marks.append(Mark(x, y, c["position"], c["sha"], value))
+    return Line(metric, tuple(" ".join(run) for run in runs if len(run) > 1), tuple(marks))
 
 
 def _x_ticks(n: int) -> tuple[Tick, ...]:
@@ -107,7 +115,8 @@ def trajectory(commits: Sequence[Mapping[str, Any]]) -> Trajectory:
     """The chart of ``commits`` (each with ``position``, ``sha``, ``erosion``,
     ``verbosity``), in position order."""
     top, step = _scale(commits)
-    lines = tuple(_line(metric, commits, top) for metric in METRICS)
+    n = len(commits)
+    lines = tuple(_line(metric, commits, top, n <= MAX_MARKS) for metric in METRICS)
     count = round(top / step)
     y_ticks = tuple(Tick(_y(step * k, top), f"{step * k:.3g}") for k in range(count + 1))
-    return Trajectory(lines, _x_ticks(len(commits)), y_ticks, len(commits))
+    return Trajectory(lines, _x_ticks(n), y_ticks, n, n <= MAX_MARKS)

@@ -36,6 +36,8 @@ MEASURE_TOTALS = (
     ("clone groups", "clone_groups"), ("rules run", "rules_run"),
     ("total mass", "total_mass"), ("complex mass", "complex_mass"),
 )  # fmt: skip
+#: A history's commits listed in the table of its page at a time (``?start=N`` pages on).
+COMMITS_PAGE = 200
 HISTORY_TOTALS = (
     ("source-modifying commits", "source_commits"), ("commits measured", "commits_measured"),
     ("file versions measured", "blobs_measured"), ("erosion slope", "erosion_slope"),
@@ -55,17 +57,25 @@ def code_list(request: Request, state: State, before: str | None = None) -> Resp
 
 
 @router.get("/code/{report_id}")
-def code_report(request: Request, state: State, report_id: str) -> Response:
+def code_report(
+    request: Request, state: State, report_id: str, start: str | None = None
+) -> Response:
     try:
         header = code_reads.report(state.engine, report_id)
     except Missing as error:
         return _missing(request, error)
-    found = code_reads.parts(state.engine, header)
-    chart = trajectory(found["commits"]) if header["kind"] == "history" else None
-    totals = HISTORY_TOTALS if header["kind"] == "history" else MEASURE_TOTALS
+    if header["kind"] != "history":
+        found = code_reads.parts(state.engine, header)
+        return render(
+            request, "code_report.html", nav="code", report=header, totals=MEASURE_TOTALS,
+            **found,
+        )  # fmt: skip
+    first = code_reads.number(start, "start") if start else 0
+    view = code_reads.history(state.engine, header, first, COMMITS_PAGE)
     return render(
-        request, "code_report.html", nav="code", report=header, totals=totals, chart=chart,
-        **found,
+        request, "code_report.html", nav="code", report=header, totals=HISTORY_TOTALS,
+        chart=trajectory(view["series"]), page_commits=view["page_commits"], start=first,
+        page=COMMITS_PAGE,
     )  # fmt: skip
 
 

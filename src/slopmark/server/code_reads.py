@@ -75,6 +75,14 @@ def parts(engine: Engine, header: Row) -> Row:
     }
 
 
+def history(engine: Engine, header: Row, start: int, count: int) -> Row:
+    """A history's page: every commit's values for the chart, and one page of the table."""
+    return {
+        "series": stored.commit_series(engine, header["id"]),
+        "page_commits": stored.commit_page(engine, header["id"], start, count),
+    }
+
+
 def rule(engine: Engine, header: Row, rule_id: str) -> tuple[Row, list[Row]]:
     """One rule of the report and its stored hits."""
     found = _found(

@@ -139,3 +139,27 @@ def get_commit(engine: Engine, report_id: int, sha: str) -> Row | None:
 
 def commit_at(engine: Engine, report_id: int, position: int) -> Row | None:
     return _keyed(engine, code_report_commits, report_id, position=position)
+
+
+def commit_series(engine: Engine, report_id: int) -> list[Any]:
+    """A history's (position, sha, erosion, verbosity) per commit, in order: what its
+    trajectory is drawn from, read as light mappings (a history may hold thousands)."""
+    t = code_report_commits
+    query = (
+        select(t.c.position, t.c.sha, t.c.erosion, t.c.verbosity)
+        .where(t.c.report_id == report_id)
+        .order_by(t.c.position)
+    )
+    with engine.connect() as connection:
+        return list(connection.execute(query).mappings())
+
+
+def commit_page(engine: Engine, report_id: int, start: int, count: int) -> list[Row]:
+    """A history's commits from position ``start``, at most ``count`` of them."""
+    t = code_report_commits
+    query = (
+        select(t)
+        .where(t.c.report_id == report_id, t.c.position >= start, t.c.position < start + count)
+        .order_by(t.c.position)
+    )
+    return _all(engine, query)
