@@ -79,7 +79,7 @@ def code_report(
     )  # fmt: skip
 
 
-@router.get("/code/{report_id}/rules/{rule}")
+@router.get("/code/{report_id}/rules/{rule:path}")
 def code_rule(request: Request, state: State, report_id: str, rule: str) -> Response:
     try:
         header = code_reads.report(state.engine, report_id)
