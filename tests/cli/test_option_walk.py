@@ -72,6 +72,8 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--baseline", ("tree", "--baseline", "nowhere.json"), "nowhere.json"),
         ("--write-baseline", ("tree", "--write-baseline", "folder"),
          "--write-baseline 'folder': is a folder"),
+        ("--db", ("tree", "--db", "other.db"), "--db 'other.db': only --store"),
+        ("--db", ("tree", "--store", "--db", "foreign.db"), "not a slopmark store"),
     ],
     "code history": [
         ("repo", ("tree",), "not a git repository"),
@@ -86,6 +88,8 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--size-term", ("repo", "--size-term", "cube"), "--size-term 'cube'"),
         ("--jobs", ("repo", "--jobs", "-2"), "'--jobs'"),
         ("--language", ("repo", "--language", "cobol"), "cobol"),
+        ("--db", ("repo", "--db", "other.db"), "--db 'other.db': only --store"),
+        ("--db", ("repo", "--store", "--db", "foreign.db"), "not a slopmark store"),
     ],
     "code diff": [
         ("base", ("-C", "repo", "no-such-rev"), "no-such-rev"),
@@ -94,6 +98,9 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--sarif", ("-C", "repo", "--sarif", "folder"), "--sarif 'folder': is a folder"),
         ("--markdown", ("-C", "repo", "--markdown", "folder"), "--markdown 'folder': is a folder"),
         ("--link-base", ("-C", "repo", "--link-base", "javascript:x"), "javascript:x"),
+        ("--report-url", ("-C", "repo", "--markdown", "pr.md", "--report-url", "javascript:x"),
+         "--report-url 'javascript:x'"),
+        ("--report-url", ("-C", "repo", "--report-url", "http://h/code/1"), "add --markdown"),
         ("--fail-on", ("-C", "repo", "--fail-on", "new-stuff"), "new-stuff"),
         ("--max-increase", ("-C", "repo", "--max-increase", "sloc=3"), "sloc=3"),
         ("--top", ("-C", "repo", "--top", "-1"), "'--top'"),

@@ -23,6 +23,7 @@ from slopmark.cli.code_options import (
     languages,
     settings,
 )
+from slopmark.cli.code_store import DB, STORE, report_store
 from slopmark.cli.lazy import LazyGroup
 from slopmark.cli.options import none_empty
 from slopmark.cli.output import output_file, print_json
@@ -108,6 +109,8 @@ def measure(
         None, "--write-baseline", help="Record today's findings (fingerprints) in this file."
     ),
     no_cache: bool = NO_CACHE,
+    store: bool = STORE,
+    db: str | None = DB,
 ) -> None:
     """Structural erosion and verbosity of the source files under PATH (Python,
     JavaScript, TypeScript, Go, Java, Rust), per language and pooled."""
@@ -121,6 +124,7 @@ def measure(
     gates = _parse_gates(fail_over)
     _check_outputs(exclude, as_json, top, (sarif, "--sarif"), (write_baseline, "--write-baseline"))
     known = BaselineRun(baseline, write_baseline, sarif)
+    engine = report_store(store, db)
     cache = open_cache(no_cache)
     try:
         catalog = cached_catalog(cache, rules)
@@ -153,6 +157,11 @@ def measure(
         rows = 20 if top is None else top
         render(report, Console(), rows)
         known.render(new, Console(), rows)
+    if engine is not None:
+        from slopmark.cli.code_report import summary
+        from slopmark.cli.code_store import store_measure
+
+        store_measure(report, engine, catalog, summary(report))
     if report.problems:
         for problem in report.problems:
             print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",
@@ -196,6 +205,8 @@ def history(
     jobs: int = JOBS,
     language: list[str] = LANGUAGE,
     no_cache: bool = NO_CACHE,
+    store: bool = STORE,
+    db: str | None = DB,
 ) -> None:
     """Erosion and verbosity across the commits of a repository, read straight from git."""
     from rich.console import Console
@@ -208,6 +219,7 @@ def history(
     none_empty(exclude, "--exclude")
     sample = _sample_size(commits, sample, seed, rev)
     selection = Selection(last=commits, sample=sample, seed=seed or 0)
+    engine = report_store(store, db)
     cache = open_cache(no_cache)
     options = MeasureOptions(
         excludes=exclude,
@@ -225,6 +237,10 @@ def history(
         print_json(history_json(report))
     else:
         render_history(report, Console())
+    if engine is not None:
+        from slopmark.cli.code_store import store_history
+
+        store_history(report, history_json(report), options.settings, engine)
 
 
 def _sample_size(commits: int | None, sample: int | None, seed: int | None, rev: str) -> int | None:

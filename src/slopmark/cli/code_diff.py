@@ -62,6 +62,17 @@ def check_link_base(value: str) -> None:
         )
 
 
+def check_report_url(value: str, markdown: Path | None) -> str:
+    """``--report-url``: the http(s) page of a stored code report, for ``--markdown``."""
+    if markdown is None:
+        problem = "only --markdown links to it; add --markdown"
+    else:
+        problem = "must be an http(s) URL, e.g. http://127.0.0.1:8000/code/1"
+    if value and (markdown is None or not value.startswith(("https://", "http://"))):
+        raise BadInput(f"--report-url {value!r}: {problem}")
+    return value.rstrip("/")
+
+
 def parse_max_increase(values: list[str]) -> dict[str, float]:
     return parse_bounds("--max-increase", values, BOUNDED, "erosion=0.005")
 
@@ -132,6 +143,12 @@ def diff(
         "--link-base",
         help="Prefix of the markdown's file links (default: repository-relative).",
     ),
+    report_url: str = typer.Option(
+        "",
+        "--report-url",
+        help="The page of the head side's stored code report (`code measure --store`, "
+        "served at /code/ID): the markdown links to it and each finding to its rule or table.",
+    ),
     fail_on: list[str] = typer.Option(
         [],
         "--fail-on",
@@ -166,6 +183,7 @@ def diff(
 
     kinds, bounds = parse_fail_on(fail_on), parse_max_increase(max_increase)
     check_link_base(link_base)
+    report_url = check_report_url(report_url, markdown)
     none_empty(exclude, "--exclude")
     chosen = languages(language)
     for path, option in ((sarif, "--sarif"), (markdown, "--markdown")):
@@ -194,7 +212,7 @@ def diff(
 
         write_file(sarif, json.dumps(diff_sarif(report, catalog, str(repo), words)), "--sarif")
     if markdown is not None:
-        write_file(markdown, diff_markdown(report, top, link_base), "--markdown")
+        write_file(markdown, diff_markdown(report, top, link_base, report_url), "--markdown")
     if as_json:
         print_json(diff_json(report))
     else:

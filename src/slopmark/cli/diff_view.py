@@ -192,10 +192,36 @@ def _link(path: str, line: int, link_base: str) -> str:
     return f"[{_cell(path)}:{line}]({link_base}{quote(path, safe='/')}#L{line})"
 
 
-def diff_markdown(report: DiffReport, top: int, link_base: str = "") -> str:
+#: Where on a stored report's page (``/code/{id}``) each kind of new finding is listed.
+_ON_REPORT = {NEW_COMPLEX: "#callables", CC_RISE: "#callables", NEW_CLONES: "#clones"}
+
+
+def _kind_cell(change: Change, report_url: str) -> str:
+    """A finding's kind, linked to where the head side's stored report lists its kind."""
+    if not report_url:
+        return change.kind
+    if change.kind == NEW_HITS:
+        return f"[{change.kind}]({report_url}/rules/{quote(change.finding.rule, safe='')})"
+    anchor = _ON_REPORT.get(change.kind)
+    return f"[{change.kind}]({report_url}{anchor})" if anchor else change.kind
+
+
+def _report_line(report_url: str) -> list[str]:
+    """The markdown's line linking the stored report's page (none without one)."""
+    if not report_url:
+        return []
+    return [
+        f"Full report: [{_cell(report_url)}]({report_url}) (top callables, rule hits by "
+        "rule with their explanations, clone groups side by side).",
+        "",
+    ]
+
+
+def diff_markdown(report: DiffReport, top: int, link_base: str = "", report_url: str = "") -> str:
     """A pull-request comment: a short table and the top findings, linked by file:line
-    (relative to the repository root, or under ``link_base``)."""
-    lines = ["### slopmark: code slop in this change", ""]
+    (relative to the repository root, or under ``link_base``) and, given ``report_url``
+    (the page of the head side's stored code report), to their rule or table there."""
+    lines = ["### slopmark: code slop in this change", "", *_report_line(report_url)]
     lines += ["| | before | after | Δ |", "|---|---:|---:|---:|"]
     for label, name, spec in SHOWN[1:6]:
         before, after = report.totals[name]
@@ -209,7 +235,8 @@ def diff_markdown(report: DiffReport, top: int, link_base: str = "") -> str:
         for change in changes[: top or len(changes)]:
             f = change.finding
             what = _cell(describe(change, report.cc_threshold))
-            lines.append(f"| {change.kind} | {_link(f.path, f.start, link_base)} | {what} |")
+            kind = _kind_cell(change, report_url)
+            lines.append(f"| {kind} | {_link(f.path, f.start, link_base)} | {what} |")
         if top and len(changes) > top:
             lines.append(f"| | | … and {len(changes) - top} more |")
     if report.suppressed:

@@ -197,4 +197,127 @@ bench_checkpoints = Table(
     UniqueConstraint("run", "problem", "checkpoint", name="uq_bench_checkpoint"),
     # /bench sums a problem set's checkpoints per agent × model × prompt, problem and phase.
     Index("ix_bench_board", "problem_set", "agent", "model", "prompt", "problem", "phase"),
+# --- code reports (`code measure --store`, `code history --store`; migration 0004) ----------
+
+#: One stored code report: a measured tree (``kind`` measure) or a repository's history
+#: (``kind`` history). ``summary`` holds the totals exactly as ``--json`` prints them;
+#: ``bounds`` says, per stored part, how many rows the report had and how many were kept.
+code_reports = Table(
+    "code_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(10), nullable=False),
+    Column("root", Text, nullable=False),
+    Column("rev", String(200)),
+    Column("slopmark_version", String(40), nullable=False),
+    Column("settings", JSON, nullable=False),
+    Column("summary", JSON, nullable=False),
+    Column("bounds", JSON, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+#: A measured tree's totals per language, as ``code measure --json`` lists them.
+code_report_languages = Table(
+    "code_report_languages",
+    metadata,
+    Column("report_id", Integer, primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("language", String(40), nullable=False),
+    Column("files", Integer, nullable=False),
+    Column("sloc", Integer, nullable=False),
+    Column("callables", Integer, nullable=False),
+    Column("complex_callables", Integer, nullable=False),
+    Column("rule_lines", Integer, nullable=False),
+    Column("clone_lines", Integer, nullable=False),
+    Column("flagged_lines", Integer, nullable=False),
+    Column("erosion", Float),
+    Column("verbosity", Float),
+)
+
+#: The report's heaviest callables by mass (``rank`` 0 is the heaviest), up to a cap.
+code_report_callables = Table(
+    "code_report_callables",
+    metadata,
+    Column("report_id", Integer, primary_key=True),
+    Column("rank", Integer, primary_key=True),
+    Column("path", Text, nullable=False),
+    Column("qualname", Text, nullable=False),
+    Column("start", Integer, nullable=False),
+    Column("end", Integer, nullable=False),
+    Column("cc", Integer, nullable=False),
+    Column("sloc", Integer, nullable=False),
+    Column("mass", Float, nullable=False),
+)
+
+#: One rule that hit in the report: its counts and its explanation at measure time.
+code_report_rules = Table(
+    "code_report_rules",
+    metadata,
+    Column("report_id", Integer, primary_key=True),
+    Column("rule", String(200), primary_key=True),
+    Column("severity", String(20), nullable=False),
+    Column("category", String(60), nullable=False),
+    Column("hits", Integer, nullable=False),
+    Column("lines", Integer, nullable=False),
+    Column("stored", Integer, nullable=False),
+    Column("message", Text, nullable=False),
+    Column("what", Text, nullable=False),
+    Column("why", Text, nullable=False),
+)
+
+#: A rule's hits in file order (``position`` per rule), up to a cap per rule.
+code_report_hits = Table(
+    "code_report_hits",
+    metadata,
+    Column("report_id", Integer, primary_key=True),
+    Column("rule", String(200), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("path", Text, nullable=False),
+    Column("start", Integer, nullable=False),
+    Column("end", Integer, nullable=False),
+    Column("message", Text, nullable=False),
+)
+
+#: A clone group (``rank`` 0 is the biggest), up to a cap.
+code_report_clones = Table(
+    "code_report_clones",
+    metadata,
+    Column("report_id", Integer, primary_key=True),
+    Column("rank", Integer, primary_key=True),
+    Column("digest", String(64), nullable=False),
+    Column("kind", String(40), nullable=False),
+    Column("sloc", Integer, nullable=False),
+    Column("members", Integer, nullable=False),
+)
+
+#: A clone group's members with their source text (None: not read), up to a cap per group.
+code_report_clone_members = Table(
+    "code_report_clone_members",
+    metadata,
+    Column("report_id", Integer, primary_key=True),
+    Column("rank", Integer, primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("path", Text, nullable=False),
+    Column("start", Integer, nullable=False),
+    Column("end", Integer, nullable=False),
+    Column("sloc", Integer, nullable=False),
+    Column("text", Text),
+)
+
+#: A history's measured commits in order (``position`` 0 is the oldest).
+code_report_commits = Table(
+    "code_report_commits",
+    metadata,
+    Column("report_id", Integer, primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("sha", String(64), nullable=False),
+    Column("committed_at", String(40), nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("files", Integer, nullable=False),
+    Column("sloc", Integer, nullable=False),
+    Column("callables", Integer, nullable=False),
+    Column("complex_callables", Integer, nullable=False),
+    Column("erosion", Float),
+    Column("verbosity", Float),
+    Index("ix_code_report_commits_sha", "report_id", "sha"),
 )
