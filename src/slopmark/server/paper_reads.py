@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Column, Connection, Engine, case, func, select
 
 from slopmark.errors import BadInput
+from slopmark.server.paper_chart import BINS, Strip, strip
 from slopmark.store.schema import paper_findings, paper_measures, papers
 
 #: Papers on one page of the list.
@@ -28,10 +29,12 @@ HUMAN = "human"
 
 @dataclass(frozen=True)
 class Standing:
-    """Where a score stands among the other stored human papers (percent lower, mid-rank)."""
+    """Where a score stands among the other stored human papers (percent lower, mid-rank),
+    and their scores' histogram with this one marked (None when there is no score)."""
 
     percentile: float | None
     n: int
+    strip: Strip | None = None
 
 
 @dataclass(frozen=True)
@@ -95,21 +98,40 @@ def paper_id(text: str) -> int | None:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else None
 
 
+def _bin(column: Column[Any], index: int) -> Any:
+    """1 when ``column`` falls in bin ``index`` of [0, 1] (the last bin holds 1.0)."""
+    inside = column >= index / BINS
+    if index < BINS - 1:
+        inside = inside & (column < (index + 1) / BINS)
+    return func.coalesce(func.sum(case((inside, 1), else_=0)), 0)
+
+
+def _bin_of(score: float) -> int:
+    """The bin `_bin` puts ``score`` in (the same comparisons, so the two agree)."""
+    return next((k for k in reversed(range(BINS)) if score >= k / BINS), 0)
+
+
+def _counts(column: Column[Any], score: float) -> list[Any]:
+    """n, the lower and the same counts, then one count per histogram bin."""
+    lower = func.coalesce(func.sum(case((column < score, 1), else_=0)), 0)
+    same = func.coalesce(func.sum(case((column == score, 1), else_=0)), 0)
+    return [func.count(column), lower, same, *(_bin(column, k) for k in range(BINS))]
+
+
 def _standing(
     connection: Connection, column: Column[Any], where: Sequence[Any], score: float | None,
     own: bool,
 ) -> Standing:  # fmt: skip
-    """Where ``score`` stands among the rows of ``where``; ``own``: the paper is one of them."""
+    """Where ``score`` stands among the rows of ``where`` (one pass over their index
+    range); ``own``: the paper is one of them, and is left out."""
     if score is None:
         return Standing(None, 0)
-    counts = select(
-        func.count(column),
-        func.coalesce(func.sum(case((column < score, 1), else_=0)), 0),
-        func.coalesce(func.sum(case((column == score, 1), else_=0)), 0),
-    ).where(*where, column.is_not(None))
-    n, lower, same = connection.execute(counts).one()
-    n, same = n - own, same - own
-    return Standing(percentile(lower, same, n), n)
+    query = select(*_counts(column, score)).where(*where, column.is_not(None))
+    n, lower, same, *bins = connection.execute(query).one()
+    if own:
+        n, same = n - 1, same - 1
+        bins[_bin_of(score)] -= 1
+    return Standing(percentile(lower, same, n), n, strip(bins, score))
 
 
 def _row(row: Any, scores: dict[str, float | None]) -> PaperRow:
