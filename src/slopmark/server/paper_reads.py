@@ -216,11 +216,10 @@ def paper_view(engine: Engine, pid: int) -> PaperView | None:
 def check_filter(view: PaperView, measure: str | None, section: str | None) -> None:
     """`BadInput` for a measure or section this paper does not have."""
     names = [m.measure for m in view.measures]
-    if measure is not None and measure not in names:
+    if measure not in (None, *names):
         raise BadInput(f"measure {measure!r}: not a measure of paper {view.row.id} "
                        f"(measures: {', '.join(names)})")  # fmt: skip
-    sections = [name for name, _ in view.sections]
-    if section is not None and section not in sections:
+    if section not in (None, *(name for name, _ in view.sections)):
         raise BadInput(f"section {section!r}: no finding of paper {view.row.id} is in it; "
                        "choose a section from the filter")  # fmt: skip
 
@@ -230,11 +229,9 @@ def findings(
 ) -> list[Finding]:
     """The paper's findings in ``--findings`` order, only ``measure``'s and ``section``'s."""
     f = paper_findings.c
-    query = select(paper_findings).where(f.paper_id == pid).order_by(f.position)
-    if measure is not None:
-        query = query.where(f.measure == measure)
-    if section is not None:
-        query = query.where(f.section == section)
+    chosen = {f.measure: measure, f.section: section}
+    clauses = [column == value for column, value in chosen.items() if value is not None]
+    query = select(paper_findings).where(f.paper_id == pid, *clauses).order_by(f.position)
     with engine.connect() as connection:
         return [
             Finding(r.position, r.measure, r.section, r.file, r.line, r.text, r.repair)
