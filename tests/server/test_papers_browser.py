@@ -165,6 +165,14 @@ def test_each_measure_stands_against_the_stored_human_paper(site: Site, page: Pa
     chart = page.locator('tr[data-measure="citation_isolation"] svg.standing')
     expect(chart.locator("> title")).to_contain_text("scores of 1 other human paper")
     expect(chart.locator("rect.bin")).to_have_count(10)
+    page.locator("td.aggregate a").click()  # the n behind the standing: the human papers
+    page.wait_for_url(re.compile(r"/papers\?label=human$"))
+    rows = page.locator("table.papers tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_have_attribute("data-paper-id", str(site.papers["human"].id))
+    page.get_by_role("link", name="ai", exact=True).click()
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_have_attribute("data-paper-id", str(site.papers["ai"].id))
     page.goto(f"{site.url}/papers/{site.papers['human'].id}")
     expect(page.locator("td.aggregate")).to_contain_text("no human papers (n = 0)")
 
@@ -187,7 +195,7 @@ def _links(url: str) -> set[str]:
 
 
 def test_every_link_on_the_papers_pages_answers(site: Site) -> None:
-    pages = {"/papers"} | {f"/papers/{s.id}" for s in site.papers.values()}
+    pages = {"/papers", "/papers?label=human"} | {f"/papers/{s.id}" for s in site.papers.values()}
     seen = set().union(*(_links(site.url + path) for path in pages))
     filtered = {link for link in seen if link.startswith("/papers/") and "?" in link}
     seen |= set().union(*(_links(site.url + path) for path in sorted(filtered)[:20]))
@@ -204,6 +212,7 @@ def test_every_link_on_the_papers_pages_answers(site: Site) -> None:
         ("/papers/1?measure=nope", 400, "measure 'nope': not a measure of paper 1"),
         ("/papers/1?section=Nowhere", 400, "section 'Nowhere'"),
         ("/papers?before=x", 400, "before 'x'"),
+        ("/papers?label=robot", 400, "label 'robot': must be one of human, ai"),
     ],
 )
 def test_bad_ids_and_filters_get_an_error_page(

@@ -112,6 +112,9 @@ def test_the_list_is_newest_first_a_page_at_a_time(store: Engine) -> None:
     rest = paper_reads.list_papers(store, first[-1].id)
     assert [row.id for row in rest] == ids[:3][::-1]
     assert first[0].scores == {"macro_redundancy": 0.1}
+    human = store_paper(store, report("h", 1), "human")
+    assert [row.id for row in paper_reads.list_papers(store, label="human")] == [human]
+    assert paper_reads.list_papers(store, human, "human") == []
 
 
 @pytest.mark.parametrize(
@@ -121,6 +124,8 @@ def test_the_list_is_newest_first_a_page_at_a_time(store: Engine) -> None:
          "AND score IS NOT NULL AND score < 0.5", "ix_paper_measures_rank"),
         ("SELECT count(aggregate) FROM papers WHERE label = 'human' AND aggregate < 0.5",
          "ix_papers_rank"),
+        ("SELECT * FROM papers WHERE label = 'human' ORDER BY id DESC LIMIT 50",
+         "ix_papers_label"),
         ("SELECT * FROM paper_findings WHERE paper_id = 1 AND measure = 'm'",
          "ix_paper_findings_filter"),
         ("SELECT * FROM paper_measures WHERE paper_id = 1", "sqlite_autoindex_paper_measures"),

@@ -23,11 +23,13 @@ from slopmark.server.api import errors
 from slopmark.server.pages import error_page, render
 from slopmark.server.paper_reads import PaperView
 from slopmark.server.state import ServerState, get_state
+from slopmark.store.papers import LABELS
 
 pages = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 api = APIRouter(prefix="/api")
 State = Annotated[ServerState, Depends(get_state)]
 Before = Annotated[str | None, Query(description="Only papers with an id below this one.")]
+Label = Annotated[str | None, Query(description="Only papers labelled human or ai.")]
 Measure = Annotated[str | None, Query(description="Only this measure's findings.")]
 Section = Annotated[str | None, Query(description="Only the findings in this section.")]
 
@@ -47,6 +49,15 @@ def _before(text: str | None) -> int | None:
     return pid
 
 
+def _label(text: str | None) -> str | None:
+    """The list's label filter (empty: every paper); `BadInput` unless human or ai."""
+    if not text:
+        return None
+    if text not in LABELS:
+        raise BadInput(f"label {text!r}: must be one of {', '.join(LABELS)}; see /papers")
+    return text
+
+
 def _lookup(state: ServerState, text: str) -> PaperView | None:
     pid = paper_reads.paper_id(text)
     return None if pid is None else paper_reads.paper_view(state.engine, pid)
@@ -58,10 +69,14 @@ def _older(rows: list[paper_reads.PaperRow]) -> int | None:
 
 
 @pages.get("/papers")
-def papers_page(request: Request, state: State, before: Before = None) -> Response:
-    rows = paper_reads.list_papers(state.engine, _before(before))
+def papers_page(
+    request: Request, state: State, before: Before = None, label: Label = None
+) -> Response:
+    chosen = _label(label)
+    rows = paper_reads.list_papers(state.engine, _before(before), chosen)
     return render(request, "papers.html", nav="papers", rows=rows, older=_older(rows),
-                  newest=before is not None, order=ORDER, title=title)  # fmt: skip
+                  newest=bool(before), label=chosen, labels=LABELS, order=ORDER,
+                  title=title)  # fmt: skip
 
 
 @pages.get("/papers/{paper_id}")
@@ -79,9 +94,9 @@ def paper_page(
 
 
 @api.get("/papers", responses=errors(400))
-def papers_json(state: State, before: Before = None) -> dict[str, Any]:
+def papers_json(state: State, before: Before = None, label: Label = None) -> dict[str, Any]:
     """Stored papers, newest first, a page at a time (``older``: the next page's before)."""
-    rows = paper_reads.list_papers(state.engine, _before(before))
+    rows = paper_reads.list_papers(state.engine, _before(before), _label(label))
     return {"papers": [asdict(row) for row in rows], "older": _older(rows)}
 
 

@@ -139,11 +139,15 @@ def _row(row: Any, scores: dict[str, float | None]) -> PaperRow:
                     row.created_at, scores)  # fmt: skip
 
 
-def list_papers(engine: Engine, before: int | None = None) -> list[PaperRow]:
-    """One page of stored papers, newest first (``before``: ids below it)."""
-    query = select(papers).order_by(papers.c.id.desc()).limit(PAGE)
-    if before is not None:
-        query = query.where(papers.c.id < before)
+def list_papers(
+    engine: Engine, before: int | None = None, label: str | None = None
+) -> list[PaperRow]:
+    """One page of stored papers, newest first (``before``: ids below it; ``label``: only
+    papers with that label)."""
+    clauses = [papers.c.id < before] if before is not None else []
+    if label is not None:
+        clauses.append(papers.c.label == label)
+    query = select(papers).where(*clauses).order_by(papers.c.id.desc()).limit(PAGE)
     with engine.connect() as connection:
         rows = connection.execute(query).all()
         ids = [row.id for row in rows]

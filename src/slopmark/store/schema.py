@@ -176,6 +176,8 @@ papers = Table(
     Column("findings", Integer, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Index("ix_papers_rank", "label", "aggregate"),
+    # the list of one label's papers, newest first
+    Index("ix_papers_label", "label", "id"),
 )
 
 #: One measure of a stored paper; the paper's label is copied in so a percentile

@@ -36,6 +36,7 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_papers_rank", "papers", ["label", "aggregate"])
+    op.create_index("ix_papers_label", "papers", ["label", "id"])
     op.create_table(
         "paper_measures",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -82,5 +83,6 @@ def downgrade() -> None:
     op.drop_table("paper_findings")
     op.drop_index("ix_paper_measures_rank", table_name="paper_measures")
     op.drop_table("paper_measures")
+    op.drop_index("ix_papers_label", table_name="papers")
     op.drop_index("ix_papers_rank", table_name="papers")
     op.drop_table("papers")
