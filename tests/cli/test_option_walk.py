@@ -237,6 +237,8 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--model-config", ("paper", "--model-config", "nowhere.yaml"), "nowhere.yaml"),
         ("--profile", ("paper", "--profile", "release"), "'release'"),
         ("--jobs", ("paper", "--jobs", "-1"), "'--jobs'"),
+        ("--db", ("paper", "--store", "--db", "foreign.db"), "not a slopmark store"),
+        ("--label", ("paper", "--store", "--label", "robot"), "--label 'robot'"),
         *_sweep_cases("paper"),
     ],
     "paper bench": [

@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING
 import typer
 from rich.console import Console
 
-from slopmark.cli import sweep_options
+from slopmark.cli import paper_store, sweep_options
 from slopmark.cli.output import output_file, print_json
 from slopmark.cli.paper_revise import register
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
+    from slopmark.cli.paper_store import StoreTarget
     from slopmark.executor import Executor
     from slopmark.paper.bench import Known, PairLine
     from slopmark.paper.measures.base import MeasureSpec
@@ -67,6 +68,9 @@ def measure(
     executor: str = sweep_options.EXECUTOR,
     address: str | None = sweep_options.ADDRESS,
     jobs: int = sweep_options.JOBS,
+    store: bool = paper_store.STORE,
+    db: str | None = paper_store.DB,
+    label: str | None = paper_store.LABEL,
 ) -> None:
     """Score papers on the six measures and locate every instance (several: one unit each)."""
     from slopmark.paper.score import choose_profile
@@ -75,9 +79,13 @@ def measure(
     _measures(measures)  # an unknown name is one line before anything starts
     sweep_options.check_where(executor, address)
     job = PaperJob(measures, model_config, main, choose_profile(profile))
+    target = paper_store.store_target(store, db, label, job.profile, len(paths))
     if len(paths) == 1 and executor == "local" and address is None:
-        _measure_one(paths[0], job, findings, as_json)
+        _measure_one(paths[0], job, findings, as_json, target)
         return
+    if target is not None:
+        target.engine.dispose()
+        raise BadInput("--store keeps one paper on this machine; leave out --executor/--address")
     if findings is not None:
         raise BadInput("--findings writes one paper's findings; pass one PATH with it")
     from slopmark.cli.paper_view import print_papers
@@ -86,7 +94,10 @@ def measure(
     raise typer.Exit(print_papers(paths, job, where, as_json))
 
 
-def _measure_one(path: Path, job: PaperJob, findings: Path | None, as_json: bool) -> None:
+def _measure_one(
+    path: Path, job: PaperJob, findings: Path | None, as_json: bool, target: StoreTarget | None
+) -> None:
+    """Score one paper; write its findings file, store it (``--store``), then print it."""
     from slopmark.cli.paper_view import print_score, write_findings
     from slopmark.paper.findings import findings_json
     from slopmark.paper.sweep import score_one
@@ -96,12 +107,16 @@ def _measure_one(path: Path, job: PaperJob, findings: Path | None, as_json: bool
     scored = score_one(path, job)
     if findings is not None:
         write_findings(findings, str(path), scored.score)
+    stored = {} if target is None else {"stored_id": paper_store.keep(target, str(path), scored)}
     if as_json:
         notes = [note.message for note in scored.notes]
         print_json({**findings_json(str(path), scored.score), "profile": job.profile,
-                    "notes": notes})
+                    "notes": notes, **stored})  # fmt: skip
         return
     print_score(Console(), str(path), scored.notes, scored.score)
+    if stored:
+        paper_id = stored["stored_id"]
+        print(f"stored as paper {paper_id} (slopmark serve: /papers/{paper_id})")
 
 
 @app.command()

@@ -5,7 +5,7 @@
 (run folder, problem set, agent, model, prompt, position); `bench_row` turns
 such a run into the flat row the pages aggregate with indexed SQL, and
 `store_bench_row` writes it once. Runs stored before ``details["bench"]``
-existed are copied by migration 0004 through `legacy_rows`.
+existed are copied by migration 0005 through `legacy_rows`.
 """
 
 from __future__ import annotations

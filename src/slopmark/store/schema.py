@@ -12,6 +12,7 @@ from sqlalchemy import (
     DateTime,
     Dialect,
     Float,
+    ForeignKey,
     Index,
     Integer,
     MetaData,
@@ -197,7 +198,9 @@ bench_checkpoints = Table(
     UniqueConstraint("run", "problem", "checkpoint", name="uq_bench_checkpoint"),
     # /bench sums a problem set's checkpoints per agent × model × prompt, problem and phase.
     Index("ix_bench_board", "problem_set", "agent", "model", "prompt", "problem", "phase"),
-# --- code reports (`code measure --store`, `code history --store`; migration 0004) ----------
+)
+
+# --- code reports (`code measure --store`, `code history --store`; migration 0006) ----------
 
 #: One stored code report: a measured tree (``kind`` measure) or a repository's history
 #: (``kind`` history). ``summary`` holds the totals exactly as ``--json`` prints them;
@@ -320,4 +323,64 @@ code_report_commits = Table(
     Column("erosion", Float),
     Column("verbosity", Float),
     Index("ix_code_report_commits_sha", "report_id", "sha"),
+)
+
+#: One paper measured with ``paper measure --store`` (migration 0007); ``label`` is
+#: human / ai when the user said so (``--label``), else None.
+papers = Table(
+    "papers",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("paper", Text, nullable=False),
+    Column("label", String(10)),
+    Column("profile", String(20), nullable=False),
+    Column("aggregate", Float),
+    Column("planes", JSON, nullable=False),
+    Column("recovery", JSON),
+    Column("notes", JSON, nullable=False),
+    Column("findings", Integer, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Index("ix_papers_rank", "label", "aggregate"),
+    # the list of one label's papers, newest first
+    Index("ix_papers_label", "label", "id"),
+)
+
+#: One measure of a stored paper; the paper's label is copied in so a percentile
+#: among human papers is two range counts on ``ix_paper_measures_rank``.
+paper_measures = Table(
+    "paper_measures",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("paper_id", Integer, ForeignKey("papers.id", ondelete="CASCADE"), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("measure", String(60), nullable=False),
+    Column("plane", String(20), nullable=False),
+    Column("status", String(20), nullable=False),
+    Column("score", Float),
+    Column("flagged", Integer, nullable=False),
+    Column("units", Integer, nullable=False),
+    Column("unit_name", String(60), nullable=False),
+    Column("weak", Boolean, nullable=False),
+    Column("reason", Text),
+    Column("detail", JSON, nullable=False),
+    Column("label", String(10)),
+    UniqueConstraint("paper_id", "measure", name="uq_paper_measures_measure"),
+    Index("ix_paper_measures_rank", "measure", "label", "score"),
+)
+
+#: One located instance of a stored paper, in the order ``--findings F.json`` lists it.
+paper_findings = Table(
+    "paper_findings",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("paper_id", Integer, ForeignKey("papers.id", ondelete="CASCADE"), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("measure", String(60), nullable=False),
+    Column("section", Text, nullable=False),
+    Column("file", Text, nullable=False),
+    Column("line", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("repair", Text, nullable=False),
+    UniqueConstraint("paper_id", "position", name="uq_paper_findings_position"),
+    Index("ix_paper_findings_filter", "paper_id", "measure", "section"),
 )

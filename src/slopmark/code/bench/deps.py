@@ -139,8 +139,8 @@ def _run(
     manifest = str(fetch.manifest.relative_to(session.workspace))
     name = " ".join(fetch.argv[:2])
     if fetch.tool not in environment.toolchains.tools:
-        why = f"{fetch.tool} is not among the evaluation's toolchains (evaluation.toolchains)"
-        return SetupStep(name, manifest, False, 0.0, why, skipped=True), None
+        absent = f"{fetch.tool} is not among the evaluation's toolchains (evaluation.toolchains)"
+        return SetupStep(name, manifest, False, 0.0, absent, skipped=True), None
     done = sandbox.run(
         list(fetch.argv),
         workdir=fetch.manifest.parent,
