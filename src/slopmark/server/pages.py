@@ -11,8 +11,10 @@ submit. Nothing is loaded from outside the server.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, Response
@@ -130,4 +132,19 @@ def run_page(request: Request, state: State, run_id: int) -> Response:
     details = run.details if authenticated(request) else public_details(run.details)
     extra = {key: value for key, value in details.items() if key != "checks"}
     shown = json.dumps(extra, indent=1, ensure_ascii=False, default=str)
-    return render(request, "run.html", run=run, checks=details.get("checks", []), extra=shown)
+    return render(
+        request, "run.html", run=run, checks=details.get("checks", []), extra=shown,
+        task_link=task_link(run.domain, run.task_id, run.details),
+    )  # fmt: skip
+
+
+def task_link(domain: str, task_id: str, details: Mapping[str, Any]) -> str | None:
+    """Where a run's task leads: the console for a domain it serves, a bench checkpoint's
+    chain page (its run folder and problem, from ``details["bench"]``), else nowhere."""
+    if domain in DOMAINS:
+        return f"/console?{urlencode({'domain': domain, 'task': task_id})}"
+    bench = details.get("bench")
+    if isinstance(bench, dict) and isinstance(bench.get("run"), str) and "." in task_id:
+        problem = task_id.split("/", 1)[0].rsplit(".v", 1)[0]
+        return f"/bench/{quote(bench['run'], safe='')}/{quote(problem, safe='')}"
+    return None
