@@ -4,14 +4,17 @@ A real replay run of the shipped ``kvstore`` problem (bubblewrap sandbox) fills 
 real SQLite store; a copy of the store is served as it stood then (one row,
 provisional), and the store itself after a second run under another prompt (two
 lines on the charts). The chain page's numbers are held to ``code bench report
---json`` of the same run folder. Screenshots go to docs/screenshots/.
+--json`` of the same run folder. Screenshots go to ``$SLOPMARK_SCREENSHOTS``
+(docs/screenshots to refresh them), else a temporary folder.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +30,9 @@ from slopmark.server import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBLEMS = ROOT / "problems"
-SHOTS = ROOT / "docs" / "screenshots"
+#: Where the screenshots go: ``$SLOPMARK_SCREENSHOTS`` (docs/screenshots to refresh the
+#: README's), else a temporary folder: a test run never writes into the source tree.
+SHOTS = Path(os.environ.get("SLOPMARK_SCREENSHOTS") or tempfile.mkdtemp(prefix="bench-shots-"))
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",

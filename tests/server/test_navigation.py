@@ -10,6 +10,7 @@ through the header.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
@@ -59,7 +60,11 @@ def links_of(html: str) -> list[str]:
 
 
 def store_everything(root: Path) -> str:
-    """A store holding bench checkpoints, a study, a code report, a paper and eval runs."""
+    """A store holding eval runs (the first ids), bench checkpoints, a study, a code report
+    and a paper."""
+    engine = open_store(f"sqlite:///{root / 'runs.db'}")
+    seed(engine)
+    engine.dispose()
     url = fill(root)
     make_repo(root / "repos" / "alpha", 6, 1)
     listing = root / "repos" / "REPOS.txt"
@@ -71,9 +76,6 @@ def store_everything(root: Path) -> str:
     ):
         done = cli(*args, "--db", url)
         assert done.returncode == 0, (args, done.stderr)
-    engine = open_store(url)
-    seed(engine)
-    engine.dispose()
     return url
 
 
@@ -167,3 +169,17 @@ def test_the_api_lists_what_the_pages_show(site: str) -> None:
         response = httpx.get(site + path, timeout=30)
         assert response.status_code == 200, path
         assert json.dumps(response.json()) != "{}", path
+
+
+def test_each_eval_page_renders_for_a_screenshot(site: str, page: Page, tmp_path: Path) -> None:
+    """The eval pages as a reader sees them (the leaderboard, the chart, the console, a
+    run); ``SLOPMARK_SCREENSHOTS=docs/screenshots`` keeps the pictures for the README."""
+    folder = Path(os.environ.get("SLOPMARK_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    for name, path in (("evals", "/?domain=math"), ("chart", "/chart?domain=math"),
+                       ("console", "/console"), ("run", "/runs/1")):  # fmt: skip
+        page.goto(site + path)
+        expect(page.locator("main h1").first).to_be_visible()
+        page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+        assert (folder / f"{name}.png").stat().st_size > 10_000
