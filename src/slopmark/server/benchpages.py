@@ -104,13 +104,13 @@ def _table_json(table: BenchTable) -> dict[str, Any]:
     return {"problem_set": table.problem_set, "rows": [asdict(row) for row in table.rows]}
 
 
-@api_router.get("/bench")
+@api_router.get("/bench", responses={400: {"description": "An unknown sort or order."}})
 def bench_json(state: State, sort: str = "strict", order: str = "desc") -> dict[str, Any]:
     """The /bench tables: per problem set, a row per agent × model × prompt."""
     return {"min_rank": MIN_RANK, "tables": [_table_json(t) for t in _tables(state, sort, order)]}
 
 
-@api_router.get("/bench/{run}/{problem}")
+@api_router.get("/bench/{run}/{problem}", responses={404: {"description": "No such chain."}})
 def chain_json(state: State, run: str, problem: str) -> Any:
     """One chain's checkpoints, as its page shows them (404 when the store has none)."""
     checkpoints = _chain(state, run, problem)
