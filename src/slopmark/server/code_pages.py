@@ -17,6 +17,7 @@ from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, Response
 
 from slopmark.server import code_reads
+from slopmark.server.api import errors
 from slopmark.server.code_chart import trajectory
 from slopmark.server.code_reads import Missing
 from slopmark.server.pages import error_page, render
@@ -121,7 +122,9 @@ def _header_json(header: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@api.get("/code", summary="The stored code reports, newest first (50 a page).")
+@api.get(
+    "/code", summary="The stored code reports, newest first (50 a page).", responses=errors(400)
+)
 def code_list_json(state: State, before: str | None = None) -> dict[str, Any]:
     rows, more = code_reads.listing(state.engine, before)
     return {"reports": [_header_json(row) for row in rows], "next_before": more}
@@ -130,7 +133,7 @@ def code_list_json(state: State, before: str | None = None) -> dict[str, Any]:
 @api.get(
     "/code/{report_id}",
     summary="One stored code report: the totals and the stored findings of its page.",
-    responses={404: {"description": "No such report."}},
+    responses=errors(400, 404),
 )
 def code_report_json(state: State, report_id: str) -> dict[str, Any]:
     try:
