@@ -22,8 +22,10 @@ from dataclasses import dataclass
 import pytest
 import uvicorn
 from fastapi import FastAPI
+from playwright.sync_api import Browser
 from sqlalchemy import Engine
 
+from server.browsing import CHROMIUM, launched_chromium
 from slopmark.server import create_app
 from slopmark.store import Run, insert_run, open_store
 
@@ -133,3 +135,12 @@ def token_live(
     token, and for writes that must not change the seeded boards)."""
     url = f"sqlite:///{tmp_path_factory.mktemp('token') / 'runs.db'}"
     return LiveServer(serve_app(create_app(url, TOKEN)), TOKEN, url)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium for a module of browser tests (skipped, saying why, without it)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM}")
+    with launched_chromium() as launched:
+        yield launched

@@ -22,10 +22,11 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from bench.scbenv import needs_bwrap, needs_scb_python
 from clirun import run_cli
+from server.browsing import needs_chromium, open_page
 from slopmark.server import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,14 +34,9 @@ PROBLEMS = ROOT / "problems"
 #: Where the screenshots go: ``$SLOPMARK_SCREENSHOTS`` (docs/screenshots to refresh the
 #: README's), else a temporary folder: a test run never writes into the source tree.
 SHOTS = Path(os.environ.get("SLOPMARK_SCREENSHOTS") or tempfile.mkdtemp(prefix="bench-shots-"))
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 
 pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"needs Debian's chromium at {CHROMIUM}"),
+    needs_chromium,
     needs_bwrap,
     needs_scb_python,
     pytest.mark.slow,  # runs `code bench run` twice, uvicorn and a browser
@@ -84,21 +80,10 @@ def stored(tmp_path_factory: pytest.TempPathFactory, serve_app: Callable[[FastAP
     return Stored(first, both, json.loads(report.stdout), "replay-first")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    yield opened
-    context.close()
+    with open_page(browser, viewport={"width": 1400, "height": 1000}) as opened:
+        yield opened
 
 
 def fixed(value: float | None, digits: int = 3) -> str:

@@ -20,22 +20,14 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from clirun import run_cli
+from server.browsing import needs_chromium, open_page
 from slopmark.server import create_app
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-
 pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason=f"browser tests need Debian's chromium at {CHROMIUM}: apt-get install -y chromium",
-    ),
+    needs_chromium,
     pytest.mark.slow,  # starts the CLI, uvicorn and a browser
 ]
 
@@ -115,21 +107,10 @@ def stored(tmp_path_factory: pytest.TempPathFactory, serve_app: Callable[[FastAP
     )  # fmt: skip
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    yield opened
-    context.close()
+    with open_page(browser, viewport={"width": 1200, "height": 900}) as opened:
+        yield opened
 
 
 def shoot(page: Page, name: str, tmp_path: Path) -> None:

@@ -20,15 +20,15 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
+from server.browsing import open_page
 from server.conftest import seed
 from server.test_bench_pages import fill
 from slopmark.server import create_app
 from slopmark.store import open_store
 from sweep.conftest import cli, make_repo
 
-CHROMIUM = Path("/usr/bin/chromium")
 HERE = Path(__file__).parent
 PAPER = HERE.parent / "paper" / "fixtures" / "figure_exposition" / "method_figure"
 #: The header's links, in order, with the page each leads to.
@@ -131,23 +131,10 @@ def test_a_bench_checkpoints_run_page_leads_to_its_chain_not_the_console(site: s
     assert task == [runs[0]]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM}")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--headless", "--no-sandbox", "--disable-gpu"]
-        )
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context()
-    yield context.new_page()
-    context.close()
+    with open_page(browser) as opened:
+        yield opened
 
 
 def test_the_header_leads_to_every_part(site: str, page: Page) -> None:

@@ -5,44 +5,24 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
+from server.browsing import needs_chromium, open_page
 from server.conftest import TOKEN, LiveServer
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-
 pytestmark = [
-    pytest.mark.skipif(
-        not CHROMIUM.exists(),
-        reason=f"browser tests need Debian's chromium at {CHROMIUM}: apt-get install -y chromium",
-    ),
+    needs_chromium,
     pytest.mark.slow,  # starts a browser (Playwright's driver and chromium)
 ]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context()
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    yield opened
-    context.close()
+    with open_page(browser) as opened:
+        yield opened
 
 
 def test_leaderboard_renders_a_row_per_shown_model(live: LiveServer, page: Page) -> None:

@@ -16,25 +16,21 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from clirun import run_cli
 from corpus import CORPUS
+from server.browsing import needs_chromium, open_page
 from slopmark.server import create_app
 from slopmark.store import open_store
 from slopmark.store.papers import store_paper
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
 #: Set to a folder (docs/screenshots) to save a screenshot of each page there.
 SHOTS = os.environ.get("SLOPMARK_SCREENSHOTS")
 PAPERS = {"human": "human-cnn-graph", "ai": "ai-scientist-gan_diffusion"}
 
 pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason=f"needs Debian's chromium at {CHROMIUM}"),
+    needs_chromium,
     pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpora/papers"),
     pytest.mark.slow,  # runs the CLI, a server and a browser
 ]
@@ -70,21 +66,10 @@ def site(tmp_path_factory: pytest.TempPathFactory, serve_app: Callable[[FastAPI]
     return Site(serve_app(create_app(f"sqlite:///{db}", None)), papers)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    yield opened
-    context.close()
+    with open_page(browser, viewport={"width": 1280, "height": 900}) as opened:
+        yield opened
 
 
 def _instances(findings: dict[str, Any], measure: str | None = None) -> list[list[str]]:

@@ -20,23 +20,15 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
+from server.browsing import needs_chromium, open_page
 from slopmark.code.study.records import CommitPoint, RepoRecord, StudySettings
 from slopmark.code.study.stored import ensure_study, store_repo
 from slopmark.server import create_app
 from slopmark.store import open_store
 from sweep.conftest import cli, make_repo
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]  # fmt: skip
-needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"browser tests need Debian's chromium at {CHROMIUM}: apt-get install -y chromium",
-)
 pytestmark = pytest.mark.slow  # runs the CLI, uvicorn and chromium
 
 STATS = ("first", "last", "change", "slope", "rose")
@@ -274,22 +266,11 @@ def test_a_running_study_shows_its_progress_and_escapes_what_it_stores(
 # --- in chromium, JavaScript off: /studies → a study → a repository -------------------
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
     viewport = {"width": 1280, "height": 900}
-    context = browser.new_context(java_script_enabled=False, viewport=viewport)
-    opened = context.new_page()
-    opened.set_default_timeout(15_000)
-    yield opened
-    context.close()
+    with open_page(browser, java_script_enabled=False, viewport=viewport) as opened:
+        yield opened
 
 
 @pytest.fixture
