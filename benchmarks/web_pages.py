@@ -1,5 +1,5 @@
 """Page speed of every web page on a store of 1M eval runs, 50k bench checkpoints, 1k
-studies, 10k papers and a few hundred code reports (issue 32: p95 under 300 ms).
+studies, 10k papers and 200 code reports (issue 32: p95 under 300 ms).
 
 The store is SQLite, built once through the real schema (`slopmark.store.open_store`)
 and cached in benchmarks/.cache/. The eval runs are board_scale.py's, the bench
