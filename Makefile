@@ -69,6 +69,7 @@ smoke: $(STAMP)
 	$(PY) benchmarks/evals_overhead.py --samples 5 --runs 1 --skip inspect --json $(SMOKE)/evals_overhead.json >/dev/null
 	$(PY) benchmarks/board_scale.py --smoke --runs 1 --json $(SMOKE)/board_scale.json >/dev/null
 	$(PY) benchmarks/bench_pages.py --smoke --runs 1 --json $(SMOKE)/bench_pages.json >/dev/null
+	$(PY) benchmarks/web_pages.py --smoke --runs 1 --json $(SMOKE)/web_pages.json >/dev/null
 	$(PY) benchmarks/paper_measure.py --corpus tests/paper/fixtures/figure_exposition --rounds 1 \
 	  --json $(SMOKE)/paper_measure.json >/dev/null
 	$(PY) benchmarks/bench_overhead.py --problems tests/code/bench/data --runs 1 --json $(SMOKE)/bench_overhead.json >/dev/null

@@ -143,19 +143,24 @@ def generate_runs(size: Size) -> Iterator[tuple[Any, ...]]:
                 yield _run(model, domain, task, rng, stamp)
 
 
+def insert_runs(connection: sqlite3.Connection, size: Size) -> None:
+    """Insert every run of ``size`` into the store's ``runs`` table, in one transaction."""
+    insert = f"INSERT INTO runs ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+    with connection:
+        runs = generate_runs(size)
+        while batch := [row for _, row in zip(range(BATCH), runs, strict=False)]:
+            connection.executemany(insert, batch)
+
+
 def build_store(path: Path, size: Size) -> None:
     """Create the store with `open_store` (the real schema), then insert every run at once."""
     partial = path.with_suffix(".partial")
     for leftover in CACHE.glob(partial.name + "*"):
         leftover.unlink()
     open_store(f"sqlite:///{partial}").dispose()
-    insert = f"INSERT INTO runs ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
     start = time.perf_counter()
     connection = sqlite3.connect(partial)
-    with connection:  # one transaction
-        runs = generate_runs(size)
-        while batch := [row for _, row in zip(range(BATCH), runs, strict=False)]:
-            connection.executemany(insert, batch)
+    insert_runs(connection, size)
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()
     partial.rename(path)

@@ -21,7 +21,7 @@ from slopmark.board.grouprows import (
     stream_group_runs,
 )
 from slopmark.board.leaderboard import boards, leaderboard
-from slopmark.board.query import stream_outcomes
+from slopmark.board.query import domains, stored_domains, stream_outcomes
 from slopmark.store import insert_run, open_store
 from slopmark.store.location import HEAD_REVISION, read_sqlite, sqlite_file
 
@@ -63,6 +63,17 @@ def test_groups_are_listed_in_order(tmp_path: Path) -> None:
     for source in readers(url):
         found = [(g.domain, g.harness_version) for g in groups(source, RunFilter())]
         assert found == expected
+
+
+def test_the_stored_domains_probe_equals_a_distinct_read(tmp_path: Path) -> None:
+    """The web pages' domain tabs read the domains one index probe each; the same list
+    as a plain DISTINCT, and none from an empty store."""
+    engine = open_store(f"sqlite:///{tmp_path / 'store.db'}")
+    assert stored_domains(engine) == []
+    fill(engine, 4)
+    insert_run(engine, series_run("m1", "cx-1", domain="code_iterative", attempt=1))
+    found = stored_domains(engine)
+    assert found == domains(engine, RunFilter()) == ["calibration", "code_iterative", "math"]
 
 
 def test_filter_sql_names_every_condition() -> None:

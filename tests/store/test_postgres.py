@@ -118,7 +118,7 @@ def test_the_boards_fast_read_equals_the_outcome_path(store: Engine) -> None:
     from board.runs import fill
     from slopmark.board.grouprows import EngineRows, RunFilter, stream_group_runs
     from slopmark.board.leaderboard import boards, leaderboard
-    from slopmark.board.query import stream_outcomes
+    from slopmark.board.query import domains, stored_domains, stream_outcomes
 
     fill(store, 6)
     for where in (RunFilter(), RunFilter(domain="calibration", models=("m1", "m2"))):
@@ -128,3 +128,4 @@ def test_the_boards_fast_read_equals_the_outcome_path(store: Engine) -> None:
         stream_outcomes(store, RunFilter(domain="calibration", harness_version="h1"))
     )
     assert any(row.calibration and row.calibration.n for row in calibrated.rows)
+    assert stored_domains(store) == domains(store, RunFilter()) == ["calibration", "math"]

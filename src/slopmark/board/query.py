@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from math import sqrt
 from typing import Any
 
-from sqlalchemy import Engine, case, func, select
+from sqlalchemy import Engine, case, func, select, text
 
 from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN
 from slopmark.board.counted import CALIBRATION_DOMAIN, Outcome
@@ -87,6 +87,22 @@ def _distinct(engine: Engine, column: Any, where: RunFilter) -> list[str]:
     query = select(column).where(*where.clauses()).distinct().order_by(column)
     with engine.connect() as connection:
         return list(connection.execute(query).scalars())
+
+
+#: Each stored domain by one probe of ``ix_runs_board`` (domain first): the next domain
+#: after the last one found. A plain ``DISTINCT`` reads the whole index instead (~0.13 s
+#: on a million runs, on every board page).
+_STORED_DOMAINS = text(
+    "WITH RECURSIVE found(domain) AS (SELECT min(domain) FROM runs UNION ALL "
+    "SELECT (SELECT min(domain) FROM runs WHERE domain > found.domain) FROM found "
+    "WHERE found.domain IS NOT NULL) SELECT domain FROM found WHERE domain IS NOT NULL"
+)
+
+
+def stored_domains(engine: Engine) -> list[str]:
+    """The domains with runs in the store, sorted."""
+    with engine.connect() as connection:
+        return list(connection.execute(_STORED_DOMAINS).scalars())
 
 
 def known_domain(engine: Engine, domain: str) -> str:

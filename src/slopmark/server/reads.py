@@ -12,10 +12,11 @@ from typing import Any
 
 from sqlalchemy import Engine, select
 
+from slopmark.board import query
 from slopmark.board.grouprows import EngineRows, stream_group_runs
 from slopmark.board.leaderboard import TASK_SETS, Board
 from slopmark.board.leaderboard import boards as group_boards
-from slopmark.board.query import RunFilter, domains, known_domain
+from slopmark.board.query import RunFilter, known_domain
 from slopmark.errors import BadInput
 from slopmark.evals.task import DOMAINS, SOURCES
 from slopmark.store.schema import runs
@@ -56,7 +57,7 @@ def board_stream(engine: Engine, where: RunFilter, tasks: str = "common") -> Ite
 
 def stored_domains(engine: Engine) -> list[str]:
     """The domains that have runs in the store, sorted."""
-    return domains(engine, RunFilter())
+    return query.stored_domains(engine)
 
 
 def domain_tabs(engine: Engine) -> list[str]:
