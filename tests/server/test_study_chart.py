@@ -56,3 +56,8 @@ def test_every_drawn_point_is_inside_the_panel(values: list[float | None]) -> No
     for dot in panel.traces[0].dots:
         assert TOP - 1e-9 <= dot.y <= HEIGHT - BOTTOM + 1e-9
         assert panel.left <= dot.x <= panel.right
+
+
+def test_a_subnormal_value_still_gets_a_bound_above_it() -> None:
+    """10 ** floor(log10(5e-324)) underflows to 0: the bound must not run out of steps."""
+    assert 5e-324 <= round_bound(5e-324) <= 1e-299

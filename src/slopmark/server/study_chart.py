@@ -74,8 +74,10 @@ def round_bound(value: float) -> float:
     """The smallest of 1, 2, 2.5, 5 × 10^k at or above ``value`` (1 for nothing above 0)."""
     if value <= 0 or not math.isfinite(value):
         return 1.0
+    value = max(value, 1e-300)  # a subnormal's power of ten would underflow to 0
     power = 10.0 ** math.floor(math.log10(value))
-    return next(step * power for step in _STEPS if step * power >= value * (1 - 1e-12))
+    above = (step * power for step in _STEPS if step * power >= value * (1 - 1e-12))
+    return next(above, 10.0 * power)
 
 
 def _x(position: float) -> float:
