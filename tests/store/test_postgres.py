@@ -129,3 +129,34 @@ def test_the_boards_fast_read_equals_the_outcome_path(store: Engine) -> None:
     )
     assert any(row.calibration and row.calibration.n for row in calibrated.rows)
     assert stored_domains(store) == domains(store, RunFilter()) == ["calibration", "math"]
+
+
+def test_the_change_fingerprint_sees_every_commit_and_only_commits(store: Engine) -> None:
+    """The server keeps its boards while the snapshot is the same (`slopmark.store.changes`):
+    an insert, update or delete committed by another connection changes it; an open
+    transaction does not until it commits."""
+    from slopmark.board.query import RunFilter
+    from slopmark.server import reads
+    from slopmark.server.boardcache import BoardCache
+    from slopmark.store.changes import PostgresProbe, change_probe
+
+    insert_run(store, a_run("t1"))
+    probe, cache, math = change_probe(store), BoardCache(store), RunFilter(domain="math")
+    assert isinstance(probe, PostgresProbe)
+    kept = cache.boards(math)
+    assert probe.fingerprint() == probe.fingerprint() and cache.boards(math) is kept
+    other = create_engine(URL or "")
+    changes = ("UPDATE runs SET passed = false", "DELETE FROM runs WHERE task_id = 't1'")
+    for change in changes:
+        with other.connect() as connection:
+            before = probe.fingerprint()
+            connection.execute(text(change))  # not committed yet: nothing to see
+            assert cache.boards(math) == kept == tuple(reads.boards(store, math))
+            connection.commit()
+            assert probe.fingerprint() != before
+            kept = cache.boards(math)
+            assert kept == tuple(reads.boards(store, math))
+    other.dispose()
+    insert_run(store, a_run("t2"))
+    assert cache.boards(math) != kept
+    assert cache.boards(math) == tuple(reads.boards(store, math))

@@ -181,7 +181,7 @@ def leaderboard(
 ) -> Any:
     """One leaderboard per domain, harness version, task-set version and mode."""
     where = reads.run_filter(state.engine, domain, source)
-    boards = reads.boards(state.engine, where, tasks)
+    boards = state.boards.boards(where, tasks)
     tables = [board_json(board) for board in boards]
     return jsonable_encoder({"filter": where.label(), "boards": tables})
 
@@ -224,7 +224,7 @@ def export_csv(
 ) -> StreamingResponse:
     """The leaderboard aggregates, one CSV line per model of each board, streamed."""
     where = reads.run_filter(state.engine, domain, source)
-    chunks = csv_lines(reads.board_stream(state.engine, where, tasks))
+    chunks = csv_lines(state.boards.boards(where, tasks))
     headers = {"Content-Disposition": 'attachment; filename="slopmark-leaderboard.csv"'}
     return StreamingResponse(chunks, media_type="text/csv; charset=utf-8", headers=headers)
 

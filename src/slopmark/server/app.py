@@ -62,6 +62,7 @@ def create_app(
         for job in state.jobs:
             job.cancel()
         await asyncio.gather(*state.jobs, return_exceptions=True)
+        state.boards.close()
         state.engine.dispose()
 
     app = FastAPI(

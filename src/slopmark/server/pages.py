@@ -85,7 +85,7 @@ def leaderboard_page(
 ) -> Response:
     tabs, chosen = _domains(state, domain)
     where = reads.run_filter(state.engine, chosen, source or None)
-    boards = reads.boards(state.engine, where, tasks)
+    boards = state.boards.boards(where, tasks)
     reliability = {
         board.group: reliability_panels(board)
         for board in boards
@@ -104,7 +104,7 @@ def chart_page(
 ) -> Response:
     tabs, chosen = _domains(state, domain)
     where = reads.run_filter(state.engine, chosen, source or None)
-    charts = [chart(board) for board in reads.boards(state.engine, where)]
+    charts = [chart(board) for board in state.boards.boards(where)]
     return render(
         request, "chart.html", nav="chart", tabs=tabs, domain=chosen, source=source or "",
         charts=charts,

@@ -26,6 +26,7 @@ from starlette.routing import BaseRoute
 
 from slopmark.evals.pool import check_domain, load_pool
 from slopmark.evals.task import Task
+from slopmark.server.boardcache import BoardCache
 from slopmark.server.outbound import Outbound
 
 LOCAL_CLIENTS = ("127.0.0.1", "::1")
@@ -63,6 +64,11 @@ class ServerState:
     suites: dict[str, SuiteStatus] = field(default_factory=dict)
     jobs: set[asyncio.Task[Any]] = field(default_factory=set)
     _pool: list[Task] | None = None
+    #: the computed boards of recent filters, kept while the store is unchanged
+    boards: BoardCache = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.boards = BoardCache(self.engine)
 
     def pool(self, domain: str | None = None) -> list[Task]:
         """The approved shipped tasks (of ``domain``), loaded once."""
