@@ -5,6 +5,7 @@ from the checkpoint results themselves, with the benchmark's own definitions."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -267,3 +268,22 @@ def test_a_checkpoint_stored_again_keeps_only_its_latest_verdict(tmp_path: Path)
     assert found is not None and len(found.checkpoints) == 1
     row = found.checkpoints[0]
     assert (row["status"], row["errored"], row["strict"]) == ("scored", False, scored.strict)
+
+
+def test_a_checkpoint_stored_after_a_kept_page_shows_on_the_next_one(
+    tmp_path: Path, serve_app: Callable[[FastAPI], str]
+) -> None:
+    """/bench keeps its sums while the store is unchanged; a checkpoint stored by another
+    connection (as `code bench run` beside the server would) shows at once."""
+    url = serve_app(create_app(fill(tmp_path), None))
+    before = get_json(url, "/api/bench")
+    assert get_json(url, "/api/bench") == before  # answered from the kept sums
+    engine = open_store(f"sqlite:///{tmp_path / 'runs.db'}")
+    extra = result("q", 0, ["scored"], 0)
+    (tmp_path / "runC" / "q" / extra.checkpoint).mkdir(parents=True)
+    origin = Origin("runC", "problems")
+    assert store_result(engine, tmp_path / "runC", extra, "replay", "m-1", "fresh", origin)
+    engine.dispose()
+    rows = get_json(url, "/api/bench")["tables"][0]["rows"]
+    assert len(rows) == len(before["tables"][0]["rows"]) + 1
+    assert "fresh" in json.dumps([row["key"] for row in rows])

@@ -34,7 +34,10 @@ LOG_FOLDER = "{run}/{problem}/{checkpoint}/agent/"
 
 
 def _tables(state: State, sort: str, order: str) -> list[BenchTable]:
-    return bench_tables(benchreads.cell_sums(state.engine), sort, order)
+    """The tables, from the checkpoints' sums kept while the store is unchanged (one scan
+    of ``ix_bench_board`` per change, not per request)."""
+    sums = state.boards.kept(("bench-cells",), lambda: tuple(benchreads.cell_sums(state.engine)))
+    return bench_tables(sums, sort, order)
 
 
 def _charts(tables: list[BenchTable], study: benchreads.StudyPoints | None) -> dict[str, Any]:

@@ -6,15 +6,17 @@ with the store's fingerprint read before they were computed
 (`slopmark.store.changes`), and answers from them while the fingerprint is the same:
 a run stored by the API, the CLI or any other process changes it, and the next
 request computes the boards anew (that one is as slow as before). At most ``size``
-filters are kept, the least recently used going first.
+filters are kept, the least recently used going first. Other views computed from the
+store alone (the /bench tables' sums, `kept`) are kept the same way.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine
 
@@ -27,13 +29,14 @@ from slopmark.store.changes import change_probe
 #: any × task set is 8 × 4 × 2 = 64 views; the ones people open are far fewer)
 CACHE_SIZE = 48
 
-Key = tuple[RunFilter, str]
+Key = Hashable
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class _Kept:
     fingerprint: Hashable
-    boards: tuple[Board, ...]
+    value: Any
 
 
 class BoardCache:
@@ -47,13 +50,20 @@ class BoardCache:
 
     def boards(self, where: RunFilter, tasks: str = "common") -> tuple[Board, ...]:
         """The boards of the runs ``where`` selects, computed when the store changed since."""
-        key, fingerprint = (where, reads.check_tasks(tasks)), self._probe.fingerprint()
+        key = ("boards", where, reads.check_tasks(tasks))
+        return self.kept(key, lambda: tuple(reads.boards(self.engine, where, tasks)))
+
+    def kept(self, key: Key, compute: Callable[[], T]) -> T:
+        """``compute()``'s value for ``key``, computed again only when the store changed
+        since (the fingerprint is read first: a commit meanwhile costs one more computation,
+        never a stale value). ``compute`` must read nothing but the store."""
+        fingerprint = self._probe.fingerprint()
         with self._lock:
             kept = self._kept.get(key)
             if kept is not None and fingerprint is not None and kept.fingerprint == fingerprint:
                 self._kept.move_to_end(key)
-                return kept.boards
-        computed = tuple(reads.boards(self.engine, where, tasks))
+                return kept.value  # type: ignore[no-any-return]
+        computed = compute()
         if fingerprint is not None:
             self._keep(key, _Kept(fingerprint, computed))
         return computed
