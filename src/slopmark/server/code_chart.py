@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from math import ceil
 from typing import Any
 
+from slopmark.server.chart import Tick
+
 WIDTH, HEIGHT = 760, 320
 LEFT, RIGHT, TOP, BOTTOM = 56, 110, 16, 44
 METRICS = ("erosion", "verbosity")
@@ -41,12 +43,6 @@ class Line:
     segments: tuple[str, ...]
     #: a dot per defined value (none past `MAX_MARKS` commits)
     marks: tuple[Mark, ...]
-
-
-@dataclass(frozen=True)
-class Tick:
-    at: float
-    label: str
 
 
 @dataclass(frozen=True)
