@@ -19,8 +19,10 @@ from slopmark.cli.code_options import (
     LANGUAGE,
     NO_CACHE,
     RULES,
+    SCOPE,
     SIZE_TERM,
     languages,
+    scopes,
     settings,
 )
 from slopmark.cli.code_store import DB, STORE, report_store
@@ -104,6 +106,7 @@ def measure(
         [], "--fail-over", help="Exit 1 when a metric reaches a bound, e.g. erosion=0.4."
     ),
     language: list[str] = LANGUAGE,
+    scope: list[str] = SCOPE,
     baseline: Path | None = BASELINE,
     write_baseline: Path | None = typer.Option(
         None, "--write-baseline", help="Record today's findings (fingerprints) in this file."
@@ -118,7 +121,11 @@ def measure(
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.code_report import json_parts, render
     from slopmark.code.measure.cache.rules import cached_catalog
-    from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
+    from slopmark.code.measure.measure_tree import (
+        MeasureOptions,
+        discover_sources,
+        measure_sources,
+    )
     from slopmark.code.measure.rules import choose
 
     gates = _parse_gates(fail_over)
@@ -136,6 +143,7 @@ def measure(
             settings=settings(cc_threshold, size_term),
             jobs=jobs,
             languages=languages(language),
+            scopes=scopes(scope),
             cache=cache,
             catalog=catalog,
         )
@@ -143,19 +151,21 @@ def measure(
         # before the collector resumes, which would otherwise walk it at once and again
         # while the output is made
         with gc_paused(), progress_bar("measuring") as advance:
-            report = measure_tree(path, options, advance)
+            sources = discover_sources(path, options)
+            report = measure_sources(sources, options, advance)
             gc.freeze()
     finally:
         close_cache(cache)
     new = known.findings(report, choose(catalog, select, ignore))
     if as_json:
-        sys.stdout.writelines(json_parts(report, known.json(new)))
+        measured = {"measured": sources.coverage.to_json()}
+        sys.stdout.writelines(json_parts(report, measured | known.json(new)))
         sys.stdout.write("\n")
     else:
         from rich.console import Console
 
         rows = 20 if top is None else top
-        render(report, Console(), rows)
+        render(report, Console(), rows, sources.coverage.line())
         known.render(new, Console(), rows)
     if engine is not None:
         from slopmark.cli.code_report import summary
@@ -204,6 +214,7 @@ def history(
     size_term: str = SIZE_TERM,
     jobs: int = JOBS,
     language: list[str] = LANGUAGE,
+    scope: list[str] = SCOPE,
     no_cache: bool = NO_CACHE,
     store: bool = STORE,
     db: str | None = DB,
@@ -226,6 +237,7 @@ def history(
         settings=settings(cc_threshold, size_term),
         jobs=jobs,
         languages=languages(language),
+        scopes=scopes(scope),
         cache=cache,
     )
     try:

@@ -15,7 +15,9 @@ from slopmark.cli.code_options import (
     JOBS,
     LANGUAGE,
     NO_CACHE,
+    SCOPE,
     languages,
+    scopes,
 )
 from slopmark.errors import BadInput, CheckFailed
 
@@ -166,6 +168,7 @@ def diff(
     cc_threshold: int = CC_THRESHOLD,
     jobs: int = JOBS,
     language: list[str] = LANGUAGE,
+    scope: list[str] = SCOPE,
     no_cache: bool = NO_CACHE,
 ) -> None:
     """What a change adds: new complex callables, CC rises, rule hits, clones, and the
@@ -185,7 +188,7 @@ def diff(
     check_link_base(link_base)
     report_url = check_report_url(report_url, markdown)
     none_empty(exclude, "--exclude")
-    chosen = languages(language)
+    chosen, chosen_scopes = languages(language), scopes(scope)
     for path, option in ((sarif, "--sarif"), (markdown, "--markdown")):
         if path is not None:
             output_file(path, option)
@@ -199,6 +202,7 @@ def diff(
             settings=Settings(cc_threshold=cc_threshold),
             jobs=jobs,
             languages=chosen,
+            scopes=chosen_scopes,
             cache=cache,
             catalog=catalog,
         )

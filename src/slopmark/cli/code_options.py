@@ -23,6 +23,13 @@ LANGUAGE = typer.Option(
     help="Measure only this language (repeatable): python, javascript, typescript (with TSX), "
     "go, java or rust. Default: every language.",
 )
+SCOPE = typer.Option(
+    [],
+    "--scope",
+    help="Measure only this part of the project (repeatable): source, tests, examples, docs "
+    "or all (docs/languages.md, Scopes). Default: all (the paper's panel names no split, and "
+    "stored numbers stay comparable); reports say how many files each scope held or left out.",
+)
 RULES = typer.Option([], "--rules", help="Extra folder of ast-grep YAML rules (repeatable).")
 BASELINE = typer.Option(
     None, "--baseline", help="Report and gate only findings this baseline does not hold."
@@ -42,3 +49,10 @@ def languages(names: list[str]) -> tuple[str, ...]:
     from slopmark.code.measure.languages import LANGUAGES, check_languages
 
     return check_languages(names) if names else LANGUAGES
+
+
+def scopes(names: list[str]) -> tuple[str, ...]:
+    """The scopes of ``--scope`` (every scope when none is given, or ``all``)."""
+    from slopmark.code.measure.scopes import check_scopes
+
+    return check_scopes(names)

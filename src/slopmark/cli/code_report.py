@@ -209,14 +209,17 @@ def _group_json(group: CloneGroup) -> dict[str, Any]:
     }
 
 
-def render(report: TreeReport, console: Console, top: int) -> None:
-    """Print the human report: summary, then the worst offenders of each kind."""
+def render(report: TreeReport, console: Console, top: int, measured: str | None = None) -> None:
+    """Print the human report: summary (with ``measured``: the languages and scopes chosen
+    and what they left out), then the worst offenders of each kind."""
     from rich.table import Table
 
     s = summary(report)
     console.print(f"[bold]slopmark code measure[/bold] {report.root}")
     table = Table(show_header=False, box=None, pad_edge=False)
     table.add_row("files", f"{s['files_measured']} measured, {s['files_skipped']} skipped")
+    if measured is not None:
+        table.add_row("measured", measured)
     table.add_row("SLOC", str(s["sloc"]))
     table.add_row(
         "callables",

@@ -93,6 +93,8 @@ def diff_json(report: DiffReport) -> dict[str, Any]:
         "head": report.head,
         "cc_threshold": t,
         "languages": list(report.languages),
+        "scopes": list(report.scopes),
+        "measured": {"base": report.coverage[0].to_json(), "head": report.coverage[1].to_json()},
         "totals": {
             name: {"before": b, "after": a, "delta": None if b is None or a is None else a - b}
             for name, (b, a) in report.totals.items()

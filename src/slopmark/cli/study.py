@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,6 +16,7 @@ import typer
 from typer.core import TyperGroup
 
 from slopmark.cli import sweep_options as sweep
+from slopmark.cli.code_options import LANGUAGE, SCOPE, languages, scopes
 from slopmark.cli.output import output_file, output_folder, print_json
 from slopmark.errors import BadInput
 
@@ -68,6 +70,8 @@ def run(
     cc_threshold: int = typer.Option(10, "--cc-threshold", min=1, help="Erosion's CC threshold."),
     size_term: str = typer.Option("sqrt", "--size-term", help="sqrt, linear or none."),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
+    language: list[str] = LANGUAGE,
+    scope: list[str] = SCOPE,
 ) -> None:
     """Measure every repository of REPOS (resumes: stored repositories are not measured again)."""
     from slopmark.cli.bench import parse_duration
@@ -84,9 +88,16 @@ def run(
     settings = StudySettings(
         last=commits, sample=sample or 30, seed=seed, cc_threshold=cc_threshold,
         size_term=size_term, timeout_s=parse_duration(timeout),
+        languages=_chosen(language, languages), scopes=_chosen(scope, scopes),
     )  # fmt: skip
     code = _run_study(repos, settings, out, (executor, address, jobs), db, as_json)
     raise typer.Exit(code)
+
+
+def _chosen(names: list[str], check: Callable[[list[str]], tuple[str, ...]]) -> tuple[str, ...]:
+    """The languages or scopes ``names`` choose, checked; () for every one (the default)."""
+    chosen = check(names)
+    return () if not names or chosen == check([]) else chosen
 
 
 def _run_study(

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from slopmark.cli.output import print_json
 from slopmark.code.study.records import RepoRecord
-from slopmark.code.study.report import LoadedStudy
+from slopmark.code.study.report import LoadedStudy, measured
 from slopmark.code.study.summary import MetricSummary
 from slopmark.code.study.sweep import StudyPlan
 from slopmark.errors import BadInput
@@ -70,6 +70,11 @@ def print_report(study: LoadedStudy) -> None:
     console.print(
         f"[bold]study {study.study}[/bold]: {summary.ok} of {summary.repos} repositories "
         f"measured, {summary.failed} failed; {summary.used} with ≥ {summary.min_commits} commits"
+    )
+    chosen = measured(study.settings)
+    console.print(
+        f"languages: {', '.join(chosen['languages'])}; scopes: {', '.join(chosen['scopes'])}",
+        highlight=False,
     )
     table = Table("repository", "commits", "erosion slope", "verbosity slope", "status")
     for record in study.records:

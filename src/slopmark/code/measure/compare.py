@@ -32,6 +32,7 @@ from slopmark.code.measure.findings import CLONE, COMPLEX, HIT, Finding, clone_s
 from slopmark.code.measure.languages import LANGUAGES
 from slopmark.code.measure.pairing import UNCHANGED, FilePair, changed_lines, lines_of, pair_files
 from slopmark.code.measure.report import CallableMetrics, FileMetrics, TreeReport
+from slopmark.code.measure.scopes import SCOPES, Coverage
 
 NEW_COMPLEX, CC_RISE, NEW_HITS, NEW_CLONES = "new-complex", "cc-rise", "new-hits", "new-clones"
 NEW_SUPPRESSIONS = "new-suppressions"
@@ -105,6 +106,10 @@ class DiffReport:
     suppressed: int = 0
     #: the languages compared (`--language`; every language by default)
     languages: tuple[str, ...] = LANGUAGES
+    #: the scopes compared (`--scope`; every scope by default)
+    scopes: tuple[str, ...] = SCOPES
+    #: what each side (base, head) held per scope and what the choice left out
+    coverage: tuple[Coverage, Coverage] = (Coverage(), Coverage())
 
 
 def totals(report: TreeReport) -> Totals:

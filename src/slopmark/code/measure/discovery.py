@@ -6,16 +6,21 @@ import os
 import stat
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path, PurePosixPath
 
+from slopmark.code.measure.ecosystems import NOT_TREES, folder_reason, go_reason
 from slopmark.code.measure.fileanalysis import Skipped
-from slopmark.code.measure.languages import LANGUAGES, grammar_of, grammars_of
+from slopmark.code.measure.gitignore import Ignores
+from slopmark.code.measure.gitignore import parse as parse_ignores
+from slopmark.code.measure.languages import LANGUAGES, grammar_of
+from slopmark.code.measure.scopes import SCOPES, Choice, Coverage
 from slopmark.errors import BadInput
 from slopmark.regular import not_regular, over_limit, read_regular
 
-#: Folders never measured (virtual environments, caches, build output, VCS data).
+#: Folders the bench's workspace discovery (`slopmark.code.bench.quality`) leaves out by
+#: name; `discover` follows each ecosystem's rules instead (`slopmark.code.measure.ecosystems`).
 EXCLUDED_DIRS = frozenset(
     {
         ".git",
@@ -36,6 +41,8 @@ EXCLUDED_DIRS = frozenset(
 )
 #: Files larger than this are skipped (generated code), with the reason shown.
 MAX_FILE_BYTES = 10 * 1024 * 1024
+#: A ``.gitignore`` larger than this is not read (it is a hint, a few lines long).
+MAX_IGNORE_BYTES = 2**20
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +60,8 @@ class SourceSet:
     root: str
     files: tuple[SourceFile, ...]
     skipped: tuple[Skipped, ...]
+    #: the languages and scopes measured, and what the choice left out
+    coverage: Coverage = field(default_factory=Coverage)
 
 
 def project_excludes(root: Path) -> list[str]:
@@ -86,26 +95,97 @@ def discover(
     excludes: Sequence[str] = (),
     max_bytes: int = MAX_FILE_BYTES,
     languages: Sequence[str] = LANGUAGES,
+    scopes: Sequence[str] = SCOPES,
 ) -> SourceSet:
-    """Every source file of ``languages`` under ``path`` (or ``path`` itself when it is a
-    file: a file of no known language is read as Python)."""
+    """Every source file of ``languages`` and ``scopes`` under ``path`` (or ``path`` itself
+    when it is a file: a file of no known language is read as Python), found by each
+    ecosystem's rules (`slopmark.code.measure.ecosystems`, ``.gitignore`` files)."""
     kind = _kind(path)
     if not stat.S_ISDIR(kind):
         return _one_file(path, max_bytes)
-    grammars = grammars_of(languages)
-    globs = [*excludes, *project_excludes(path)]
+    walk = Walk(str(path), [*excludes, *project_excludes(path)])
+    found = walk.sources()
+    chosen, coverage = Choice(languages, scopes).select(found)
     files: list[SourceFile] = []
-    skipped: list[Skipped] = []
-    for folder, dirs, names in os.walk(path):
-        rel_folder = os.path.relpath(folder, path)
-        rel_folder = "" if rel_folder == "." else rel_folder.replace(os.sep, "/") + "/"
-        dirs[:] = sorted(d for d in dirs if _keep_dir(folder, rel_folder + d, d, globs, skipped))
-        for name in sorted(names):
-            grammar = grammar_of(name)
-            if grammar in grammars and not excluded(rel_folder + name, globs):
-                source = SourceFile(os.path.join(folder, name), rel_folder + name, grammar)
-                _add_file(source, max_bytes, files, skipped)
-    return SourceSet(str(path), tuple(files), tuple(skipped))
+    for rel in chosen:
+        source = SourceFile(os.path.join(path, rel), rel, grammar_of(rel) or "python")
+        _add_file(source, max_bytes, files, walk.skipped)
+    return SourceSet(str(path), tuple(files), tuple(walk.skipped), coverage)
+
+
+class Walk:
+    """A walk of a folder: the source files it finds (relative posix paths) and what it
+    leaves out with the reason (``skipped``); ``--exclude`` and project globs leave files
+    out unreported, as the user asked."""
+
+    #: the reason a symlinked folder is not entered
+    LINK = "symlink (not followed)"
+
+    def __init__(self, root: str, globs: Sequence[str]) -> None:
+        self.root = root
+        self.globs = globs
+        self.skipped: list[Skipped] = []
+        self.ignores: dict[str, Ignores] = {"": Ignores()}
+
+    def sources(self) -> list[str]:
+        found: list[str] = []
+        for folder, dirs, names in os.walk(self.root):
+            rel = os.path.relpath(folder, self.root)
+            rel = "" if rel == "." else rel.replace(os.sep, "/") + "/"
+            ignores = self._ignores_at(folder, rel)
+            dirs[:] = [d for d in sorted(dirs) if self._enter(folder, rel + d, ignores)]
+            for name in sorted(names):
+                if grammar_of(name) is not None and self._keep(rel + name, ignores):
+                    found.append(rel + name)
+        return found
+
+    def _ignores_at(self, folder: str, rel: str) -> Ignores:
+        """The ignores in force in ``folder``: its parent's and its own ``.gitignore``."""
+        parent = self.ignores.pop(rel, None) or Ignores()
+        text = _small_text(os.path.join(folder, ".gitignore"))
+        return parent.below(rel, parse_ignores(text)) if text else parent
+
+    def _enter(self, folder: str, rel: str, ignores: Ignores) -> bool:
+        """Whether to walk into the folder ``rel`` (else its exclusion is recorded)."""
+        name = rel.rpartition("/")[2]
+        if name in NOT_TREES or excluded(rel, self.globs):
+            return False
+        reason = self._folder_reason(folder, rel, name, ignores)
+        if reason is not None:
+            self.skipped.append(Skipped(rel + "/", reason))
+            return False
+        self.ignores[rel + "/"] = ignores
+        return True
+
+    def _folder_reason(self, folder: str, rel: str, name: str, ignores: Ignores) -> str | None:
+        if os.path.islink(os.path.join(folder, name)):
+            return self.LINK
+        pattern = ignores.match(rel, is_folder=True)
+        if pattern is not None:
+            return f"ignored by .gitignore ({pattern.text})"
+        return folder_reason(rel, lambda p: os.path.lexists(os.path.join(self.root, p)))
+
+    def _keep(self, rel: str, ignores: Ignores) -> bool:
+        if excluded(rel, self.globs):
+            return False
+        pattern = ignores.match(rel, is_folder=False)
+        reason = f"ignored by .gitignore ({pattern.text})" if pattern else go_reason(rel)
+        if reason is not None:
+            self.skipped.append(Skipped(rel, reason))
+        return reason is None
+
+
+def _small_text(location: str) -> str | None:
+    """The text of a regular file of at most `MAX_IGNORE_BYTES` (None: absent, not a
+    regular file, too big or unreadable; a ``.gitignore`` is a hint, not an input)."""
+    try:
+        found = os.lstat(location)
+        if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_IGNORE_BYTES:
+            return None
+        with open(location, "rb") as file:
+            return file.read(MAX_IGNORE_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return None
 
 
 def _kind(path: Path) -> int:
@@ -124,17 +204,6 @@ def _kind(path: Path) -> int:
     if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
         return mode
     raise BadInput(f"{path}: {not_regular(mode)}; pass a source file or a folder")
-
-
-def _keep_dir(
-    folder: str, rel: str, name: str, globs: Sequence[str], skipped: list[Skipped]
-) -> bool:
-    if name in EXCLUDED_DIRS or excluded(rel, globs):
-        return False
-    if os.path.islink(os.path.join(folder, name)):
-        skipped.append(Skipped(rel + "/", "symlink (not followed)"))
-        return False
-    return True
 
 
 def _add_file(

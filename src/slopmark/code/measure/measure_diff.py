@@ -29,11 +29,11 @@ from slopmark.code.measure.compare import (
     touched,
 )
 from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
-from slopmark.code.measure.languages import LANGUAGES, grammar_of, grammars_of
 from slopmark.code.measure.measure_tree import MeasureOptions, catalog_of, min_hits_of, split
 from slopmark.code.measure.native import Outcome, Progress
 from slopmark.code.measure.report import FileMetrics, build_report
 from slopmark.code.measure.rules import choose
+from slopmark.code.measure.scopes import Choice, Coverage
 from slopmark.code.measure.sides import (
     DiffRepository,
     folder_side,
@@ -83,14 +83,14 @@ def _sides(
     return base_files, head_files, repo
 
 
-def _in_languages(files: Files, languages: Sequence[str]) -> Files:
-    """``files`` without those of languages not chosen (`--language`)."""
-    if set(LANGUAGES) <= set(languages):
-        return files
-    grammars = grammars_of(languages)
-    kept = {p: v for p, v in files.versions.items() if grammar_of(p) in grammars}
-    skipped = tuple(s for s in files.skipped if grammar_of(s.path) in grammars)
-    return replace(files, versions=kept, skipped=skipped)
+def _chosen(files: Files, choice: Choice) -> tuple[Files, Coverage]:
+    """``files`` without those of languages and scopes not chosen (`--language`,
+    `--scope`), and what the choice kept and left out."""
+    paths, coverage = choice.select([*files.versions, *(s.path for s in files.skipped)])
+    wanted = set(paths)
+    kept = {p: v for p, v in files.versions.items() if p in wanted}
+    skipped = tuple(s for s in files.skipped if s.path in wanted)
+    return replace(files, versions=kept, skipped=skipped), coverage
 
 
 def _folders(request: DiffRequest) -> bool:
@@ -142,7 +142,8 @@ def diff_sides(
     with gc_paused():  # listing both sides' files already makes a heap worth walking
         base, head, repo = _sides(request, options)
         globs = exclude_changes(base.config, head.config, (_listed(base), _listed(head)))
-        base, head = _in_languages(base, options.languages), _in_languages(head, options.languages)
+        choice = Choice(options.languages, options.scopes)
+        (base, base_coverage), (head, head_coverage) = _chosen(base, choice), _chosen(head, choice)
         catalog = catalog_of(options)
         chosen = choose(catalog, options.select, options.ignore)
         rules = Rules(options.settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
@@ -163,7 +164,10 @@ def diff_sides(
         after = _side(run, head, changed, 1, head_summary, touched_skips, metrics)
         own = ([*globs[0], *changed.comments[0]], [*globs[1], *changed.comments[1]])
         report = compare(before, after, options.settings.cc_threshold, changed.lines, own)
-        return replace(report, languages=tuple(options.languages))
+        return replace(
+            report, languages=choice.coverage_languages(), scopes=choice.coverage_scopes(),
+            coverage=(base_coverage, head_coverage),
+        )  # fmt: skip
 
 
 def _changed(analyzer: Analyzer, base: Files, head: Files) -> _Changed:

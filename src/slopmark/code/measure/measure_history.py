@@ -13,10 +13,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from slopmark.code.measure.cache.files import Analyzer, Version
-from slopmark.code.measure.discovery import EXCLUDED_DIRS, excluded
+from slopmark.code.measure.discovery import excluded
+from slopmark.code.measure.ecosystems import tracked_reason
 from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
 from slopmark.code.measure.git import Commit, Entry, Repository
-from slopmark.code.measure.languages import grammar_of, grammars_of
+from slopmark.code.measure.languages import LANGUAGES
 from slopmark.code.measure.measure_tree import (
     MeasureOptions,
     Progress,
@@ -27,6 +28,7 @@ from slopmark.code.measure.measure_tree import (
 from slopmark.code.measure.metrics import rose, slope
 from slopmark.code.measure.report import FileMemo, build_report
 from slopmark.code.measure.rules import Rule, choose
+from slopmark.code.measure.scopes import SCOPES, Choice, Coverage
 from slopmark.errors import BadInput
 
 #: Blobs read from git and handed to the core at a time (bounds the bytes held).
@@ -43,6 +45,10 @@ class CommitMetrics:
     complex_callables: int
     erosion: float | None
     verbosity: float | None
+    #: the files of the commit's tree left out with a reason (`ecosystems.tracked_reason`)
+    skipped: tuple[Skipped, ...] = ()
+    #: what the commit held per scope, and what `--language`/`--scope` left out
+    coverage: Coverage = field(default_factory=Coverage)
 
 
 @dataclass(frozen=True)
@@ -56,6 +62,9 @@ class HistoryReport:
     verbosity_slope: float | None
     erosion_rose: bool | None
     verbosity_rose: bool | None
+    #: the languages and scopes measured (`--language`, `--scope`)
+    languages: tuple[str, ...] = LANGUAGES
+    scopes: tuple[str, ...] = SCOPES
 
 
 @dataclass(frozen=True)
@@ -76,9 +85,31 @@ class Selection:
         return [c for i, c in enumerate(commits) if i in chosen]
 
 
-def _keep(entry: Entry, globs: Sequence[str]) -> bool:
-    parts = entry.path.split("/")
-    return not EXCLUDED_DIRS.intersection(parts[:-1]) and not excluded(entry.path, globs)
+@dataclass(frozen=True)
+class _Tree:
+    """A commit's files to measure, those left out with a reason, and its `Coverage`."""
+
+    entries: list[Entry]
+    skipped: list[Skipped]
+    coverage: Coverage
+
+
+def _tree(files: list[Entry], globs: Sequence[str], choice: Choice) -> _Tree:
+    """The files of a commit's tree measured under ``choice``: git's tracked source files
+    but those ``globs`` leave out (unreported, as the user asked) and those an ecosystem's
+    rules leave out (`ecosystems.tracked_reason`, reported)."""
+    kept: dict[str, Entry] = {}
+    skipped: list[Skipped] = []
+    for entry in files:
+        if excluded(entry.path, globs):
+            continue
+        reason = tracked_reason(entry.path)
+        if reason is None:
+            kept[entry.path] = entry
+        else:
+            skipped.append(Skipped(entry.path, reason))
+    paths, coverage = choice.select(kept)
+    return _Tree([kept[p] for p in paths], skipped, coverage)
 
 
 @dataclass(frozen=True)
@@ -158,15 +189,16 @@ def measure_history(
         raise BadInput(
             f"{location}: no commit of {rev!r} changes a source file; nothing to measure"
         )
-    trees = _kept_trees(repo, commits, options.excludes, grammars_of(options.languages))
+    choice = Choice(options.languages, options.scopes)
+    trees = _kept_trees(repo, commits, options.excludes, choice)
     catalog = catalog_of(options)
     rules = choose(catalog, options.select, options.ignore)
-    keys = sorted({version_key(e) for entries in trees.values() for e in entries})
+    keys = sorted({version_key(e) for tree in trees.values() for e in tree.entries})
     versions = _measure_versions(repo, keys, rules, options, progress)
     known = frozenset(r.id for r in catalog)
     memo = FileMemo(options.settings, min_hits_of(rules), known)
     points = [
-        _commit_metrics(commit, versions.files_of(trees[commit.sha]), rules, known, options, memo)
+        _commit_metrics(commit, trees[commit.sha], versions, (rules, known), options, memo)
         for commit in commits
     ]
     erosions = [p.erosion for p in points]
@@ -181,35 +213,36 @@ def measure_history(
         verbosity_slope=slope(verbosities),
         erosion_rose=rose(erosions),
         verbosity_rose=rose(verbosities),
+        languages=choice.coverage_languages(),
+        scopes=choice.coverage_scopes(),
     )
 
 
 def _kept_trees(
-    repo: Repository, commits: list[Commit], excludes: Sequence[str], grammars: frozenset[str]
-) -> dict[str, list[Entry]]:
-    """Each commit's measured files: its source files of the chosen languages outside
-    excluded folders and globs."""
+    repo: Repository, commits: list[Commit], excludes: Sequence[str], choice: Choice
+) -> dict[str, _Tree]:
+    """Each commit's measured files (`_tree`)."""
     listed = repo.trees([c.sha for c in commits])
-    return {
-        sha: [e for e in files if grammar_of(e.path) in grammars and _keep(e, excludes)]
-        for sha, files in listed.items()
-    }
+    return {sha: _tree(files, excludes, choice) for sha, files in listed.items()}
 
 
 def _commit_metrics(
     commit: Commit,
-    files: tuple[list[FileAnalysis], list[Skipped]],
-    rules: Sequence[Rule],
-    known: frozenset[str],
+    tree: _Tree,
+    versions: _Versions,
+    catalog: tuple[Sequence[Rule], frozenset[str]],
     options: MeasureOptions,
     memo: FileMemo,
 ) -> CommitMetrics:
-    """One commit's numbers: its files' analyses pooled into a tree report."""
-    analyses, skipped = files
+    """One commit's numbers: its files' analyses pooled into a tree report (``catalog``:
+    the rules run and every known rule id)."""
+    rules, known = catalog
+    analyses, skipped = versions.files_of(tree.entries)
     report = build_report(
         commit.sha, analyses, skipped, min_hits_of(rules), known, options.settings, 0, memo
     )
     return CommitMetrics(
         commit, len(analyses), report.sloc, len(report.callables),
         len(report.complex_callables()), report.erosion, report.verbosity,
+        (*tree.skipped, *skipped), tree.coverage,
     )  # fmt: skip

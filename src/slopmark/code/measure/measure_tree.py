@@ -18,6 +18,7 @@ from slopmark.code.measure.native import Each, Outcome, Progress
 from slopmark.code.measure.repool import Pooling, base_key, cached_base, keep_base, updated
 from slopmark.code.measure.report import FileMemo, TreeReport, build_report
 from slopmark.code.measure.rules import Rule, choose
+from slopmark.code.measure.scopes import SCOPES
 from slopmark.gcpause import gc_paused
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "Progress",
     "applicable",
     "catalog_of",
+    "discover_sources",
     "measure_sources",
     "measure_tree",
     "min_hits_of",
@@ -44,6 +46,8 @@ class MeasureOptions:
     max_file_bytes: int = MAX_FILE_BYTES
     #: languages measured (`--language`); every language by default
     languages: Sequence[str] = LANGUAGES
+    #: scopes measured (`--scope`, `slopmark.code.measure.scopes`); every scope by default
+    scopes: Sequence[str] = SCOPES
     #: the content cache of per-file results (None: every file is analysed)
     cache: ResultCache | None = None
     #: the rule catalog of ``rule_dirs`` when the caller loaded it already (its SARIF
@@ -68,9 +72,15 @@ def split(outcomes: Sequence[Outcome]) -> tuple[list[FileAnalysis], list[Skipped
 def measure_tree(
     path: Path, options: MeasureOptions = MeasureOptions(), progress: Progress | None = None
 ) -> TreeReport:
-    """Measure every source file of the chosen languages under ``path``."""
-    sources = discover(path, options.excludes, options.max_file_bytes, options.languages)
-    return measure_sources(sources, options, progress)
+    """Measure every source file of the chosen languages and scopes under ``path``."""
+    return measure_sources(discover_sources(path, options), options, progress)
+
+
+def discover_sources(path: Path, options: MeasureOptions = MeasureOptions()) -> SourceSet:
+    """The files `measure_tree` measures under ``path`` (with its `Coverage`)."""
+    return discover(
+        path, options.excludes, options.max_file_bytes, options.languages, options.scopes
+    )
 
 
 def measure_sources(

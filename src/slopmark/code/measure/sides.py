@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from slopmark.code.measure.cache.files import Version
-from slopmark.code.measure.discovery import EXCLUDED_DIRS
+from slopmark.code.measure.discovery import Walk
+from slopmark.code.measure.ecosystems import tracked_reason
 from slopmark.code.measure.fileanalysis import Skipped
 from slopmark.code.measure.git import Repository
 from slopmark.code.measure.languages import suffixes
@@ -143,15 +144,16 @@ def _source(path: str) -> bool:
 
 
 def _kept(path: str, globs: Sequence[str]) -> bool:
-    parts = path.split("/")
-    return not EXCLUDED_DIRS.intersection(parts[:-1]) and not hidden_by(path, globs)
+    """Whether ``path`` is listed: no glob hides it and no ecosystem rule leaves it out
+    (`ecosystems.tracked_reason`: vendored packages, what the go tool ignores)."""
+    return tracked_reason(path.rstrip("/")) is None and not hidden_by(path, globs)
 
 
 def _split(
     paths: Iterable[str], excludes: Sequence[str], config: ProjectConfig
 ) -> tuple[list[str], list[str]]:
     """(paths listed, paths ``config``'s globs hide) of ``paths``; the rest are left out by
-    `EXCLUDED_DIRS` or ``excludes`` (``--exclude``)."""
+    ecosystem rules (`_kept`) or ``excludes`` (``--exclude``)."""
     kept: list[str] = []
     hidden: list[str] = []
     for path in paths:
@@ -287,16 +289,11 @@ def _disk_side(
 
 def _walk(root: Path) -> tuple[list[str], list[str]]:
     """(source files, symlinked folders as ``name/``) under ``root``, relative posix
-    paths; `EXCLUDED_DIRS` are not entered, symlinked folders not followed."""
-    paths: list[str] = []
-    links: list[str] = []
-    for folder, dirs, names in os.walk(root):
-        rel = Path(folder).relative_to(root).as_posix()
-        prefix = "" if rel == "." else rel + "/"
-        linked = {d for d in dirs if os.path.islink(os.path.join(folder, d))} - EXCLUDED_DIRS
-        links.extend(prefix + d + "/" for d in sorted(linked))
-        dirs[:] = sorted(set(dirs) - EXCLUDED_DIRS - linked)
-        paths.extend(prefix + name for name in sorted(names) if _source(name))
+    paths, found as `code measure` finds them (`slopmark.code.measure.discovery.Walk`:
+    each ecosystem's rules, ``.gitignore`` files); symlinked folders are not followed."""
+    walk = Walk(str(root), ())
+    paths = walk.sources()
+    links = [s.path for s in walk.skipped if s.path.endswith("/") and s.reason == Walk.LINK]
     return paths, links
 
 

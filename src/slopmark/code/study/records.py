@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from slopmark import __version__
+from slopmark.code.measure.languages import LANGUAGES
 from slopmark.code.measure.measure_history import Selection
 from slopmark.code.measure.measure_tree import MeasureOptions
 from slopmark.code.measure.metrics import Settings
+from slopmark.code.measure.scopes import SCOPES
 
 OK, FAILED = "ok", "failed"
 
@@ -26,18 +28,32 @@ class StudySettings:
     cc_threshold: int = 10
     size_term: str = "sqrt"
     timeout_s: float = 600.0
+    #: languages measured (`--language`); empty: every language
+    languages: tuple[str, ...] = ()
+    #: scopes measured (`--scope`); empty: every scope
+    scopes: tuple[str, ...] = ()
 
     def selection(self) -> Selection:
         return Selection(last=self.last, sample=None if self.last else self.sample, seed=self.seed)
 
     def options(self) -> MeasureOptions:
         """One process per repository: the sweep spreads repositories over the cores."""
-        return MeasureOptions(settings=Settings(self.cc_threshold, self.size_term), jobs=1)
+        return MeasureOptions(
+            settings=Settings(self.cc_threshold, self.size_term),
+            jobs=1,
+            languages=tuple(self.languages) or LANGUAGES,
+            scopes=tuple(self.scopes) or SCOPES,
+        )
 
     def identity(self) -> dict[str, Any]:
-        """What makes two studies the same (the time limit does not change a number)."""
+        """What makes two studies the same (the time limit does not change a number; every
+        language and scope, the default, leaves the identity as it was before they could be
+        chosen, so earlier studies resume)."""
         found = asdict(self)
         del found["timeout_s"]
+        for name in ("languages", "scopes"):
+            if not found[name]:
+                del found[name]
         return found
 
 

@@ -65,11 +65,18 @@ def report_json(study: LoadedStudy) -> dict[str, Any]:
         "study": study.study,
         "repos_file": study.repos_file,
         "settings": asdict(study.settings),
+        "measured": measured(study.settings),
         "repos": {"total": summary.repos, "ok": summary.ok, "failed": summary.failed,
                   "used": summary.used, "min_commits": summary.min_commits},
         "metrics": {m.metric: metric_json(m) for m in summary.metrics},
         "repositories": [repo_json(record) for record in study.records],
     }  # fmt: skip
+
+
+def measured(settings: StudySettings) -> dict[str, list[str]]:
+    """The languages and scopes every repository was measured in (none chosen: all)."""
+    options = settings.options()
+    return {"languages": list(options.languages), "scopes": list(options.scopes)}
 
 
 def first_last(record: RepoRecord, metric: str) -> tuple[float | None, float | None]:
