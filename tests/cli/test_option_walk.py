@@ -69,6 +69,7 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--fail-over", ("tree", "--fail-over", "erosion=high"), "erosion=high"),
         ("--fail-over", ("tree", "--fail-over", "churn=1"), "churn=1"),
         ("--language", ("tree", "--language", "cobol"), "cobol"),
+        ("--scope", ("tree", "--scope", "test"), "--scope: unknown scope 'test'"),
         ("--baseline", ("tree", "--baseline", "nowhere.json"), "nowhere.json"),
         ("--write-baseline", ("tree", "--write-baseline", "folder"),
          "--write-baseline 'folder': is a folder"),
@@ -88,6 +89,7 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--size-term", ("repo", "--size-term", "cube"), "--size-term 'cube'"),
         ("--jobs", ("repo", "--jobs", "-2"), "'--jobs'"),
         ("--language", ("repo", "--language", "cobol"), "cobol"),
+        ("--scope", ("repo", "--scope", "library"), "--scope: unknown scope 'library'"),
         ("--db", ("repo", "--db", "other.db"), "--db 'other.db': only --store"),
         ("--db", ("repo", "--store", "--db", "foreign.db"), "not a slopmark store"),
     ],
@@ -109,6 +111,7 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--cc-threshold", ("-C", "repo", "--cc-threshold", "0"), "'--cc-threshold'"),
         ("--jobs", ("-C", "repo", "--jobs", "-1"), "'--jobs'"),
         ("--language", ("-C", "repo", "--language", "cobol"), "cobol"),
+        ("--scope", ("-C", "repo", "--scope", "src"), "--scope: unknown scope 'src'"),
     ],
     "code rules": [
         ("--explain", ("--explain", "no-such-rule"), "no-such-rule"),
@@ -166,6 +169,8 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--timeout", (*STUDY, "--timeout", "0"), "--timeout '0'"),
         ("--cc-threshold", (*STUDY, "--cc-threshold", "0"), "'--cc-threshold'"),
         ("--size-term", (*STUDY, "--size-term", "cube"), "--size-term 'cube'"),
+        ("--language", (*STUDY, "--language", "cobol"), "--language: unknown language 'cobol'"),
+        ("--scope", (*STUDY, "--scope", "doc"), "--scope: unknown scope 'doc'"),
         *_sweep_cases(*STUDY),
     ],
     "code study report": [
