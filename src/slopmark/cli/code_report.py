@@ -324,9 +324,22 @@ def _top_clones(report: TreeReport, console: Console, top: int) -> None:
     print_table(console, table)
 
 
+#: Skipped paths listed per reason on the terminal (--json lists every one).
+SKIPS_SHOWN = 10
+
+
 def _skipped(report: TreeReport, console: Console) -> None:
+    """Each skipped path with its reason; past `SKIPS_SHOWN` of one reason (a Go module's
+    vendor/ holds thousands of files), the rest counted on one line."""
+    shown: Counter[str] = Counter()
     for s in report.skipped:
-        console.print(f"[yellow]skipped[/yellow] {s.path}: {s.reason}", highlight=False)
+        shown[s.reason] += 1
+        if shown[s.reason] <= SKIPS_SHOWN:
+            console.print(f"[yellow]skipped[/yellow] {s.path}: {s.reason}", highlight=False)
+    for reason, count in shown.items():
+        if count > SKIPS_SHOWN:
+            more = count - SKIPS_SHOWN
+            console.print(f"[yellow]skipped[/yellow] {more} more: {reason}", highlight=False)
     for f in report.files:
         for note in f.notes:
             console.print(f"[yellow]note[/yellow] {f.path}: {note}", highlight=False)
