@@ -290,3 +290,20 @@ def test_a_java_package_named_build_is_measured(tmp_path: Path) -> None:
         "target/": "build output (beside pom.xml)"
     }
     assert report["measured"]["files_by_scope"] == {"source": len(report["files"])}
+
+
+def test_history_of_a_subfolder_measures_only_that_folder(tmp_path: Path) -> None:
+    """`code history repo/pkg` picks the commits touching pkg/ (git's pathspecs there) and
+    measures pkg/ alone, as `code measure` on that folder does."""
+    repo = _repo(tmp_path / "repo", python_rust_tree(tmp_path))
+    history = cli_json("code", "history", str(repo / "pkg"))
+    head = history["commits"][-1]
+    measured = cli_json("code", "measure", str(repo / "pkg"))
+    assert (head["files"], head["sloc"], head["erosion"], head["verbosity"]) == (
+        measured["files_measured"], measured["sloc"], measured["erosion"], measured["verbosity"]
+    )
+    assert head["files_by_scope"] == {"source": 2}
+    bare = tmp_path / "bare.git"
+    _git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    whole = cli_json("code", "history", str(bare))["commits"][-1]
+    assert whole["files"] == len(python_rust_tree(tmp_path))

@@ -136,6 +136,13 @@ class Repository:
             raise BadInput(f"git {' '.join(args)}: {lines[0]}")
         return done
 
+    def prefix(self) -> str:
+        """The folder of the work tree the repository was named by, relative to its top
+        (``src/flask/``; empty at the top or in a bare repository): `history` and `study`
+        of a subfolder measure only that folder, as git's pathspecs there pick commits."""
+        done = self._run(["rev-parse", "--show-prefix"], check=False)
+        return done.stdout.decode(errors="surrogateescape").strip() if done.returncode == 0 else ""
+
     def source_commits(self, rev: str) -> list[Commit]:
         """Commits of ``rev`` (a revision or range) that touch source files, oldest first."""
         check_revision(rev)

@@ -94,13 +94,17 @@ class _Tree:
     coverage: Coverage
 
 
-def _tree(files: list[Entry], globs: Sequence[str], choice: Choice) -> _Tree:
+def _tree(files: list[Entry], globs: Sequence[str], choice: Choice, prefix: str = "") -> _Tree:
     """The files of a commit's tree measured under ``choice``: git's tracked source files
-    but those ``globs`` leave out (unreported, as the user asked) and those an ecosystem's
-    rules leave out (`ecosystems.tracked_reason`, reported)."""
+    under the folder ``prefix`` (paths relative to it) but those ``globs`` leave out
+    (unreported, as the user asked) and those an ecosystem's rules leave out
+    (`ecosystems.tracked_reason`, reported)."""
     kept: dict[str, Entry] = {}
     skipped: list[Skipped] = []
-    for entry in files:
+    for found in files:
+        if not found.path.startswith(prefix):
+            continue
+        entry = Entry(found.path[len(prefix) :], found.blob)
         if excluded(entry.path, globs):
             continue
         reason = tracked_reason(entry.path)
@@ -190,7 +194,7 @@ def measure_history(
             f"{location}: no commit of {rev!r} changes a source file; nothing to measure"
         )
     choice = Choice(options.languages, options.scopes)
-    trees = _kept_trees(repo, commits, options.excludes, choice)
+    trees = _kept_trees(repo, commits, options.excludes, choice, repo.prefix())
     catalog = catalog_of(options)
     rules = choose(catalog, options.select, options.ignore)
     keys = sorted({version_key(e) for tree in trees.values() for e in tree.entries})
@@ -219,11 +223,15 @@ def measure_history(
 
 
 def _kept_trees(
-    repo: Repository, commits: list[Commit], excludes: Sequence[str], choice: Choice
+    repo: Repository,
+    commits: list[Commit],
+    excludes: Sequence[str],
+    choice: Choice,
+    prefix: str,
 ) -> dict[str, _Tree]:
-    """Each commit's measured files (`_tree`)."""
+    """Each commit's measured files under the folder ``prefix`` (`_tree`)."""
     listed = repo.trees([c.sha for c in commits])
-    return {sha: _tree(files, excludes, choice) for sha, files in listed.items()}
+    return {sha: _tree(files, excludes, choice, prefix) for sha, files in listed.items()}
 
 
 def _commit_metrics(
