@@ -19,10 +19,12 @@ folder decided.
 
 from __future__ import annotations
 
+import fnmatch
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
+from functools import lru_cache
 from typing import Any
 
 from slopmark.code.measure.languages import LANGUAGES, language_of_path
@@ -53,8 +55,14 @@ _TEST_FILES = (
 )  # fmt: skip
 
 
+#: The test-file globs as one pattern (`scope_of` runs on every file of every commit).
+_TEST_NAME = re.compile("|".join(fnmatch.translate(glob) for glob in _TEST_FILES))
+
+
+@lru_cache(maxsize=2**18)
 def scope_of(path: str) -> str:
-    """The scope of the relative posix ``path`` (see the module's rules)."""
+    """The scope of the relative posix ``path`` (see the module's rules); cached, as a
+    history asks again for the same paths at every commit."""
     folders = path.split("/")[:-1]
     for index, folder in enumerate(folders):
         if folder == "main" and index and folders[index - 1] == "src":
@@ -63,7 +71,7 @@ def scope_of(path: str) -> str:
         if found is not None:
             return found
     name = path.rpartition("/")[2]
-    return "tests" if any(fnmatchcase(name, glob) for glob in _TEST_FILES) else "source"
+    return "tests" if _TEST_NAME.match(name) else "source"
 
 
 def check_scopes(names: Iterable[str], where: str = "--scope") -> tuple[str, ...]:
