@@ -142,6 +142,9 @@ def test_history_and_diff_take_language_and_scope(tmp_path: Path) -> None:
     assert diff["measured"]["head"]["excluded"]["by_scope"] == {
         "source": 2, "examples": 1, "docs": 1,
     }  # fmt: skip
+    text = run_cli("code", "diff", "-C", str(repo), "--scope", "tests", "--language", "python")
+    assert text.returncode == 0, text.stderr
+    assert "measured: python, scope tests (tests 1); left out: 3 rust, 2 source" in text.stdout
 
 
 def test_study_measures_only_the_chosen_language_and_scope(tmp_path: Path) -> None:

@@ -125,6 +125,7 @@ def render_diff(report: DiffReport, console: Console, top: int) -> None:
     from rich.table import Table
 
     console.print(f"[bold]slopmark code diff[/bold] {report.base} → {report.head}", highlight=False)
+    console.print(f"measured: {report.coverage[1].line()} in the head", highlight=False)
     table = Table(box=None, pad_edge=False)
     for column in ("", "before", "after", "Δ"):
         table.add_column(column, justify="right" if column else "left")
