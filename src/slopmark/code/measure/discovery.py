@@ -15,7 +15,7 @@ from slopmark.code.measure.fileanalysis import Skipped
 from slopmark.code.measure.gitignore import Ignores
 from slopmark.code.measure.gitignore import parse as parse_ignores
 from slopmark.code.measure.languages import LANGUAGES, grammar_of
-from slopmark.code.measure.scopes import SCOPES, Choice, Coverage
+from slopmark.code.measure.scopes import SCOPES, Choice, Coverage, scope_of
 from slopmark.errors import BadInput
 from slopmark.regular import not_regular, over_limit, read_regular
 
@@ -226,8 +226,11 @@ def _add_file(
 
 
 def _one_file(path: Path, max_bytes: int) -> SourceSet:
+    """The file a user named, measured whatever its language and scope (the choice is
+    the file), its scope said in the `Coverage`."""
     files: list[SourceFile] = []
     skipped: list[Skipped] = []
     source = SourceFile(str(path), path.name, grammar_of(path.name) or "python")
     _add_file(source, max_bytes, files, skipped)
-    return SourceSet(str(path), tuple(files), tuple(skipped))
+    kept = {scope_of(path.as_posix()): len(files)} if files else {}
+    return SourceSet(str(path), tuple(files), tuple(skipped), Coverage(kept=kept))
