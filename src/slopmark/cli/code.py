@@ -158,10 +158,9 @@ def measure(
         render(report, Console(), rows)
         known.render(new, Console(), rows)
     if engine is not None:
-        from slopmark.cli.code_report import summary
         from slopmark.cli.code_store import store_measure
 
-        store_measure(report, engine, catalog, summary(report))
+        store_measure(report, engine, catalog)
     if report.problems:
         for problem in report.problems:
             print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",

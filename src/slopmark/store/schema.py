@@ -200,6 +200,18 @@ bench_checkpoints = Table(
     Index("ix_bench_board", "problem_set", "agent", "model", "prompt", "problem", "phase"),
 )
 
+#: The agent's log of one stored checkpoint (migration 0010): the files the agent wrote
+#: in its log folder (prompt, command, output, transcript), each cut to a bound (see
+#: `slopmark.store.benchlogs`). Keyed by the checkpoint's run; shown only to a reader
+#: with the server's token (a log can hold what the agent printed of its environment).
+bench_logs = Table(
+    "bench_logs",
+    metadata,
+    Column("run_id", Integer, primary_key=True, autoincrement=False),
+    Column("files", JSON, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
 # --- code reports (`code measure --store`, `code history --store`; migration 0006) ----------
 
 #: One stored code report: a measured tree (``kind`` measure) or a repository's history
