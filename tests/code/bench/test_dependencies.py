@@ -256,5 +256,5 @@ def test_manifests_are_found_below_the_workspace_but_not_in_output_folders(
     assert found == [
         (("cargo", "fetch"), "Cargo.toml"),
         (("cargo", "fetch"), "engine/Cargo.toml"),
-        (("npm", "ci", "--no-audit", "--no-fund"), "web/package.json"),
+        (("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"), "web/package.json"),
     ]
