@@ -45,8 +45,9 @@ def run_id_of(name: str, text: str) -> int | None:
 
 
 def link(path: str, query: RunQuery, **more: Any) -> str:
-    """``path`` with the filter (and ``more``) in its query string."""
-    params = query.params() | {name: str(value) for name, value in more.items()}
+    """``path`` with the filter (and ``more``, None values left out) in its query string."""
+    given = {name: str(value) for name, value in more.items() if value is not None}
+    params = query.params() | given
     return f"{path}?{urlencode(params)}" if params else path
 
 
@@ -167,5 +168,5 @@ def run_page(request: Request, state: State, run_id: str) -> Response:
         prompt=run_prompt(run, _pool(state, run.domain)), filtered=bool(query.params()),
         newer=link(f"/runs/{around.newer}", query) if around.newer else None,
         older=link(f"/runs/{around.older}", query) if around.older else None,
-        back=link("/runs", query, before=run.id + 1),
+        back=link("/runs", query),
     )  # fmt: skip

@@ -167,7 +167,7 @@ def runs_page(
         found = [dict(row._mapping) for row in connection.execute(statement)]
     more, rows = len(found) > limit, found[:limit]
     if backwards:
-        return RunsPage(tuple(reversed(rows)), newer=more, older=True)
+        return RunsPage(tuple(reversed(rows)), newer=more, older=bool(rows))
     return RunsPage(tuple(rows), newer=before is not None, older=more)
 
 
