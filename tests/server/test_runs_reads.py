@@ -14,7 +14,10 @@ from slopmark.errors import BadInput
 from slopmark.server.runs_reads import (
     LISTED,
     RunQuery,
+    edge_of,
     neighbours,
+    order_key,
+    page_statement,
     parse_query,
     runs_page,
 )
@@ -43,15 +46,18 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     for index in range(30):
         for model in MODELS:
             insert_run(store, a_run(model, ("math", "json")[index % 2], index))
-    with store.begin() as connection:  # two days of runs: ids 1-40 on the first
+    with store.begin() as connection:  # ids 1-40 on one day, 41-45 (a clock step) before it
         day = text("'2026-03-01 10:00:00.000000'")
         connection.execute(update(runs).where(runs.c.id <= 40).values(created_at=day))
+        earlier = text("'2026-02-01 10:00:00.000000'")
+        connection.execute(update(runs).where(runs.c.id.between(41, 45)).values(created_at=earlier))
     return store
 
 
 def matching(engine: Engine, query: RunQuery) -> list[int]:
-    """Every matching id, newest first, read without paging."""
-    statement = select(runs.c.id).where(*query.clauses()).order_by(runs.c.id.desc())
+    """Every matching id in listing order (newest first), read without paging."""
+    order = [column.desc() for column in order_key(query)]
+    statement = select(runs.c.id).where(*query.clauses()).order_by(*order)
     with engine.connect() as connection:
         return list(connection.scalars(statement))
 
@@ -76,6 +82,8 @@ QUERIES = [
     RunQuery(harness="h2", template="json.t1"),
     RunQuery(task="math.t2.v10"),
     RunQuery(since=date(2026, 3, 1), until=date(2026, 3, 1)),
+    RunQuery(since=date(2026, 1, 1)),
+    RunQuery(model="m-a", since=date(2026, 1, 1), until=date(2026, 3, 1)),
     RunQuery(model="nobody"),
 ]
 
@@ -87,7 +95,7 @@ def test_keyset_pages_list_every_match_once_newest_first(engine: Engine, query: 
     assert all(0 < len(page) <= 4 for page in pages[:-1])
 
 
-@pytest.mark.parametrize("query", QUERIES[:4], ids=str)
+@pytest.mark.parametrize("query", [*QUERIES[:4], QUERIES[-3]], ids=str)
 def test_going_back_from_a_page_gives_the_page_before(engine: Engine, query: RunQuery) -> None:
     pages = walk(engine, query, limit=5)
     for newer, older in zip(pages, pages[1:], strict=False):
@@ -113,15 +121,21 @@ def test_filters_mean_what_they_say(engine: Engine) -> None:
     assert {row["status"] for row in rows(passed=True)} == {"ok"}
     assert {row["status"] for row in rows(errored=True)} == {"error"}
     assert {row["status"] for row in rows(errored=False)} == {"ok"}
-    assert {row["id"] for row in rows(until=date(2026, 3, 1))} == set(range(1, 41))
-    assert {row["id"] for row in rows(since=date(2026, 3, 2))}.isdisjoint(range(1, 41))
+    assert {row["id"] for row in rows(until=date(2026, 3, 1))} == set(range(1, 46))
+    assert {row["id"] for row in rows(since=date(2026, 3, 2))}.isdisjoint(range(1, 46))
+    by_time = [row["id"] for row in rows(since=date(2026, 1, 1))]
+    assert by_time[-45:] == [*range(40, 0, -1), *range(45, 40, -1)]  # stored time, then id
     assert {(r["model"], r["domain"]) for r in rows(model="m-a", domain="json")} == {
         ("m-a", "json")
     }
 
 
-def test_neighbours_are_the_next_matching_runs_either_side(engine: Engine) -> None:
-    query = RunQuery(model="m-b", passed=True)
+@pytest.mark.parametrize(
+    "query", [RunQuery(model="m-b", passed=True), RunQuery(since=date(2026, 2, 1))], ids=str
+)
+def test_neighbours_are_the_next_matching_runs_either_side(
+    engine: Engine, query: RunQuery
+) -> None:
     ids = matching(engine, query)
     middle = ids[len(ids) // 2]
     around = neighbours(engine, query, middle)
@@ -149,8 +163,9 @@ def test_query_parameters_round_trip_and_bad_ones_say_why() -> None:
 
 def plan(engine: Engine, query: RunQuery, before: int | None) -> str:
     """SQLite's plan for a page of ``query`` (each step's detail, joined)."""
-    clauses = query.clauses() + ([runs.c.id < before] if before else [])
-    statement = select(*LISTED).where(*clauses).order_by(runs.c.id.desc()).limit(51)
+    with engine.connect() as connection:
+        edge = None if before is None else edge_of(connection, query, before)
+    statement = page_statement(query, edge)
     sql = str(statement.compile(engine, compile_kwargs={"literal_binds": True}))
     with engine.connect() as connection:
         return "; ".join(row[3] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
@@ -161,12 +176,15 @@ def plan(engine: Engine, query: RunQuery, before: int | None) -> str:
     [
         (RunQuery(model="m-a", domain="math", passed=False), "ix_runs_model_domain"),
         (RunQuery(model="m-a", errored=False), "ix_runs_model_domain"),
+        (RunQuery(model="m-a", template="math.t1"), "ix_runs_template"),
+        (RunQuery(source="seed", errored=True), "ix_runs_status"),
         (RunQuery(template="json.t1"), "ix_runs_template"),
         (RunQuery(errored=True), "ix_runs_status"),
         (RunQuery(source="original"), "ix_runs_source"),
         (RunQuery(harness="h2"), "ix_runs_harness"),
         (RunQuery(since=date(2026, 3, 1), until=date(2026, 3, 1)), "ix_runs_created"),
-        (RunQuery(domain="json"), "ix_runs_board"),
+        (RunQuery(domain="json", passed=False), "ix_runs_domain"),
+        (RunQuery(domain="json", harness="h1", task_set="ts1", mode="standard"), "ix_runs_domain"),
         (RunQuery(task="math.t2.v10"), "sqlite_autoindex_runs_1"),
     ],
     ids=str,

@@ -5,9 +5,14 @@ id B" (or above id A, going back), so page 1000 costs what page 1 costs and no
 request counts or skips the rows before it. Each filter is an equality (or a
 range, for dates) on a column with an index that ends in ``id`` (migration 0008,
 `slopmark.store.schema.BROWSER_INDEXES`), so the database reads one page of the
-index and stops. ``passed`` is filtered on its own column only and "not errored"
-as ``status != 'error'``: neither draws the planner to the status index, whose
-'ok' half is nearly the whole table.
+index and stops. One filter leads (`lead_of`); the others compare ``column || ''``,
+which no index serves, so the planner walks the leading filter's index: left to
+itself it may walk another filter's, which on the last page of a rare value reads the
+whole table to learn there is no more. ``passed`` is filtered on its own column only
+and "not errored" as ``status != 'error'``, so neither draws the planner to the
+status index. A filter of dates alone is listed in (stored time, id) order along
+``ix_runs_created`` (the same order as the ids, but for clock steps), its keyset the
+pair; with another filter the dates only check the rows it leads to.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import asdict, dataclass, fields
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, Select, func, literal, select, tuple_
 
 from slopmark.errors import BadInput
 from slopmark.store.schema import runs
@@ -32,6 +37,13 @@ _EQUAL = {
     "mode": "mode",
 }  # fmt: skip
 _FLAGS = {"1": True, "0": False, "": None}
+#: which filter leads, the first given in this order, and the columns its index serves
+#: (a task's runs are few: the unique index starting with ``task_id`` finds them)
+LEADS = (
+    ("task", ("task_id",)), ("template", ("template_id",)), ("model", ("model", "domain")),
+    ("domain", ("domain",)), ("errored", ("status",)), ("harness", ("harness_version",)),
+    ("source", ("source",)),
+)  # fmt: skip
 MAX_VALUE = 200
 
 
@@ -57,23 +69,30 @@ class RunQuery:
     until: date | None = None
 
     def clauses(self) -> list[Any]:
-        """The filter as SQLAlchemy clauses on ``runs``."""
-        found = [runs.c[_EQUAL[name]] == value for name, value in self._given_text().items()]
+        """The filter as SQLAlchemy clauses on ``runs``, only the leading filter's columns
+        (`lead_of`) open to an index."""
+        lead = lead_of(self)
+        found = [_equal(_EQUAL[name], value, lead) for name, value in self._given_text().items()]
         if self.passed is not None:
             found.append(runs.c.passed.is_(self.passed))
         if self.errored is not None:
-            found.append(runs.c.status == "error" if self.errored else runs.c.status != "error")
+            errored = _equal("status", "error", lead) if self.errored else None
+            found.append(runs.c.status != "error" if errored is None else errored)
         return found + self._date_clauses()
 
     def _given_text(self) -> dict[str, str]:
         return {name: value for name in _EQUAL if isinstance(value := getattr(self, name), str)}
 
     def _date_clauses(self) -> list[Any]:
+        """The date range; on ``created_at`` itself when it leads (`by_date`), else on an
+        expression no index serves."""
+        stamp = runs.c.created_at
+        column = stamp if by_date(self) else func.coalesce(stamp, stamp)
         found = []
         if self.since is not None:
-            found.append(runs.c.created_at >= _midnight(self.since))
+            found.append(column >= _midnight(self.since))
         if self.until is not None:
-            found.append(runs.c.created_at < _midnight(self.until + timedelta(days=1)))
+            found.append(column < _midnight(self.until + timedelta(days=1)))
         return found
 
     def params(self) -> dict[str, str]:
@@ -85,6 +104,64 @@ class RunQuery:
             elif value is not None:
                 shown[name] = value.isoformat() if isinstance(value, date) else value
         return shown
+
+
+def lead_of(query: RunQuery) -> tuple[str, ...]:
+    """The columns of the leading filter's index (`LEADS`); none for dates only or no
+    filter (the table itself is in id order)."""
+    for name, columns in LEADS:
+        if getattr(query, name) not in (None, False):
+            return columns
+    return ()
+
+
+def by_date(query: RunQuery) -> bool:
+    """Whether the dates lead: they are the only filter."""
+    return not lead_of(query) and (query.since, query.until) != (None, None)
+
+
+def order_key(query: RunQuery) -> tuple[Any, ...]:
+    """The columns a listing is ordered and paged by: (stored time, id) when the dates
+    lead, else the id."""
+    return (runs.c.created_at, runs.c.id) if by_date(query) else (runs.c.id,)
+
+
+def edge_of(connection: Connection, query: RunQuery, run_id: int) -> tuple[Any, ...]:
+    """Run ``run_id``'s values of `order_key` (a page's edge); `BadInput` when a date
+    listing names a run that does not exist."""
+    if not by_date(query):
+        return (run_id,)
+    stamp = connection.scalar(select(runs.c.created_at).where(runs.c.id == run_id))
+    if stamp is None:
+        raise BadInput(f"no run has id {run_id}; follow the page links of /runs")
+    return (stamp, run_id)
+
+
+def _beyond(query: RunQuery, edge: tuple[Any, ...], newer: bool) -> Any:
+    """Runs after ``edge`` in listing order: newer (greater) or older."""
+    key = order_key(query)
+    if len(key) == 1:
+        return key[0] > edge[0] if newer else key[0] < edge[0]
+    pair, given = tuple_(*key), tuple_(literal(edge[0], key[0].type), literal(edge[1]))
+    return pair > given if newer else pair < given
+
+
+def _equal(column: str, value: str, lead: tuple[str, ...]) -> Any:
+    """``column = value``, as ``column || '' = value`` (no index) unless it leads."""
+    return runs.c[column] == value if column in lead else runs.c[column].concat("") == value
+
+
+def page_statement(
+    query: RunQuery,
+    edge: tuple[Any, ...] | None = None,
+    backwards: bool = False,
+    limit: int = PAGE_SIZE,
+) -> Select[Any]:
+    """A page of ``query`` past ``edge`` (`edge_of` a run; None: from the newest), older
+    runs first or (``backwards``) newer ones, with one row more (is there another page?)."""
+    clauses = query.clauses() + ([] if edge is None else [_beyond(query, edge, backwards)])
+    order = [column.asc() if backwards else column.desc() for column in order_key(query)]
+    return select(*LISTED).where(*clauses).order_by(*order).limit(limit + 1)
 
 
 def _midnight(day: date) -> datetime:
@@ -155,18 +232,13 @@ def runs_page(
     ``limit`` oldest above id ``after`` (the page before, going back), newest first."""
     if before is not None and after is not None:
         raise BadInput("give before or after, not both")
-    clauses = query.clauses()
-    backwards = after is not None
-    if backwards:
-        clauses.append(runs.c.id > after)
-    elif before is not None:
-        clauses.append(runs.c.id < before)
-    order = runs.c.id.asc() if backwards else runs.c.id.desc()
-    statement = select(*LISTED).where(*clauses).order_by(order).limit(limit + 1)
     with engine.connect() as connection:
+        mark = before if before is not None else after
+        edge = None if mark is None else edge_of(connection, query, mark)
+        statement = page_statement(query, edge, backwards=after is not None, limit=limit)
         found = [dict(row._mapping) for row in connection.execute(statement)]
     more, rows = len(found) > limit, found[:limit]
-    if backwards:
+    if after is not None:
         return RunsPage(tuple(reversed(rows)), newer=more, older=bool(rows))
     return RunsPage(tuple(rows), newer=before is not None, older=more)
 
@@ -182,8 +254,12 @@ class Neighbours:
 def neighbours(engine: Engine, query: RunQuery, run_id: int) -> Neighbours:
     """The runs either side of ``run_id`` among those matching ``query``: two one-row
     reads of an index, whether or not ``run_id`` itself matches."""
-    clauses, column = query.clauses(), runs.c.id
-    newer = select(column).where(*clauses, column > run_id).order_by(column.asc()).limit(1)
-    older = select(column).where(*clauses, column < run_id).order_by(column.desc()).limit(1)
     with engine.connect() as connection:
-        return Neighbours(connection.scalar(newer), connection.scalar(older))
+        newer, older = (
+            connection.scalar(
+                page_statement(query, edge_of(connection, query, run_id), backwards, limit=0)
+                .with_only_columns(runs.c.id)
+            )
+            for backwards in (True, False)
+        )
+        return Neighbours(newer, older)

@@ -61,6 +61,7 @@ BOARD_INDEX_COLUMNS = (
 
 #: The runs browser's indexes (migration 0008): a filter's column, then store order.
 BROWSER_INDEXES = {
+    "ix_runs_domain": ("domain", "id"),
     "ix_runs_template": ("template_id", "id"),
     "ix_runs_status": ("status", "id"),
     "ix_runs_source": ("source", "id"),
