@@ -71,9 +71,11 @@ def compare_page(
     chosen = domain or next(iter(reads.stored_domains(state.engine)), "math")
     where = _where(state, chosen, source, harness, task_set, mode)
     found = compare_stored(state.engine, where, a, b) if a and b else ()
+    # the models to choose from, only on the form (a DISTINCT over the domain's runs)
+    known = [] if found else models(state.engine, where)
     return render(
         request, "compare.html", nav="board", a=a or "", b=b or "", domain=chosen,
-        source=source or "", known=models(state.engine, where), comparisons=found,
+        source=source or "", known=known, comparisons=found,
         links=[group_links(c, source or None) for c in found], label=where.label(),
     )  # fmt: skip
 

@@ -22,10 +22,10 @@ from dataclasses import asdict, dataclass, fields
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Select, func, literal, select, tuple_
+from sqlalchemy import Connection, Engine, Select, func, literal, select, text, tuple_
 
 from slopmark.errors import BadInput
-from slopmark.store.schema import runs
+from slopmark.store.schema import BROWSER_ONLY, runs
 
 PAGE_SIZE = 50
 #: the listed columns: everything but the answer text and the verifier's details
@@ -73,6 +73,8 @@ class RunQuery:
         (`lead_of`) open to an index."""
         lead = lead_of(self)
         found = [_equal(_EQUAL[name], value, lead) for name, value in self._given_text().items()]
+        if lead == ("domain",):  # the condition of the browser's own ix_runs_domain
+            found.append(text(BROWSER_ONLY))
         if self.passed is not None:
             found.append(runs.c.passed.is_(self.passed))
         if self.errored is not None:
