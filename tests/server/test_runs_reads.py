@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, select, text, update
 
+from slopmark.board.grouprows import RunFilter
 from slopmark.errors import BadInput
 from slopmark.server.runs_reads import (
     LISTED,
@@ -198,3 +199,15 @@ def test_a_selective_filter_reads_its_index_not_the_table(
         found = plan(engine, query, before)
         assert f"INDEX {index}" in found, found
         assert "SCAN runs" not in found, found
+
+
+def test_the_boards_reads_of_two_models_keep_their_index(engine: Engine) -> None:
+    """``board compare`` and ``board gate`` read two models' runs of a domain in store
+    order: the browser's ``ix_runs_domain`` (partial) must not draw them to every run of
+    the domain."""
+    where = RunFilter("math", models=("m-a", "m-b"))
+    statement = select(runs.c.id).where(*where.clauses()).order_by(runs.c.id)
+    sql = str(statement.compile(engine, compile_kwargs={"literal_binds": True}))
+    with engine.connect() as connection:
+        found = "; ".join(row[3] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
+    assert "INDEX ix_runs_model_domain" in found, found
