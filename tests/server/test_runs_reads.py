@@ -124,6 +124,8 @@ def test_filters_mean_what_they_say(engine: Engine) -> None:
     assert {row["status"] for row in rows(errored=False)} == {"ok"}
     assert {row["id"] for row in rows(until=date(2026, 3, 1))} == set(range(1, 46))
     assert {row["id"] for row in rows(since=date(2026, 3, 2))}.isdisjoint(range(1, 46))
+    led = {row["id"] for row in rows(model="m-a", until=date(2026, 3, 1))}  # dates follow
+    assert led and led <= set(range(1, 46))
     by_time = [row["id"] for row in rows(since=date(2026, 1, 1))]
     assert by_time[-45:] == [*range(40, 0, -1), *range(45, 40, -1)]  # stored time, then id
     assert {(r["model"], r["domain"]) for r in rows(model="m-a", domain="json")} == {

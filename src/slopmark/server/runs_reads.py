@@ -2,10 +2,10 @@
 
 Pages are keyset pages on the store id: a page is "the next ``limit`` runs below
 id B" (or above id A, going back), so page 1000 costs what page 1 costs and no
-request counts or skips the rows before it. Each filter is an equality (or a
-range, for dates) on a column with an index that ends in ``id`` (migration 0008,
-`slopmark.store.schema.BROWSER_INDEXES`), so the database reads one page of the
-index and stops. One filter leads (`lead_of`); the others compare ``column || ''``,
+request counts or skips the rows before it. One filter leads (`lead_of`): an
+equality on a column with an index that ends in ``id`` (migration 0008,
+`slopmark.store.schema.BROWSER_INDEXES`), so the database reads one page of that
+index and stops. The other equalities compare ``column || ''``,
 which no index serves, so the planner walks the leading filter's index: left to
 itself it may walk another filter's, which on the last page of a rare value reads the
 whole table to learn there is no more. ``passed`` is filtered on its own column only
@@ -118,7 +118,8 @@ def lead_of(query: RunQuery) -> tuple[str, ...]:
 
 
 def by_date(query: RunQuery) -> bool:
-    """Whether the dates lead: they are the only filter."""
+    """Whether the dates lead: no filter of `LEADS` is given, only dates (and perhaps
+    filters no index serves: verdict, mode, task set)."""
     return not lead_of(query) and (query.since, query.until) != (None, None)
 
 
