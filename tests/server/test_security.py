@@ -49,7 +49,7 @@ def _leaves(value: Any) -> Iterator[str]:
 
 def secrets_of(task: Task) -> set[str]:
     """The verifier config's values a public reader could not know: not in the prompt."""
-    public = json.dumps(task.public())
+    public = json.dumps(task.public(), ensure_ascii=False)  # "Brontë" as the prompt shows it
     return {leaf for leaf in _leaves(task.verifier) if len(leaf) >= 4 and leaf not in public}
 
 

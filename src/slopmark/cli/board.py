@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -224,10 +224,6 @@ def show(
         console.print(f"no runs match {where.label()}")
 
 
-def _comparison_json(comparison: Comparison) -> dict[str, Any]:
-    return asdict(comparison) | {"label": comparison.group.label()}
-
-
 def _comparison_lines(c: Comparison) -> list[str]:
     p = c.paired
     only_a, only_b = p.discordant
@@ -259,35 +255,20 @@ def compare(
     """Paired comparison of A and B on the tasks both ran: difference, SE, CI, McNemar."""
     non_empty(model_a, "MODEL_A")
     non_empty(model_b, "MODEL_B")
-    comparisons = _comparisons(
+    from slopmark.board.compare import comparison_json
+    from slopmark.board.query import compare_stored
+
+    comparisons = compare_stored(
         _open(db),
         _filter(db, domain, source, harness_version, task_set_version, mode),
         model_a,
         model_b,
     )
     if as_json:
-        print_json({"comparisons": [_comparison_json(c) for c in comparisons]})
+        print_json({"comparisons": [comparison_json(c) for c in comparisons]})
         return
     for comparison in comparisons:
         print("\n".join(_comparison_lines(comparison)))
-
-
-def _comparisons(engine: Engine, where: RunFilter, a: str, b: str) -> tuple[Comparison, ...]:
-    from dataclasses import replace
-
-    from slopmark.board.compare import compare as compare_models
-    from slopmark.board.query import models, stream_outcomes
-
-    if a == b:
-        raise BadInput(f"compare {a!r} with itself: give two different models")
-    found = compare_models(stream_outcomes(engine, replace(where, models=(a, b))), a, b)
-    if not found:
-        known = ", ".join(models(engine, where)) or "none"
-        raise BadInput(
-            f"{a!r} and {b!r} have no ok runs in one group of {where.label()}; "
-            f"models with runs there: {known}"
-        )
-    return found
 
 
 def _write(chunks: Iterable[str], out: Path | None) -> None:

@@ -20,7 +20,17 @@ from fastapi.staticfiles import StaticFiles
 
 from slopmark import __version__
 from slopmark.errors import BadInput
-from slopmark.server import api, benchpages, code_pages, docs, pages, paper_pages, study_pages
+from slopmark.server import (
+    api,
+    benchpages,
+    code_pages,
+    compare_pages,
+    docs,
+    pages,
+    paper_pages,
+    runs_pages,
+    study_pages,
+)
 from slopmark.server.hosts import OwnHostOnly
 from slopmark.server.limits import MAX_BODY_BYTES, BodyLimit, validation_problem
 from slopmark.server.outbound import Outbound
@@ -85,6 +95,10 @@ def create_app(
     app.include_router(code_pages.api)
     app.include_router(paper_pages.pages)
     app.include_router(paper_pages.api)
+    app.include_router(runs_pages.pages)
+    app.include_router(runs_pages.api)
+    app.include_router(compare_pages.pages)
+    app.include_router(compare_pages.api)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(BadInput, _bad_input)
     app.add_exception_handler(RequestValidationError, validation_problem)

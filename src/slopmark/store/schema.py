@@ -59,6 +59,18 @@ BOARD_INDEX_COLUMNS = (
     "domain", "harness_version", "task_set_version", "mode", "model", "task_id", "id",
 )  # fmt: skip
 
+#: The condition of the browser's partial index ``ix_runs_domain``: true of every run.
+BROWSER_ONLY = "paste IS NOT NULL"
+
+#: The runs browser's indexes (migration 0008): a filter's column, then store order.
+BROWSER_INDEXES = {
+    "ix_runs_template": ("template_id", "id"),
+    "ix_runs_status": ("status", "id"),
+    "ix_runs_source": ("source", "id"),
+    "ix_runs_harness": ("harness_version", "id"),
+    "ix_runs_created": ("created_at", "id"),
+}
+
 runs = Table(
     "runs",
     metadata,
@@ -104,6 +116,15 @@ runs = Table(
     # The board reads one domain's runs grouped by (harness, task set, mode), then
     # per model and task: in this index's order, with no sort.
     Index("ix_runs_board", *BOARD_INDEX_COLUMNS),
+    # The runs browser's filters, each read newest first by id (migration 0008).
+    *(Index(name, *columns) for name, columns in BROWSER_INDEXES.items()),
+    # A domain's runs in store order, for the browser only: partial on a condition that
+    # holds for every run and that only the browser's reads state (`BROWSER_ONLY`), so
+    # the board's reads (``ORDER BY id`` with models named) keep ``ix_runs_model_domain``.
+    Index(
+        "ix_runs_domain", "domain", "id",
+        sqlite_where=text(BROWSER_ONLY), postgresql_where=text(BROWSER_ONLY),
+    ),  # fmt: skip
 )
 
 #: One repository study (`slopmark code study`): its settings, named by its id.
