@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 
 from slopmark.cli import sweep_options
-from slopmark.cli.options import non_empty
+from slopmark.cli.options import DB_HELP, non_empty
 from slopmark.cli.output import output_file
 from slopmark.errors import BadInput
 from slopmark.evals.endpoint import check_base_url, parse_model
@@ -23,7 +23,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-_DB_HELP = "Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
 _TASKS_HELP = "Task file or folder to use instead of the shipped pool (repeatable)."
 
 
@@ -39,7 +38,7 @@ def run(
     ),
     concurrency: int = typer.Option(16, "--concurrency", min=1, help="Tasks in flight at once."),
     mode: str = typer.Option("standard", "--mode", help="Harness mode: standard or zero_context."),
-    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Ask at most N open tasks."),
     retry_errors: bool = typer.Option(
         False, "--retry-errors", help="Re-run only the tasks whose runs errored."
@@ -88,7 +87,7 @@ def suite(
     executor: str = sweep_options.EXECUTOR,
     address: str | None = sweep_options.ADDRESS,
     jobs: int = sweep_options.JOBS,
-    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print every slice's summary as JSON."),
 ) -> None:
     """Ask every model of SUITE.yaml every domain's tasks, one (model, domain) slice per unit.
@@ -127,7 +126,7 @@ def paste(
         None, "--output-file", help="File holding the answer (default: read stdin)."
     ),
     tasks: list[Path] = typer.Option([], "--tasks", help=_TASKS_HELP),
-    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON."),
 ) -> None:
     """Score a pasted answer to one task and store it as a paste run (no API key needed).
