@@ -120,10 +120,17 @@ def _read_answer(output_file: Path | None) -> str:
 
 @app.command("paste")
 def paste(
-    task_id: str = typer.Option(..., "--task", help="Id of the task the answer is for."),
-    model: str = typer.Option("pasted", "--model", help="Label of whoever wrote the answer."),
+    task_id: str | None = typer.Option(None, "--task", help="Id of the task the answer is for."),
+    model: str | None = typer.Option(
+        None, "--model", help="Label of whoever wrote the answer (default: pasted)."
+    ),
     output_file: Path | None = typer.Option(
         None, "--output-file", help="File holding the answer (default: read stdin)."
+    ),
+    jsonl: Path | None = typer.Option(
+        None,
+        "--jsonl",
+        help='Many answers instead, one {"task", "model", "answer"} object per line ("-": stdin).',
     ),
     tasks: list[Path] = typer.Option([], "--tasks", help=_TASKS_HELP),
     db: str | None = typer.Option(None, "--db", help=DB_HELP),
@@ -134,9 +141,29 @@ def paste(
     The run logs latency 0 and cost 0. For a multi-turn task paste the final
     answer only: the transcript given to the verifier holds every user turn,
     an empty answer for each earlier turn, and the pasted answer last.
+
+    With --jsonl FILE every line is scored and stored as its own paste run; a
+    bad line (not JSON, a field missing, an unknown task) is reported on stderr
+    as FILE:LINE: why, and the other lines go on. Exits 2 if any line was
+    refused (the stored ones stay stored), 1 if any could not be scored.
     """
+    if jsonl is not None:
+        from slopmark.cli.eval_actions import batch_paste_command
+
+        _batch_only(task_id, model, output_file)
+        raise typer.Exit(batch_paste_command(jsonl, tuple(tasks), db, as_json))
     from slopmark.cli.eval_actions import paste_command
 
+    if task_id is None:
+        raise BadInput("give --task ID (the answer on stdin or --output-file), or --jsonl FILE")
     non_empty(model, "--model")
     answer = partial(_read_answer, output_file)  # read once the task is known to exist
-    raise typer.Exit(paste_command(task_id, model, answer, tuple(tasks), db, as_json))
+    raise typer.Exit(paste_command(task_id, model or "pasted", answer, tuple(tasks), db, as_json))
+
+
+def _batch_only(task_id: str | None, model: str | None, output_file: Path | None) -> None:
+    """Refuse the options of a single paste next to --jsonl (each line names its own)."""
+    given = {"--task": task_id, "--model": model, "--output-file": output_file}
+    for option, value in given.items():
+        if value is not None:
+            raise BadInput(f"{option}: not with --jsonl, whose every line names its task and model")

@@ -11,7 +11,7 @@ import sys
 
 import typer
 
-from slopmark.cli.options import DB_HELP
+from slopmark.cli.options import DB_HELP, non_empty
 
 app = typer.Typer(help="The run store: where it is.", no_args_is_help=True)
 
@@ -39,6 +39,7 @@ def path(
     from slopmark.cli.store import legacy_note, shown
     from slopmark.store.location import ENV_VAR, locate
 
+    non_empty(db, "--db")
     environ = {k: v for k, v in os.environ.items() if k != ENV_VAR} if default else os.environ
     location = locate(None if default else db, environ)
     print(shown(location.url))
