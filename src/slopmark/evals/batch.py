@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 FIELDS = ("task", "model", "answer")
 #: The longest model label (as the API's).
 MAX_MODEL_CHARS = 200
+#: A line as the errors show it.
+_SHAPE = '{"task": ID, "model": LABEL, "answer": TEXT}'
 
 
 @dataclass(frozen=True)
@@ -73,9 +75,6 @@ def _fields(record: object) -> tuple[str, str, str]:
     if len(record["model"]) > MAX_MODEL_CHARS:
         raise BadInput(f"'model' has more than {MAX_MODEL_CHARS} characters")
     return record["task"], record["model"], record["answer"]
-
-
-_SHAPE = '{"task": ID, "model": LABEL, "answer": TEXT}'
 
 
 def parse_line(number: int, text: str) -> PasteLine | Refused:
