@@ -227,7 +227,11 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--output-file", ("--task", "math.ages.0", "--output-file", "empty.txt"), "is empty"),
         ("--tasks", (*PASTE, "--tasks", "nowhere.yaml"), "nowhere.yaml"),
         ("--db", (*PASTE, "--db", "foreign.db"), "not a slopmark store"),
+        ("--jsonl", ("--jsonl", "nowhere.jsonl"), "--jsonl 'nowhere.jsonl': cannot read it"),
+        ("--jsonl", ("--jsonl", "empty.txt"), "--jsonl 'empty.txt': no lines in it"),
+        ("--jsonl", (*PASTE, "--jsonl", "answer.txt"), "--task: not with --jsonl"),
     ],
+    "store path": [("--db", ("--db", ""), "--db ''")],
     "paper measure": [
         ("paths", ("nowhere",), "nowhere"),
         ("paths", ("paper", "nowhere"), "nowhere"),

@@ -23,7 +23,7 @@ from rich.table import Table
 
 from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN, GROUPS
 from slopmark.board.leaderboard import MARGIN, board_json
-from slopmark.cli.options import non_empty, none_empty
+from slopmark.cli.options import DB_HELP, non_empty, none_empty
 from slopmark.cli.output import output_file, print_json, write_file
 from slopmark.cli.tables import print_table
 from slopmark.errors import BadInput, CheckFailed
@@ -44,8 +44,7 @@ app = typer.Typer(
 )
 
 _PIPE_WIDTH = 200
-_DB_HELP = "Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
-_DB = typer.Option(None, "--db", help=_DB_HELP)
+_DB = typer.Option(None, "--db", help=DB_HELP)
 _SOURCE = typer.Option(None, "--source", help="Only runs of seed, community or original tasks.")
 _HARNESS = typer.Option(None, "--harness-version", help="Only runs under this harness version.")
 _TASK_SET = typer.Option(None, "--task-set-version", help="Only runs on this task-set version.")
@@ -100,18 +99,19 @@ def _filter(
 
 @functools.cache
 def _open(db: str | None) -> Engine:
-    from slopmark.cli.store import open_cli_store
+    from slopmark.cli.store import read_cli_store
 
-    return open_cli_store(db)
+    return read_cli_store(db)
 
 
 def _rows(db: str | None) -> RowSource:
     """The store for the leaderboard's read: a read-only SQLite file at the latest schema
     straight through the standard library, anything else through `_open`."""
     from slopmark.board.grouprows import EngineRows, SqliteRows
-    from slopmark.store.location import database_url, read_sqlite
+    from slopmark.cli.store import read_location
+    from slopmark.store.location import read_sqlite
 
-    connection = read_sqlite(database_url(db, os.environ))
+    connection = read_sqlite(read_location(db).url)
     return EngineRows(_open(db)) if connection is None else SqliteRows(connection)
 
 

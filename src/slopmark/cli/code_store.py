@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from slopmark.cli.options import DB_HELP
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ STORE = typer.Option(
     help="Keep the report in the run store (see --db) for `slopmark serve`'s /code pages.",
 )
 DB = typer.Option(
-    None, "--db", help="Run store URL for --store (default: $SLOPMARK_DB, else ./slopmark.db)."
+    None, "--db", help=f"With --store: {DB_HELP}"
 )
 
 

@@ -40,11 +40,12 @@ def _target(target: str, db: str | None) -> tuple[str, StoreLocation]:
 
 
 def load_study(target: str, db: str | None, min_commits: int) -> LoadedStudy:
+    from slopmark.cli.store import existing
     from slopmark.code.study.stored import stored_study
     from slopmark.store.db import open_store
 
     study, store = _target(target, db)
-    engine = open_store(store.url, store.origin)
+    engine = open_store(existing(store).url, store.origin)
     found = stored_study(engine, study, min_commits)
     if found is None:
         raise BadInput(

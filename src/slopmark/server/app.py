@@ -22,6 +22,7 @@ from slopmark import __version__
 from slopmark.errors import BadInput
 from slopmark.server import (
     api,
+    batch_pages,
     benchpages,
     code_pages,
     compare_pages,
@@ -99,6 +100,8 @@ def create_app(
     app.include_router(runs_pages.api)
     app.include_router(compare_pages.pages)
     app.include_router(compare_pages.api)
+    app.include_router(batch_pages.router)
+    app.include_router(batch_pages.api)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(BadInput, _bad_input)
     app.add_exception_handler(RequestValidationError, validation_problem)
@@ -117,7 +120,7 @@ def _document_loopback_writes(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             spec = generate()
-            for method, path in loopback_writes(api.router.routes):
+            for method, path in loopback_writes([*api.router.routes, *batch_pages.api.routes]):
                 operation = spec["paths"][path][method]
                 operation.pop("security", None)
                 described = operation.get("description", "")
