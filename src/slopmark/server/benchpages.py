@@ -13,14 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from slopmark.board.benchband import human_band
-from slopmark.board.benchboard import SORTS, BenchTable, bench_tables
+from slopmark.board.benchboard import SORTS, BenchTable, RowKey, bench_tables
 from slopmark.board.checkpoints import GROUPS
 from slopmark.board.leaderboard import MIN_RANK
+from slopmark.code.bench.ledger import DOMAIN, harness_version, subject
 from slopmark.server import benchreads
 from slopmark.server.benchchart import cost_chart, quality_chart
 from slopmark.server.pages import State, error_page, render
@@ -39,6 +41,14 @@ def _tables(state: State, sort: str, order: str) -> list[BenchTable]:
     of ``ix_bench_board`` per change, not per request)."""
     sums = state.boards.kept(("bench-cells",), lambda: tuple(benchreads.cell_sums(state.engine)))
     return bench_tables(sums, sort, order)
+
+
+def runs_url(key: RowKey, errored: int) -> str:
+    """The runs browser's list of a row's stored checkpoints: its agent · model (the runs'
+    model) and prompt (their harness version), finished (``errored=0``) or errored."""
+    query = {"domain": DOMAIN, "model": subject(key.agent, key.model or None),
+             "harness": harness_version(key.prompt), "errored": str(errored)}  # fmt: skip
+    return f"/runs?{urlencode(query)}"
 
 
 def _charts(tables: list[BenchTable], study: benchreads.StudyPoints | None) -> dict[str, Any]:
@@ -63,7 +73,7 @@ def bench_page(
     study = benchreads.newest_study(state.engine)
     return render(
         request, "bench.html", nav="bench", tables=tables, charts=_charts(tables, study),
-        study=study, sort=sort, order=order, sorts=SORTS, min_rank=MIN_RANK,
+        study=study, sort=sort, order=order, sorts=SORTS, min_rank=MIN_RANK, runs_url=runs_url,
     )  # fmt: skip
 
 
