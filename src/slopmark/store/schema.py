@@ -59,6 +59,13 @@ BOARD_INDEX_COLUMNS = (
     "domain", "harness_version", "task_set_version", "mode", "model", "task_id", "id",
 )  # fmt: skip
 
+#: The matrix's index (migration 0009): a group, then each row (template, task) and column
+#: (model) of ``/matrix``, then the fields of a cell, so the matrix never reads the table.
+MATRIX_INDEX_COLUMNS = (
+    "domain", "harness_version", "task_set_version", "mode", "template_id", "task_id",
+    "model", "status", "passed", "id",
+)  # fmt: skip
+
 runs = Table(
     "runs",
     metadata,
@@ -104,6 +111,7 @@ runs = Table(
     # The board reads one domain's runs grouped by (harness, task set, mode), then
     # per model and task: in this index's order, with no sort.
     Index("ix_runs_board", *BOARD_INDEX_COLUMNS),
+    Index("ix_runs_matrix", *MATRIX_INDEX_COLUMNS),
 )
 
 #: One repository study (`slopmark code study`): its settings, named by its id.
