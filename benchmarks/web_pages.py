@@ -1,5 +1,5 @@
 """Page speed of every web page on a store of 1M eval runs, 50k bench checkpoints, 1k
-studies, 10k papers and 200 code reports (issue 32: p95 under 300 ms).
+studies, 10k papers and 200 code reports (issues 32 and 33: p95 under 300 ms).
 
 The store is SQLite, built once through the real schema (`slopmark.store.open_store`)
 and cached in benchmarks/.cache/. The eval runs are board_scale.py's, the bench
@@ -40,7 +40,7 @@ from bench_pages import FULL as FULL_BENCH
 from bench_pages import SMOKE as SMOKE_BENCH
 from bench_pages import checkpoints, free_port, p95, pages_of, time_pages, wait_until_up
 from board_scale import SMOKE as SMOKE_RUNS
-from board_scale import Size, insert_runs
+from board_scale import TEMPLATE_SIZE, Size, insert_runs
 from sqlalchemy import Connection, Engine, Table, insert, select
 
 from slopmark.code.study.records import StudySettings
@@ -304,6 +304,19 @@ def evals_pages(scale: Scale) -> list[str]:
             f"/runs/{last}"]  # fmt: skip
 
 
+def matrix_pages(scale: Scale) -> list[str]:
+    """The math matrix (every model a column): page 1, a page half-way (its cursor), the
+    filters, two picked models, the significance filter and the JSON twin (issue 33)."""
+    template = f"math.t{scale.runs.tasks // 2 // TEMPLATE_SIZE:04d}"
+    middle = quote(json.dumps([template, f"{template}.v{TEMPLATE_SIZE - 1}"]))
+    pair = "model=bench-model-00&model=bench-model-01"
+    return ["/matrix?domain=math", f"/matrix?domain=math&after={middle}",
+            "/matrix?domain=math&differ=1", "/matrix?domain=json&failures=1",
+            f"/matrix?domain=math&differ=1&{pair}",
+            "/matrix?domain=math&significant=1&a=bench-model-00&b=bench-model-01",
+            "/api/matrix?domain=math&differ=1"]  # fmt: skip
+
+
 def study_pages(scale: Scale) -> list[str]:
     big, usual = study_id(0), study_id(scale.studies // 2)
     return ["/studies", "/studies?page=2", f"/studies/{big}", f"/studies/{usual}",
@@ -330,7 +343,8 @@ def paper_pages(store: Path, scale: Scale) -> list[str]:
 
 def all_pages(store: Path, scale: Scale) -> dict[str, str]:
     """Every timed URL and its group."""
-    groups = {"evals": evals_pages(scale), "bench": list(pages_of(scale.bench)),
+    groups = {"evals": evals_pages(scale), "matrix": matrix_pages(scale),
+              "bench": list(pages_of(scale.bench)),
               "studies": study_pages(scale), "code": code_pages(store, scale),
               "papers": paper_pages(store, scale)}  # fmt: skip
     return {page: group for group, found in groups.items() for page in found}

@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 import httpx
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from evals.conftest import slopmark
 from server.browsing import needs_chromium, open_page
@@ -127,6 +127,12 @@ def page_rows(page: Page) -> list[list[str]]:
     return rows
 
 
+def cell_of(page: Page, task: str, model: str) -> Locator:
+    """The cell of ``model`` (found by its column) on ``task``'s row."""
+    models = page.locator("table.matrix thead th.model").all_inner_texts()
+    return page.locator(f'tr[data-task="{task}"] td.cell').nth(models.index(model))
+
+
 def csv_rows(text: str) -> list[list[str]]:
     """The CSV's lines in `page_rows`' layout (its run counts left out)."""
     header, *lines = list(csv.reader(io.StringIO(text)))
@@ -161,7 +167,7 @@ def test_only_where_models_differ_shows_exactly_the_tasks_whose_stored_verdicts_
 @needs_chromium
 def test_a_cell_shows_the_latest_run_with_the_count_and_leads_to_it(site: Site, page: Page) -> None:
     page.goto(site.url + "/matrix?domain=instruction&failures=1")
-    cell = page.locator('tr[data-task="c2"] td[data-model="bob"]')
+    cell = cell_of(page, "c2", "bob")
     expect(cell).to_have_class("cell fail")
     expect(cell.locator(".count")).to_have_text("×2")
     with sqlite3.connect(site.path) as connection:
@@ -171,7 +177,7 @@ def test_a_cell_shows_the_latest_run_with_the_count_and_leads_to_it(site: Site, 
     cell.locator("a").click()
     expect(page.locator("h1")).to_have_text(f"Run {latest}")
     page.go_back()
-    expect(page.locator('tr[data-task="c1"] td[data-model="cy"]')).to_have_text("—")
+    expect(cell_of(page, "c1", "cy")).to_have_text("—")
     expect(page.locator('tr[data-task="g3"]')).to_be_visible()  # every model failed
     expect(page.locator('tr[data-task="g1"]')).to_have_count(0)
 

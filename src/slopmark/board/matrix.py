@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from slopmark.board.counted import COUNTED, CountedRow, columns, truthy
 from slopmark.board.stats import PairedComparison, paired
@@ -37,9 +38,9 @@ PASSED_CODE, FAILED_CODE = 2, 1
 _SCORE, _CLUSTER = COUNTED.index("score"), COUNTED.index("cluster")
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One model on one task: the verdict of the run shown, that run, and how many runs."""
+class Cell(NamedTuple):
+    """One model on one task: the verdict of the run shown, that run, and how many runs
+    (a tuple: a page builds thousands)."""
 
     verdict: str
     run_id: int
@@ -67,6 +68,10 @@ class Row:
     def cluster(self) -> str:
         """The template, or ``task:<id>`` for a task without one (as the board clusters)."""
         return self.template_id or f"task:{self.task_id}"
+
+    def line(self, models: Iterable[str]) -> list[Cell | None]:
+        """The cells of ``models`` in order (None: no run)."""
+        return [self.cells.get(model) for model in models]
 
     def verdicts(self) -> set[str]:
         """The distinct verdicts (pass, fail) of the models with an ok run."""

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import HTMLResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 
 from slopmark.board.counted import Group
 from slopmark.board.matrix import Filters, Row, TemplatePair, significant
@@ -47,6 +47,8 @@ pages = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 exports = APIRouter()
 State = Annotated[ServerState, Depends(get_state)]
 _ON, _OFF = ("1", "on", "true", "yes"), ("", "0", "off", "false", "no")
+#: a page's cells unless ``limit`` says otherwise, and its fewest rows then
+PAGE_CELLS, MIN_PAGE = 2_500, 10
 _CSV_STREAM = {"content": {"text/csv": {"schema": {"type": "string"}}}}
 
 
@@ -102,7 +104,10 @@ ModelB = Annotated[
 After = Annotated[
     str | None, Query(description="Where the page starts: the previous page's `next`.")
 ]
-Limit = Annotated[str | None, Query(description=f"Rows a page: 1 to {MAX_PAGE} (default {PAGE}).")]
+Limit = Annotated[
+    str | None,
+    Query(description=f"Rows a page: 1 to {MAX_PAGE} (default {PAGE}, fewer with many models)."),
+]
 
 
 def matrix_params(
@@ -140,9 +145,11 @@ def _flag(name: str, value: str | None) -> bool:
     return text in _ON
 
 
-def _limit(value: str | None) -> int:
+def _limit(value: str | None, columns: int) -> int:
+    """The rows a page: ``limit`` when given, else `PAGE` up to about `PAGE_CELLS` cells
+    (with many models a page holds fewer tasks, so it stays quick to send and read)."""
     if not value:
-        return PAGE
+        return max(MIN_PAGE, min(PAGE, PAGE_CELLS // max(columns, 1)))
     if not value.isdigit() or not 1 <= int(value) <= MAX_PAGE:
         raise BadInput(f"limit {value!r}: must be a whole number from 1 to {MAX_PAGE}")
     return int(value)
@@ -205,7 +212,7 @@ def resolve(state: ServerState, params: MatrixParams) -> MatrixView:
     shown = [_known(name, models, group) for name in dict.fromkeys(params.model)] or models
     filters = Filters(_flag("failures", params.failures), _flag("differ", params.differ))
     query = MatrixQuery(group, tuple(shown), len(shown) == len(models), filters,
-                        _cursor(params.after), _limit(params.limit))  # fmt: skip
+                        _cursor(params.after), _limit(params.limit, len(shown)))  # fmt: skip
     if not _flag("significant", params.significant):
         return MatrixView(params, domain, groups, group, models, query)
     pair = _pair(params, shown, models, group)
@@ -261,7 +268,7 @@ def _row_json(row: Row, shown: list[str]) -> dict[str, Any]:
     return {
         "template_id": row.template_id,
         "task_id": row.task_id,
-        "cells": {model: asdict(found) if found else None for model, found in cells.items()},
+        "cells": {model: found._asdict() if found else None for model, found in cells.items()},
     }
 
 
@@ -269,14 +276,19 @@ def _pair_json(pair: TemplatePair) -> dict[str, Any]:
     return {**asdict(pair.comparison), "significant": pair.significant}
 
 
-@exports.get("/api/matrix", responses=READ)
-def matrix_json(state: State, params: Params) -> dict[str, Any]:
+@exports.get("/api/matrix", responses=READ, response_class=JSONResponse)
+def matrix_json(state: State, params: Params) -> JSONResponse:
     """The tasks × models matrix, a page of rows: per task its template and each shown
     model's cell (verdict pass / fail / errored, the run shown, the number of runs; null:
     no run). ``next`` is the next page's ``after`` (null on the last page); with
     ``significant=1``, ``templates`` holds A − B per template."""
     view = resolve(state, params)
-    page = _page(state, view)
+    # plain JSON values already: no encoder pass over every cell
+    return JSONResponse(view_json(view, _page(state, view)))
+
+
+def view_json(view: MatrixView, page: MatrixPage) -> dict[str, Any]:
+    """The view and its page as `/api/matrix` gives them."""
     shown = list(view.query.models) if view.query else []
     filters = view.query.filters if view.query else Filters()
     return {
@@ -289,7 +301,7 @@ def matrix_json(state: State, params: Params) -> dict[str, Any]:
             "failures": filters.failures,
             "differ": filters.differ,
             "significant": view.pair is not None,
-        },
+        },  # fmt: skip
         "pair": list(view.pair) if view.pair else None,
         "templates": {name: _pair_json(pair) for name, pair in view.pairs.items()},
         "rows": [_row_json(row, shown) for row in page.rows],

@@ -8,7 +8,8 @@ index order and grouped into rows as they arrive: a page stops reading once it h
 its rows and knows whether another follows, so no page reads the group's runs one by
 one. A page starts after a cursor, the (template, task) of the previous page's last row
 (keyset paging: page 1000 costs what page 1 costs). Templates sort before tasks, and a
-task without a template sorts first (``NULLS FIRST``), on every database.
+task without a template sorts first (``NULLS FIRST``), on every database. Groups and
+models are found by index seeks, one per group or model, never by reading every run.
 
 The per-template paired test reads the two models' counted runs with the board's own
 read (`slopmark.board.grouprows.group_runs`).
@@ -18,15 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from itertools import groupby, islice
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Engine, and_, case, func, or_, select, tuple_
+from sqlalchemy import Connection, Engine, case, func, select, text
 
 from slopmark.board.counted import Group
-from slopmark.board.grouprows import GROUP, EngineRows, RunFilter, group_runs, groups
+from slopmark.board.grouprows import GROUP, EngineRows, RunFilter, group_runs
 from slopmark.board.matrix import (
     FAILED_CODE,
     PASSED_CODE,
@@ -66,33 +67,77 @@ class MatrixPage:
     next: Cursor | None
 
 
+#: a board group's fields after its domain: the order of ``ix_runs_board``
+_GROUP_FIELDS = (runs.c.harness_version, runs.c.task_set_version, runs.c.mode)
+_IN_GROUP = " AND ".join(f"{name} = :{name}" for name in GROUP)
+#: A group's models by one probe of ``ix_runs_board`` each (the next model after the last
+#: one found), in one statement: a ``DISTINCT`` reads every run's index entry instead.
+_GROUP_MODELS = text(
+    f"WITH RECURSIVE found(model) AS (SELECT min(model) FROM runs WHERE {_IN_GROUP} "
+    f"UNION ALL SELECT (SELECT min(model) FROM runs WHERE {_IN_GROUP} AND model > found.model) "
+    "FROM found WHERE found.model IS NOT NULL) SELECT model FROM found WHERE model IS NOT NULL"
+)
+
+
+def _first_group(connection: Connection, clauses: list[Any]) -> Any:
+    query = select(*_GROUP_FIELDS).where(*clauses).order_by(*_GROUP_FIELDS).limit(1)
+    return connection.execute(query).first()
+
+
+def _next_group(connection: Connection, domain: str, after: Sequence[str] | None) -> Any:
+    """The first (harness, task set, mode) of ``domain`` after ``after``: a few index seeks,
+    one per field from the last (a row-value ``>`` would read every run of ``after``)."""
+    if after is None:
+        return _first_group(connection, [runs.c.domain == domain])
+    for last in reversed(range(len(_GROUP_FIELDS))):
+        same = [field == value for field, value in zip(_GROUP_FIELDS[:last], after, strict=False)]
+        found = _first_group(
+            connection, [runs.c.domain == domain, *same, _GROUP_FIELDS[last] > after[last]]
+        )
+        if found is not None:
+            return found
+    return None
+
+
 def domain_groups(engine: Engine, domain: str) -> list[Group]:
-    """The board groups of ``domain``'s runs, sorted."""
-    return groups(EngineRows(engine), RunFilter(domain=domain))
+    """The board groups of ``domain``'s runs, sorted: one index probe per group."""
+    found: list[Group] = []
+    with engine.connect() as connection:
+        key = _next_group(connection, domain, None)
+        while key is not None:
+            found.append(Group(domain, *key))
+            key = _next_group(connection, domain, tuple(key))
+    return found
+
+
+def group_models(engine: Engine, group: Group) -> list[str]:
+    """The models with runs in ``group``, sorted."""
+    with engine.connect() as connection:
+        return list(connection.execute(_GROUP_MODELS, asdict(group)).scalars())
 
 
 def _in_group(group: Group) -> list[Any]:
     return [runs.c[name] == value for name, value in zip(GROUP, vars(group).values(), strict=True)]
 
 
-def group_models(engine: Engine, group: Group) -> list[str]:
-    """The models with runs in ``group``, sorted."""
-    query = select(runs.c.model).where(*_in_group(group)).distinct().order_by(runs.c.model)
-    with engine.connect() as connection:
-        return list(connection.execute(query).scalars())
-
-
-def _after(cursor: Cursor) -> Any:
-    """The rows after ``cursor`` in the matrix's order (a task without a template first)."""
+def _segments(cursor: Cursor | None) -> list[list[Any]]:
+    """The rows after ``cursor`` in the matrix's order, as consecutive index ranges: the
+    rest of the cursor's template, then every later template (a task without a template
+    sorts first). Each is an index seek, where one row-value ``>`` would read the whole
+    template up to the cursor."""
+    if cursor is None:
+        return [[]]
     template, task = cursor
     if template is None:
-        return or_(and_(runs.c.template_id.is_(None), runs.c.task_id > task),
-                   runs.c.template_id.is_not(None))  # fmt: skip
-    return tuple_(runs.c.template_id, runs.c.task_id) > tuple_(template, task)
+        return [[runs.c.template_id.is_(None), runs.c.task_id > task],
+                [runs.c.template_id.is_not(None)]]  # fmt: skip
+    return [[runs.c.template_id == template, runs.c.task_id > task],
+            [runs.c.template_id > template]]  # fmt: skip
 
 
-def _cells(query: MatrixQuery) -> Any:
-    """One line per (template, task, model) of the view, in the matrix's order."""
+def _cells(query: MatrixQuery, segment: list[Any]) -> Any:
+    """One line per (template, task, model) of the view in ``segment``, in the matrix's
+    order."""
     verdict = case((runs.c.passed, PASSED_CODE), else_=FAILED_CODE)
     latest_ok = func.max(case((runs.c.status == "ok", runs.c.id * 4 + verdict)))
     clauses = _in_group(query.group)
@@ -100,8 +145,7 @@ def _cells(query: MatrixQuery) -> Any:
         clauses.append(runs.c.model.in_(query.models))
     if query.filters.templates is not None:
         clauses.append(runs.c.template_id.in_(sorted(query.filters.templates)))
-    if query.after is not None:
-        clauses.append(_after(query.after))
+    clauses += segment
     order = (runs.c.template_id, runs.c.task_id, runs.c.model)
     return (
         select(*order, latest_ok, func.max(runs.c.id), func.count())
@@ -111,19 +155,28 @@ def _cells(query: MatrixQuery) -> Any:
     )
 
 
-def _lines(engine: Engine, query: MatrixQuery) -> Iterator[Sequence[Any]]:
+def _lines(engine: Engine, query: MatrixQuery, batch: int) -> Iterator[Sequence[Any]]:
+    """The view's lines as the driver gives them (no result object per line), ``batch``
+    at a time: a page asks for what it shows, so the database aggregates no more."""
     with engine.connect() as connection:
-        result = connection.execution_options(yield_per=BATCH).execute(_cells(query))
-        for batch in result.partitions():
-            yield from batch
+        for segment in _segments(query.after):
+            result = connection.execute(_cells(query, segment))
+            try:
+                while found := result.cursor.fetchmany(batch):
+                    yield from found
+            finally:
+                result.close()
 
 
-def stream_rows(engine: Engine, query: MatrixQuery) -> Generator[Row, None, None]:
+def stream_rows(
+    engine: Engine, query: MatrixQuery, batch: int = BATCH
+) -> Generator[Row, None, None]:
     """Every row of the view after its cursor, filters applied, in the matrix's order."""
     if query.filters.templates == frozenset():
         return
-    for (template, task), lines in groupby(_lines(engine, query), key=itemgetter(0, 1)):
-        cells = {line[2]: cell(line[3], line[4], line[5]) for line in lines}
+    lines = _lines(engine, query, batch)
+    for (template, task), found in groupby(lines, key=itemgetter(0, 1)):
+        cells = {line[2]: cell(line[3], line[4], line[5]) for line in found}
         row = Row(template, task, cells)
         if query.filters.keeps(row):
             yield row
@@ -131,7 +184,8 @@ def stream_rows(engine: Engine, query: MatrixQuery) -> Generator[Row, None, None
 
 def read_page(engine: Engine, query: MatrixQuery) -> MatrixPage:
     """The view's page: at most ``limit`` rows after its cursor, and the next cursor."""
-    with closing(stream_rows(engine, query)) as rows:  # ends the read: the cursor is freed
+    batch = min(BATCH, (query.limit + 1) * len(query.models))
+    with closing(stream_rows(engine, query, batch)) as rows:  # ends the read: frees the cursor
         found = list(islice(rows, query.limit + 1))
     shown = found[: query.limit]
     more = len(found) > query.limit
