@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from itertools import groupby
 from typing import Annotated, Any
@@ -22,9 +22,10 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from markupsafe import Markup
 
 from slopmark.board.counted import Group
-from slopmark.board.matrix import Filters, Row, TemplatePair, significant
+from slopmark.board.matrix import Cell, Filters, Row, TemplatePair, significant
 from slopmark.errors import BadInput, did_you_mean
 from slopmark.server import reads
 from slopmark.server.api import READ
@@ -251,6 +252,24 @@ def _template(row: Row) -> str | None:
     return row.template_id
 
 
+_ABSENT = '<td class="cell absent">—</td>'
+
+
+def _cell_html(found: Cell | None) -> str:
+    if found is None:
+        return _ABSENT
+    count = f' <span class="count">×{found.runs}</span>' if found.runs > 1 else ""
+    link = f'<a href="/runs/{found.run_id}">{found.verdict}</a>'
+    return f'<td class="cell {found.verdict}">{link}{count}</td>'
+
+
+def cells_html(row: Row, shown: Sequence[str]) -> Markup:
+    """A row's cells as HTML, made here rather than in the template: a page has thousands
+    and the template escapes every value it prints one by one. Nothing in a cell comes
+    from outside: the verdict is one of `VERDICTS`, the run id and count are numbers."""
+    return Markup("".join(map(_cell_html, row.line(shown))))
+
+
 @pages.get("/matrix")
 def matrix_page(request: Request, state: State, params: Params) -> Response:
     view = resolve(state, params)
@@ -259,6 +278,7 @@ def matrix_page(request: Request, state: State, params: Params) -> Response:
         request, "matrix.html", nav="matrix", view=view, tabs=reads.domain_tabs(state.engine),
         shown=view.query.models if view.query else (), page=page,
         templates=_template_groups(page.rows, view.pairs), next_query=_next(view, page),
+        cells=cells_html,
     )  # fmt: skip
 
 

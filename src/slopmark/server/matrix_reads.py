@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from itertools import groupby, islice
 from operator import itemgetter
 from typing import Any
@@ -195,6 +195,5 @@ def read_page(engine: Engine, query: MatrixQuery) -> MatrixPage:
 def pair_templates(engine: Engine, group: Group, a: str, b: str) -> dict[str, TemplatePair]:
     """Per template, A against B (`slopmark.board.matrix.template_pairs`) on their counted
     runs in ``group``."""
-    where = replace(RunFilter(), models=(a, b))
-    found = group_runs(EngineRows(engine), where, group)
+    found = group_runs(EngineRows(engine), RunFilter(models=(a, b)), group)
     return template_pairs(found.latest.get(a, {}), found.latest.get(b, {}))
