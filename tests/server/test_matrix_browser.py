@@ -26,6 +26,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from evals.conftest import slopmark
 from server.browsing import needs_chromium, open_page
+from server.test_navigation import links_of
 from slopmark.server import create_app
 
 pytestmark = pytest.mark.slow  # runs the CLI, uvicorn and chromium
@@ -265,3 +266,16 @@ def test_a_domain_without_runs_says_so(site: Site) -> None:
     page = httpx.get(f"{site.url}/matrix?domain=math", timeout=30)
     assert page.status_code == 200 and "No runs of math stored yet" in page.text
     assert httpx.get(f"{site.url}/api/matrix?domain=math", timeout=30).json()["rows"] == []
+
+
+def test_every_link_of_the_matrix_leads_to_a_page(site: Site) -> None:
+    views = ["domain=instruction", "domain=instruction&differ=1&limit=2",
+             "domain=instruction&significant=1&a=ann&b=bob&model=ann&model=bob",
+             "domain=instruction&limit=3&after=%5B%22count%22%2C%20%22c2%22%5D"]  # fmt: skip
+    with httpx.Client(base_url=site.url, timeout=30) as client:
+        links = {link for view in views for link in links_of(client.get(f"/matrix?{view}").text)}
+        assert any(link.startswith("/runs/") for link in links)
+        assert any("after=" in link for link in links)  # a next page
+        for link in sorted(links - {"/"}):
+            if not link.startswith("/static/"):
+                assert client.get(link).status_code == 200, link
