@@ -288,8 +288,14 @@ def _row_json(row: Row, shown: list[str]) -> dict[str, Any]:
     return {
         "template_id": row.template_id,
         "task_id": row.task_id,
-        "cells": {model: found._asdict() if found else None for model, found in cells.items()},
+        "cells": {model: _cell_json(found) for model, found in cells.items()},
     }
+
+
+def _cell_json(found: Cell | None) -> dict[str, Any] | None:
+    if found is None:
+        return None
+    return {"verdict": found.verdict, "run_id": found.run_id, "runs": found.runs}
 
 
 def _pair_json(pair: TemplatePair) -> dict[str, Any]:
