@@ -44,7 +44,7 @@ from bench_pages import FULL as FULL_BENCH
 from bench_pages import SMOKE as SMOKE_BENCH
 from bench_pages import checkpoints, free_port, p95, pages_of, time_pages, wait_until_up
 from board_scale import SMOKE as SMOKE_RUNS
-from board_scale import Size, insert_runs
+from board_scale import TEMPLATE_SIZE, Size, insert_runs
 from sqlalchemy import Connection, Engine, Table, insert, select
 
 from slopmark.code.study.records import StudySettings
@@ -348,6 +348,17 @@ def check_keyset(url: str, store: Path, deep: str) -> None:
     if found is None or html.unescape(found.group(1)) != deep:
         raise SystemExit(f"page {number - 1}'s Older link is not {deep}: {found}")
     log(f"page {number} is the one page {number - 1}'s Older link leads to")
+def matrix_pages(scale: Scale) -> list[str]:
+    """The math matrix (every model a column): page 1, a page half-way (its cursor), the
+    filters, two picked models, the significance filter and the JSON twin (issue 33)."""
+    template = f"math.t{scale.runs.tasks // 2 // TEMPLATE_SIZE:04d}"
+    middle = quote(json.dumps([template, f"{template}.v{TEMPLATE_SIZE - 1}"]))
+    pair = "model=bench-model-00&model=bench-model-01"
+    return ["/matrix?domain=math", f"/matrix?domain=math&after={middle}",
+            "/matrix?domain=math&differ=1", "/matrix?domain=json&failures=1",
+            f"/matrix?domain=math&differ=1&{pair}",
+            "/matrix?domain=math&significant=1&a=bench-model-00&b=bench-model-01",
+            "/api/matrix?domain=math&differ=1"]  # fmt: skip
 
 
 def study_pages(scale: Scale) -> list[str]:
@@ -377,6 +388,7 @@ def paper_pages(store: Path, scale: Scale) -> list[str]:
 def all_pages(store: Path, scale: Scale) -> dict[str, str]:
     """Every timed URL and its group."""
     groups = {"evals": evals_pages(scale), "runs": runs_pages(store, scale),
+              "matrix": matrix_pages(scale),
               "bench": list(pages_of(scale.bench)),
               "studies": study_pages(scale), "code": code_pages(store, scale),
               "papers": paper_pages(store, scale)}  # fmt: skip

@@ -34,6 +34,8 @@ from slopmark.server import (
 )
 from slopmark.server.hosts import OwnHostOnly
 from slopmark.server.limits import MAX_BODY_BYTES, BodyLimit, validation_problem
+from slopmark.server.matrix_pages import exports as matrix_exports
+from slopmark.server.matrix_pages import pages as matrix_pages
 from slopmark.server.outbound import Outbound
 from slopmark.server.state import ServerState, loopback_writes
 from slopmark.store import open_store
@@ -102,6 +104,8 @@ def create_app(
     app.include_router(compare_pages.api)
     app.include_router(batch_pages.router)
     app.include_router(batch_pages.api)
+    app.include_router(matrix_pages)
+    app.include_router(matrix_exports)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(BadInput, _bad_input)
     app.add_exception_handler(RequestValidationError, validation_problem)

@@ -70,6 +70,12 @@ BROWSER_INDEXES = {
     "ix_runs_harness": ("harness_version", "id"),
     "ix_runs_created": ("created_at", "id"),
 }
+#: The matrix's index (migration 0009): a group, then each row (template, task) and column
+#: (model) of ``/matrix``, then the fields of a cell, so the matrix never reads the table.
+MATRIX_INDEX_COLUMNS = (
+    "domain", "harness_version", "task_set_version", "mode", "template_id", "task_id",
+    "model", "status", "passed", "id",
+)  # fmt: skip
 
 runs = Table(
     "runs",
@@ -125,6 +131,7 @@ runs = Table(
         "ix_runs_domain", "domain", "id",
         sqlite_where=text(BROWSER_ONLY), postgresql_where=text(BROWSER_ONLY),
     ),  # fmt: skip
+    Index("ix_runs_matrix", *MATRIX_INDEX_COLUMNS),
 )
 
 #: One repository study (`slopmark code study`): its settings, named by its id.

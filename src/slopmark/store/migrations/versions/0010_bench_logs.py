@@ -1,7 +1,7 @@
 """The agent's log of each stored bench checkpoint (``bench_logs``), read by the chain page.
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0008"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
