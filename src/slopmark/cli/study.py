@@ -53,6 +53,16 @@ _MIN_COMMITS = typer.Option(
 )
 
 
+_BIRTH_SLOC = typer.Option(
+    500, "--birth-sloc", min=0,
+    help="Flag a repository whose first measured commit has fewer SLOC (birth effect).",
+)  # fmt: skip
+_BIRTH_FILES = typer.Option(
+    3, "--birth-files", min=0,
+    help="Flag a repository whose first measured commit has fewer files (birth effect).",
+)  # fmt: skip
+
+
 @app.command("run")
 def run(
     repos: Path = typer.Argument(..., help="REPOS.txt: one local path or git URL per line."),
@@ -125,18 +135,28 @@ def report(
     target: str = typer.Argument(..., help="A study folder (with study.json) or a study id."),
     as_json: bool = typer.Option(False, "--json", help="Print every number as JSON."),
     plot: Path | None = typer.Option(
-        None, "--plot", help="Write the trajectory chart (median and IQR band) as .png or .svg."
+        None,
+        "--plot",
+        help="Write the trajectory chart as .png or .svg: the median and IQR band, or with "
+        "groups each group's mean and 95% CI.",
     ),
     db: str | None = sweep.DB,
     min_commits: int = _MIN_COMMITS,
+    birth_sloc: int = _BIRTH_SLOC,
+    birth_files: int = _BIRTH_FILES,
 ) -> None:
-    """Slopes, the share of repositories that rose, slope quantiles and the trajectory band."""
+    """The paper's statistics, over all repositories and per group (REPOS lines'
+    group=NAME): the share that rose first→last (95% Wilson interval, with and
+    without birth-effect repositories), median relative growth, slope quantiles
+    (OLS over sample position and over normalised position 0..1), HEAD mean ± sd,
+    the median/IQR band and the mean trajectory (95% t interval, 10 bins)."""
     from slopmark.cli.study_view import load_study, print_report, write_plot
+    from slopmark.code.study.panel import BirthRule
     from slopmark.code.study.report import report_json
 
     if plot is not None:
         output_file(plot, "--plot")
-    study = load_study(target, db, min_commits)
+    study = load_study(target, db, min_commits, BirthRule(birth_sloc, birth_files))
     if plot is not None:
         write_plot(plot, study)
     if as_json:

@@ -144,6 +144,9 @@ studies = Table(
     Column("created_at", UTCDateTime, nullable=False),
     #: how many repositories its REPOS file names (None: stored before revision 0004)
     Column("repos_total", Integer),
+    #: each grouped repository's group, from its REPOS line's ``group=NAME``, as the
+    #: last run read it (None: stored before revision 0011)
+    Column("groups", JSON),
     Index("ix_studies_created", "created_at"),
 )
 
