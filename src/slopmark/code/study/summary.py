@@ -143,14 +143,20 @@ def _band(series: Sequence[Sequence[float | None]]) -> tuple[BandPoint, ...]:
     return tuple(band)
 
 
+def _slopes(series: Sequence[Sequence[float | None]]) -> tuple[Spread, Spread]:
+    """OLS slopes over sample position i and over normalised position i/(n−1) (× (n−1))."""
+    slopes = [(s, len(values) - 1) for values in series if (s := slope(values)) is not None]
+    return Spread.of([s for s, _ in slopes]), Spread.of([s * span for s, span in slopes])
+
+
 def _metric(records: Sequence[RepoRecord], metric: str, flagged: Sequence[bool]) -> MetricSummary:
     series = [_series(r, metric) for r in records]
     rises = [r for values in series if (r := rose(values)) is not None]
-    slopes = [(s, len(values) - 1) for values in series if (s := slope(values)) is not None]
     heads = [defined[-1] for values in series if (defined := [v for v in values if v is not None])]
+    per_commit, per_progress = _slopes(series)
     return MetricSummary(
-        metric, sum(rises), len(rises), Spread.of([s for s, _ in slopes]), Spread.of(heads),
-        _band(series), Spread.of([s * span for s, span in slopes]), paper_stats(series, flagged),
+        metric, sum(rises), len(rises), per_commit, Spread.of(heads), _band(series),
+        per_progress, paper_stats(series, flagged),
     )  # fmt: skip
 
 
