@@ -174,6 +174,8 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--plot", ("nowhere", "--plot", "folder"), "--plot 'folder': is a folder"),
         ("--db", ("nowhere", "--db", "foreign.db"), "not a slopmark store"),
         ("--min-commits", ("nowhere", "--min-commits", "0"), "'--min-commits'"),
+        ("--birth-sloc", ("nowhere", "--birth-sloc", "-1"), "'--birth-sloc'"),
+        ("--birth-files", ("nowhere", "--birth-files", "many"), "'--birth-files'"),
     ],
     "code bench report": [("run_dir", ("folder",), "not a bench run folder")],
     "code bench compare": [

@@ -279,3 +279,22 @@ def test_a_bad_group_is_refused_in_one_line(tmp_path: Path, line: str, message: 
     assert done.stderr.count("\n") == 1 and f"REPOS.txt:2: {line!r}" in done.stderr
     assert message in done.stderr
     assert not (tmp_path / "s.db").exists()
+
+
+def test_groups_added_later_group_a_finished_study_without_measuring_again(tmp_path: Path) -> None:
+    from .conftest import make_repo
+
+    for name, seed in (("a", 1), ("b", 2)):
+        make_repo(tmp_path / name, 6, seed)
+    listing, db = tmp_path / "REPOS.txt", f"sqlite:///{tmp_path / 's.db'}"
+    listing.write_text("a\nb\n")
+    argv = ("code", "study", str(listing), "--db", db, "--out", str(tmp_path / "o"), "--json")
+    assert cli(*argv).returncode == 0
+    before = json.loads(cli("code", "study", "report", str(tmp_path / "o"), "--json").stdout)
+    assert before["groups"] == [] and {r["group"] for r in before["repositories"]} == {None}
+    listing.write_text("a  group=old\nb  group=new\n")
+    again = cli(*argv)
+    assert again.returncode == 0 and json.loads(again.stdout)["sweep"]["units"] == 0
+    after = json.loads(cli("code", "study", "report", str(tmp_path / "o"), "--json").stdout)
+    assert [(g["group"], g["used"]) for g in after["groups"]] == [("new", 1), ("old", 1)]
+    assert after["metrics"] == before["metrics"]  # grouping changes no number

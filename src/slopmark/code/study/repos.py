@@ -84,8 +84,8 @@ def _group(fields: list[str]) -> str | None:
 def _entry(folder: Path, number: int, line: str) -> RepoEntry:
     """The repository a non-empty line names; ValueError says why a line is unusable."""
     text, *fields = line.split()
-    entry = _repository(folder, number, text)
-    return replace(entry, group=_group(fields))
+    group = _group(fields)  # first: a line of several words is told as such
+    return replace(_repository(folder, number, text), group=group)
 
 
 def _repository(folder: Path, number: int, text: str) -> RepoEntry:
