@@ -201,7 +201,7 @@ def study_repo_page(
 
 def _row_json(row: StudyRow) -> dict[str, Any]:
     found = asdict(row)
-    del found["last_id"]
+    del found["last_id"], found["groups"]
     found["created_at"] = row.created_at.isoformat()
     return {**found, "ok": row.ok, "status": row.status}
 
