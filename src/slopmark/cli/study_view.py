@@ -111,14 +111,17 @@ def _print_metrics(console: Console, metrics: tuple[MetricSummary, ...]) -> None
 
 
 def _repo_table(study: LoadedStudy) -> Table:
-    table = Table("repository", "group", "commits", "erosion slope", "verbosity slope",
-                  "birth effect", "status")  # fmt: skip
+    """A row per repository; the group column only when the REPOS file gives groups."""
+    grouped = bool(study.groups)
+    table = Table("repository", *(["group"] if grouped else []), "commits", "erosion slope",
+                  "verbosity slope", "birth effect", "status")  # fmt: skip
     birth = study.summary.birth
     for record in study.records:
         status = record.status if record.error is None else f"{record.status}: {record.error}"
-        table.add_row(record.repo, study.groups.get(record.repo, "–"), str(len(record.commits)),
-                      _num(record.erosion_slope), _num(record.verbosity_slope),
-                      "yes" if birth.flags(record) else "", status)  # fmt: skip
+        group = [study.groups.get(record.repo, "–")] if grouped else []
+        table.add_row(record.repo, *group, str(len(record.commits)), _num(record.erosion_slope),
+                      _num(record.verbosity_slope), "yes" if birth.flags(record) else "",
+                      status)  # fmt: skip
     return table
 
 
