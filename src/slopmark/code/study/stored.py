@@ -100,11 +100,13 @@ def finished_repos(engine: Engine, study: str) -> set[str]:
 
 def study_settings(engine: Engine, study: str) -> tuple[str, StudySettings] | None:
     """The REPOS file and settings of ``study``; None when the store does not hold it."""
+    found = _study_row(engine, study)
+    return None if found is None else (found.repos_file, StudySettings(**found.settings))
+
+
+def _study_row(engine: Engine, study: str) -> Any:
     with engine.connect() as connection:
-        row = connection.execute(select(studies).where(_is(study))).first()
-    if row is None:
-        return None
-    return row.repos_file, StudySettings(**row.settings)
+        return connection.execute(select(studies).where(_is(study))).first()
 
 
 #: the columns of a sampled commit in `CommitPoint`'s order (its date is ``committed_at``)
@@ -131,8 +133,9 @@ def study_records(engine: Engine, study: str) -> list[RepoRecord]:
         points.setdefault(repo, []).append(CommitPoint(*values))
     return [
         RepoRecord(
-            **{name: getattr(row, name) for name in _REPO_COLUMNS},
+            **{name: getattr(row, name) for name in _REPO_COLUMNS if name != "roots"},
             commits=tuple(points.get(row.repo, ())),
+            roots=None if row.roots is None else tuple(row.roots),
         )  # fmt: skip
         for row in repos
     ]
@@ -141,8 +144,10 @@ def study_records(engine: Engine, study: str) -> list[RepoRecord]:
 def stored_study(engine: Engine, study: str, min_commits: int = 5) -> LoadedStudy | None:
     """``study`` as stored, summarised over repositories with ``min_commits`` points;
     None when the store does not hold it (what `code study report` and the pages show)."""
-    found = study_settings(engine, study)
+    found = _study_row(engine, study)
     if found is None:
         return None
     records = study_records(engine, study)
-    return LoadedStudy(study, found[0], found[1], records, summarise_study(records, min_commits))
+    summary = summarise_study(records, min_commits)
+    settings = StudySettings(**found.settings)
+    return LoadedStudy(study, found.repos_file, settings, records, summary, found.repos_total)
