@@ -188,8 +188,10 @@ def _check_outputs(
 def history(
     repo: Path = typer.Argument(..., help="A git repository (bare or with a work tree)."),
     commits: int | None = typer.Option(
-        None, "--commits", min=1, help="Measure the last N source-modifying commits."
-    ),
+        None, "--commits", min=1,
+        help="Measure the last N commits: the revision's own and the N-1 source-modifying "
+        "commits before it.",
+    ),  # fmt: skip
     sample: int | None = typer.Option(
         None,
         "--sample",
@@ -211,12 +213,11 @@ def history(
     store: bool = STORE,
     db: str | None = DB,
 ) -> None:
-    """Erosion and verbosity across the commits of a repository, read straight from git.
-
-    The commits are the source-modifying ones of the first-parent line of --rev (the line
-    its main branch moved along; --all-branches: every reachable commit), and the last
-    point is always the revision's own commit, so first to last reads "sampled start to
-    today". REPO may be a folder inside a work tree: only that folder is measured."""
+    """Erosion and verbosity across the commits of a repository, read straight from git:
+    the source-modifying commits of the first-parent line of --rev (--all-branches: every
+    reachable commit), the last point always the revision's own commit, so first to last
+    reads "sampled start to today". REPO may be a folder inside a work tree: only that
+    folder is measured."""
     from rich.console import Console
 
     from slopmark.cli.code_cache import close_cache, open_cache

@@ -74,11 +74,10 @@ def run(
     size_term: str = typer.Option("sqrt", "--size-term", help="sqrt, linear or none."),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
 ) -> None:
-    """Measure every repository of REPOS (resumes: stored repositories are not measured again).
-
-    Per repository: the source-modifying commits of HEAD's first-parent line
-    (--all-branches: every reachable commit), HEAD always the last point. Off a
-    terminal, one line per finished repository goes to stderr."""
+    """Measure every repository of REPOS (resumes: stored repositories are not measured
+    again): the source-modifying commits of HEAD's first-parent line (--all-branches: every
+    reachable commit), HEAD always the last point; off a terminal, one line per finished
+    repository on stderr."""
     from slopmark.cli.bench import parse_duration
     from slopmark.code.measure.metrics import SIZE_TERMS
     from slopmark.code.study.records import StudySettings
