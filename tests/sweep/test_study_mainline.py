@@ -112,13 +112,14 @@ def test_the_same_repository_twice_is_refused_with_both_lines(tmp_path: Path) ->
         ("https://example.invalid/team/r.git", "git@example.invalid:team/r"),
         ("https://user:token@Example.invalid/team/r/", "ssh://git@example.invalid/team/r.git"),
         ("./r", "r"),
+        ("r/.git", "file://{folder}/r"),
     ],
 )
 def test_one_remote_written_two_ways_is_one_repository(
     tmp_path: Path, first: str, second: str
 ) -> None:
     listing = tmp_path / "REPOS.txt"
-    listing.write_text(f"{first}\n{second}\n")
+    listing.write_text(f"{first}\n{second.format(folder=tmp_path)}\n")
     with pytest.raises(BadInput, match=r"REPOS.txt:2: .* repeats line 1 \(the same repository"):
         read_repos(listing)
     distinct = tmp_path / "DISTINCT.txt"

@@ -7,7 +7,8 @@ worker that measures it. A line that is none of these, holds spaces, starts
 with ``-`` or repeats an earlier repository is refused with its line number.
 
 Two lines name the same repository (`same_repository`) when they resolve to
-the same folder (a path and its ``file://`` URL) or the same remote: host (and
+the same folder (a path and its ``file://`` URL; a work tree and its
+``.git`` folder) or the same remote: host (and
 port) and path alike, whatever the scheme, user or credentials, with a
 trailing ``/`` or ``.git`` dropped (``https://host/a/b`` is
 ``git@host:a/b.git``). Such a REPOS file is refused, naming both lines, before
@@ -89,16 +90,21 @@ def same_repository(entry: RepoEntry) -> str:
     """What makes two lines the same repository: a folder's resolved path, or a remote's
     ``host[:port]/path`` without a trailing ``/`` or ``.git``."""
     if not entry.is_url:
-        return entry.repo
+        return _folder(Path(entry.repo))
     text = entry.url or entry.repo
     if _SCP.fullmatch(text):
         host, _, where = text.partition("@")[2].partition(":")
         return _remote(host.lower(), where)
     parts = urlsplit(text)
     if parts.scheme.lower() == "file":
-        return str(Path(unquote(parts.path)).resolve())
+        return _folder(Path(unquote(parts.path)).resolve())
     port = f":{parts.port}" if parts.port else ""
     return _remote(f"{(parts.hostname or '').lower()}{port}", parts.path)
+
+
+def _folder(path: Path) -> str:
+    """A work tree's folder for itself or its ``.git`` folder (the same repository)."""
+    return str(path.parent if path.name == ".git" else path)
 
 
 def _remote(host: str, path: str) -> str:
