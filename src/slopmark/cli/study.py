@@ -15,6 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from slopmark.cli import sweep_options as sweep
+from slopmark.cli.code_options import ALL_BRANCHES
 from slopmark.cli.output import output_file, output_folder, print_json
 from slopmark.errors import BadInput
 
@@ -38,11 +39,14 @@ app = typer.Typer(
 )
 
 _COMMITS = typer.Option(
-    None, "--commits", min=1, help="Measure the last N source-modifying commits."
-)
+    None, "--commits", min=1,
+    help="Measure the last N commits: HEAD and the N-1 source-modifying ones before it.",
+)  # fmt: skip
 _SAMPLE = typer.Option(
-    None, "--sample", min=1, help="A seeded sample of N source-modifying commits (default 30)."
-)
+    None, "--sample", min=1,
+    help="A seeded sample of N commits (default 30): HEAD, always the last point, and N-1 "
+    "drawn from the other source-modifying commits.",
+)  # fmt: skip
 _TIMEOUT = typer.Option(
     "10m", "--timeout",
     help="Time allowed per repository, clone and measure (e.g. 90s, 10m, 1h); past it the "
@@ -69,6 +73,7 @@ def run(
     commits: int | None = _COMMITS,
     sample: int | None = _SAMPLE,
     seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
+    all_branches: bool = ALL_BRANCHES,
     out: Path | None = typer.Option(None, "--out", help="Study folder (default: studies/<id>)."),
     executor: str = sweep.EXECUTOR,
     address: str | None = sweep.ADDRESS,
@@ -79,7 +84,10 @@ def run(
     size_term: str = typer.Option("sqrt", "--size-term", help="sqrt, linear or none."),
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
 ) -> None:
-    """Measure every repository of REPOS (resumes: stored repositories are not measured again)."""
+    """Measure every repository of REPOS (resumes: stored repositories are not measured
+    again): the source-modifying commits of HEAD's first-parent line (--all-branches: every
+    reachable commit), HEAD always the last point; off a terminal, one line per finished
+    repository on stderr."""
     from slopmark.cli.bench import parse_duration
     from slopmark.code.measure.metrics import SIZE_TERMS
     from slopmark.code.study.records import StudySettings
@@ -93,7 +101,7 @@ def run(
         out = output_folder(out, "--out")
     settings = StudySettings(
         last=commits, sample=sample or 30, seed=seed, cc_threshold=cc_threshold,
-        size_term=size_term, timeout_s=parse_duration(timeout),
+        size_term=size_term, timeout_s=parse_duration(timeout), all_branches=all_branches,
     )  # fmt: skip
     code = _run_study(repos, settings, out, (executor, address, jobs), db, as_json)
     raise typer.Exit(code)
@@ -107,7 +115,7 @@ def _run_study(
     db: str | None,
     as_json: bool,
 ) -> int:
-    from slopmark.cli.study_view import print_run
+    from slopmark.cli.study_view import finished_line, print_run
     from slopmark.cli.sweep_view import sweep_view
     from slopmark.code.study.records import study_id
     from slopmark.code.study.repos import read_repos
@@ -123,7 +131,7 @@ def _run_study(
         "id": plan.study, "repos_file": str(plan.repos_file), "db": sweep.masked(plan.db_url),
         "settings": asdict(settings), "started": time.time(),
     })  # fmt: skip
-    with sweep_view("study") as view:
+    with sweep_view("study", finished_line) as view:
         tally, records = run_study(executor, plan, view)
     print_run(plan, tally, records, folder, as_json)
     sweep.print_ending(tally, "repositories")

@@ -9,14 +9,16 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from slopmark.cli.history_view import roots_note
 from slopmark.cli.output import print_json
 from slopmark.code.study.intervals import MeanInterval
 from slopmark.code.study.panel import BINS, DEFAULT_BIRTH, BirthRule, Share
 from slopmark.code.study.records import RepoRecord
-from slopmark.code.study.report import LoadedStudy
+from slopmark.code.study.report import LoadedStudy, first_last
 from slopmark.code.study.summary import MetricSummary, Spread
 from slopmark.code.study.sweep import StudyPlan
 from slopmark.errors import BadInput
+from slopmark.executor import Finished
 from slopmark.store.location import StoreLocation, locate
 from slopmark.sweep.drive import Tally
 
@@ -125,12 +127,32 @@ def _repo_table(study: LoadedStudy) -> Table:
     return table
 
 
+def _progress(study: LoadedStudy) -> str:
+    """``12 of 29 repositories measured, 17 pending, 0 failed`` (pending: not stored yet)."""
+    summary = study.summary
+    pending = study.pending or 0
+    waiting = f", {pending} pending" if pending else ""
+    return (
+        f"{summary.ok} of {summary.repos + pending} repositories measured{waiting}, "
+        f"{summary.failed} failed"
+    )
+
+
+def _root_warnings(study: LoadedStudy, console: Console) -> None:
+    """A warning per repository whose history holds a second root commit."""
+    for record in study.records:
+        lineages = [p.lineage or "unknown" for p in record.commits]
+        note = roots_note(record.roots or (), lineages, study.settings.all_branches)
+        if note is not None:
+            console.print(f"[yellow]warning[/yellow] {record.repo}: {note}", highlight=False)
+
+
 def print_report(study: LoadedStudy) -> None:
     console = Console()
     summary = study.summary
     console.print(
-        f"[bold]study {study.study}[/bold]: {summary.ok} of {summary.repos} repositories "
-        f"measured, {summary.failed} failed; {summary.used} with ≥ {summary.min_commits} commits"
+        f"[bold]study {study.study}[/bold]: {_progress(study)}; "
+        f"{summary.used} with ≥ {summary.min_commits} commits"
     )
     console.print(_repo_table(study))
     console.print(
@@ -145,6 +167,7 @@ def print_report(study: LoadedStudy) -> None:
         console.print(f"[bold]group {name}[/bold]: {group.used} repositories, "
                       f"{group.birth_flagged} with the birth effect")  # fmt: skip
         _print_metrics(console, group.metrics)
+    _root_warnings(study, console)
 
 
 def _group_plot(path: Path, study: LoadedStudy) -> None:
@@ -176,6 +199,23 @@ def write_plot(path: Path, study: LoadedStudy) -> None:
     }
     title = f"{study.study}: {study.summary.used} repositories (median and IQR)"
     band_chart(path, title=title, x_label="normalised commit position", panels=panels)
+
+
+def _change(record: RepoRecord, metric: str) -> str:
+    first, last = first_last(record, metric)
+    if first is None or last is None:
+        return f"{metric} undefined"
+    return f"{metric} {first:.3f}→{last:.3f}"
+
+
+def finished_line(finished: Finished) -> str:
+    """A finished repository in one line: measured with its erosion first→last, or failed."""
+    record = finished.value
+    if not finished.ok or not isinstance(record, RepoRecord):
+        return f"{finished.key}: failed: {finished.error}"
+    if record.status != "ok":
+        return f"{record.repo}: failed: {record.error}"
+    return f"{record.repo}: measured {len(record.commits)} commits ({_change(record, 'erosion')})"
 
 
 def print_run(

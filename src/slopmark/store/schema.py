@@ -171,6 +171,8 @@ study_repos = Table(
     Column("node", String(200)),
     Column("seconds", Float),
     Column("created_at", UTCDateTime, nullable=False),
+    #: the root commits behind HEAD, the first-parent line's first (migration 0008)
+    Column("roots", JSON),
     UniqueConstraint("study_id", "repo", name="uq_study_repos_repo"),
     Index("ix_study_repos_status", "study_id", "status"),
 )
@@ -192,6 +194,8 @@ study_commits = Table(
     Column("complex_callables", Integer, nullable=False),
     Column("erosion", Float),
     Column("verbosity", Float),
+    #: mainline, branch or second-root (migration 0008)
+    Column("lineage", String(12)),
     UniqueConstraint("study_id", "repo", "position", name="uq_study_commits_position"),
 )
 

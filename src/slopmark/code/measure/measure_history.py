@@ -1,5 +1,12 @@
 """`slopmark code history`: erosion and verbosity across a repository's commits.
 
+Which commits: the source-modifying commits of the revision's first-parent line
+(every reachable one with ``Selection.all_branches``; see
+`slopmark.code.measure.mainline`), and always the revision's own commit as the
+last point, so first→last reads "sampled start → today". Opened at a subfolder
+of a work tree, a history takes the commits touching that folder and measures
+only its files, with paths relative to it (as ``code measure`` of that folder).
+
 Each commit's source blobs are read from git and handed to the native core as
 bytes; a blob already measured in this run is never parsed or scanned again, so a
 commit costs only the files it changed plus the (cheap) pooling of clones and hits.
@@ -17,6 +24,7 @@ from slopmark.code.measure.discovery import EXCLUDED_DIRS, excluded
 from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
 from slopmark.code.measure.git import Commit, Entry, Repository
 from slopmark.code.measure.languages import grammar_of, grammars_of
+from slopmark.code.measure.mainline import MAINLINE, lineage
 from slopmark.code.measure.measure_tree import (
     MeasureOptions,
     Progress,
@@ -43,6 +51,8 @@ class CommitMetrics:
     complex_callables: int
     erosion: float | None
     verbosity: float | None
+    #: where the commit lies: mainline, branch or second-root (`mainline`)
+    lineage: str = MAINLINE
 
 
 @dataclass(frozen=True)
@@ -56,24 +66,39 @@ class HistoryReport:
     verbosity_slope: float | None
     erosion_rose: bool | None
     verbosity_rose: bool | None
+    #: the parentless commits behind the revision, the first-parent line's root first
+    roots: tuple[str, ...] = ()
+    all_branches: bool = False
+
+    @property
+    def second_roots(self) -> tuple[str, ...]:
+        """Roots besides the first-parent line's: unrelated histories merged in."""
+        return self.roots[1:]
 
 
 @dataclass(frozen=True)
 class Selection:
-    """Which commits: the ``last`` N, a ``sample`` of N drawn with ``seed``, or all (neither)."""
+    """Which commits: the ``last`` N, a ``sample`` of N drawn with ``seed``, or all (neither);
+    of the first-parent line, or of every branch (``all_branches``)."""
 
     last: int | None = None
     sample: int | None = 30
     seed: int = 0
+    all_branches: bool = False
 
     def pick(self, commits: list[Commit]) -> list[Commit]:
+        """N of ``commits`` (oldest first, the revision's own commit last): that last one
+        always, and N - 1 of the others (the latest ones, or a seeded sample)."""
+        if not commits or self.last == 0:
+            return []
+        *others, tip = commits
         if self.last is not None:
-            return commits[-self.last :] if self.last else []
+            return [*others[len(others) - min(self.last - 1, len(others)) :], tip]
         if self.sample is None:
             return commits
-        count = min(self.sample, len(commits))
-        chosen = set(random.Random(self.seed).sample(range(len(commits)), count))
-        return [c for i, c in enumerate(commits) if i in chosen]
+        count = max(min(self.sample - 1, len(others)), 0)
+        chosen = set(random.Random(self.seed).sample(range(len(others)), count))
+        return [*(c for i, c in enumerate(others) if i in chosen), tip]
 
 
 def _keep(entry: Entry, globs: Sequence[str]) -> bool:
@@ -152,12 +177,13 @@ def measure_history(
 ) -> HistoryReport:
     """Measure the selected source-modifying commits of ``rev`` in ``location``."""
     repo = Repository(location)
-    candidates = repo.source_commits(rev)
+    candidates = _candidates(repo, rev, selection.all_branches)
     commits = selection.pick(candidates)
     if not commits:
         raise BadInput(
             f"{location}: no commit of {rev!r} changes a source file; nothing to measure"
         )
+    lines = lineage(repo, rev, [c.sha for c in commits], selection.all_branches)
     trees = _kept_trees(repo, commits, options.excludes, grammars_of(options.languages))
     catalog = catalog_of(options)
     rules = choose(catalog, options.select, options.ignore)
@@ -169,6 +195,7 @@ def measure_history(
         _commit_metrics(commit, versions.files_of(trees[commit.sha]), rules, known, options, memo)
         for commit in commits
     ]
+    points = [replace(p, lineage=lines.of[p.commit.sha]) for p in points]
     erosions = [p.erosion for p in points]
     verbosities = [p.verbosity for p in points]
     return HistoryReport(
@@ -181,19 +208,43 @@ def measure_history(
         verbosity_slope=slope(verbosities),
         erosion_rose=rose(erosions),
         verbosity_rose=rose(verbosities),
+        roots=lines.roots,
+        all_branches=selection.all_branches,
     )
+
+
+def _candidates(repo: Repository, rev: str, all_branches: bool) -> list[Commit]:
+    """The source-modifying commits of ``rev``, oldest first, ending with the revision's
+    own commit (added when it changed no source file); none when no commit changed one."""
+    found = repo.source_commits(rev, first_parent=not all_branches)
+    if not found:
+        return []
+    tip = repo.tip(rev)
+    return [*(c for c in found if c.sha != tip.sha), tip]
 
 
 def _kept_trees(
     repo: Repository, commits: list[Commit], excludes: Sequence[str], grammars: frozenset[str]
 ) -> dict[str, list[Entry]]:
-    """Each commit's measured files: its source files of the chosen languages outside
-    excluded folders and globs."""
+    """Each commit's measured files: its source files of the chosen languages under the
+    folder the repository was opened at, outside excluded folders and globs."""
     listed = repo.trees([c.sha for c in commits])
+    prefix = repo.prefix
     return {
-        sha: [e for e in files if grammar_of(e.path) in grammars and _keep(e, excludes)]
+        sha: [
+            e
+            for e in _under(files, prefix)
+            if grammar_of(e.path) in grammars and _keep(e, excludes)
+        ]
         for sha, files in listed.items()
     }
+
+
+def _under(entries: list[Entry], prefix: str) -> list[Entry]:
+    """The entries under the folder ``prefix`` (``src/flask/``), with paths relative to it."""
+    if not prefix:
+        return entries
+    return [Entry(e.path[len(prefix) :], e.blob) for e in entries if e.path.startswith(prefix)]
 
 
 def _commit_metrics(

@@ -45,6 +45,20 @@ class LoadedStudy:
     summary: StudySummary
     #: each grouped repository's group (its REPOS line's ``group=NAME``)
     groups: dict[str, str] = field(default_factory=dict)
+    #: how many repositories the REPOS file named when the study last ran (None: unknown)
+    repos_total: int | None = None
+
+    @property
+    def pending(self) -> int | None:
+        """Repositories named but not stored yet (still running, or never started)."""
+        if self.repos_total is None:
+            return None
+        return max(self.repos_total - len(self.records), 0)
+
+    @property
+    def second_root(self) -> int:
+        """Repositories whose history holds more than one root commit."""
+        return sum(1 for r in self.records if r.roots is not None and len(r.roots) > 1)
 
 
 _REPO_FIELDS = tuple(f.name for f in fields(RepoRecord) if f.name not in ("node", "seconds"))
@@ -119,9 +133,10 @@ def report_json(study: LoadedStudy) -> dict[str, Any]:
         "study": study.study,
         "repos_file": study.repos_file,
         "settings": asdict(study.settings),
-        "repos": {"total": summary.repos, "ok": summary.ok, "failed": summary.failed,
-                  "used": summary.used, "min_commits": summary.min_commits,
-                  "birth_flagged": summary.birth_flagged},
+        "repos": {"total": summary.repos + (study.pending or 0), "ok": summary.ok,
+                  "failed": summary.failed, "pending": study.pending, "used": summary.used,
+                  "min_commits": summary.min_commits, "birth_flagged": summary.birth_flagged,
+                  "second_root": study.second_root},
         "birth": asdict(summary.birth),
         "definitions": DEFINITIONS,
         "metrics": {m.metric: metric_json(m) for m in summary.metrics},

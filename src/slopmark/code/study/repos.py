@@ -12,6 +12,14 @@ worker that measures it. A line that is none of these, holds spaces, starts
 with ``-``, is followed by anything but one ``group=NAME``, or repeats an earlier
 repository is refused with its line number.
 
+Two lines name the same repository (`same_repository`) when they resolve to
+the same folder (a path and its ``file://`` URL; a work tree and its
+``.git`` folder) or the same remote: host (and
+port) and path alike, whatever the scheme, user or credentials, with a
+trailing ``/`` or ``.git`` dropped (``https://host/a/b`` is
+``git@host:a/b.git``). Such a REPOS file is refused, naming both lines, before
+anything is measured.
+
 Credentials in a URL (``https://user:token@host/r.git``) are used to clone and
 nowhere else: the repository is shown, stored and named in messages as
 ``https://***@host/r.git`` (`redact_credentials`).
@@ -23,6 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from slopmark.errors import BadInput
 
@@ -104,6 +113,32 @@ def _repository(folder: Path, number: int, text: str) -> RepoEntry:
     return RepoEntry(number, redact_credentials(text), True, text)
 
 
+def same_repository(entry: RepoEntry) -> str:
+    """What makes two lines the same repository: a folder's resolved path, or a remote's
+    ``host[:port]/path`` without a trailing ``/`` or ``.git``."""
+    if not entry.is_url:
+        return _folder(Path(entry.repo))
+    text = entry.url or entry.repo
+    if _SCP.fullmatch(text):
+        host, _, where = text.partition("@")[2].partition(":")
+        return _remote(host.lower(), where)
+    parts = urlsplit(text)
+    if parts.scheme.lower() == "file":
+        return _folder(Path(unquote(parts.path)).resolve())
+    port = f":{parts.port}" if parts.port else ""
+    return _remote(f"{(parts.hostname or '').lower()}{port}", parts.path)
+
+
+def _folder(path: Path) -> str:
+    """A work tree's folder for itself or its ``.git`` folder (the same repository)."""
+    return str(path.parent if path.name == ".git" else path)
+
+
+def _remote(host: str, path: str) -> str:
+    path = path.strip("/")
+    return f"{host}/{path.removesuffix('.git').rstrip('/')}"
+
+
 def read_repos(path: Path) -> list[RepoEntry]:
     """Every repository ``path`` names, in order; BadInput naming the first bad line."""
     try:
@@ -118,12 +153,16 @@ def read_repos(path: Path) -> list[RepoEntry]:
             continue
         try:
             entry = _entry(path.resolve().parent, number, text)
+            key = same_repository(entry)
         except ValueError as error:
             raise BadInput(f"{path}:{number}: {redact_credentials(text)!r} {error}") from None
-        if entry.repo in seen:
+        if key in seen:
             shown = redact_credentials(text)
-            raise BadInput(f"{path}:{number}: {shown!r} repeats line {seen[entry.repo]}")
-        seen[entry.repo] = number
+            raise BadInput(
+                f"{path}:{number}: {shown!r} repeats line {seen[key]} (the same repository: "
+                f"{redact_credentials(key)}); list each repository once"
+            )
+        seen[key] = number
         entries.append(entry)
     if not entries:
         raise BadInput(f"{path}: names no repository; write one path or git URL per line")

@@ -141,8 +141,9 @@ def study_records(engine: Engine, study: str) -> list[RepoRecord]:
         points.setdefault(repo, []).append(CommitPoint(*values))
     return [
         RepoRecord(
-            **{name: getattr(row, name) for name in _REPO_COLUMNS},
+            **{name: getattr(row, name) for name in _REPO_COLUMNS if name != "roots"},
             commits=tuple(points.get(row.repo, ())),
+            roots=None if row.roots is None else tuple(row.roots),
         )  # fmt: skip
         for row in repos
     ]
@@ -161,4 +162,6 @@ def stored_study(
     groups = dict(found.groups or {})
     summary = summarise_study(records, min_commits, groups, birth)
     settings = StudySettings(**found.settings)
-    return LoadedStudy(study, found.repos_file, settings, records, summary, groups)
+    return LoadedStudy(
+        study, found.repos_file, settings, records, summary, groups, found.repos_total
+    )
