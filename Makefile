@@ -1,4 +1,5 @@
-# make run   — start the web app on 127.0.0.1:8000 (SQLite store ./slopmark.db, bundled tasks)
+# make run   — start the web app on 127.0.0.1:8000 (the default store, `slopmark store path`;
+#              created if missing; bundled tasks)
 # make test  — the whole test suite, the 20 slowest tests listed at the end
 # make test-fast — the suite less the tests marked slow (tests/conftest.py): under 2 minutes on 2 cores
 # make check — lint, types, the Rust checks (fmt, clippy, cargo test), the dogfood gate and

@@ -40,6 +40,13 @@ def _private_result_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["SLOPMARK_CACHE"] = str(tmp_path_factory.mktemp("slopmark-cache"))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_user_data(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The user data folder of this test session, where the default store lives (never
+    the user's own); subprocesses inherit it."""
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("user-data"))
+
+
 @pytest.fixture
 def make_tree(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
     """Write ``{relative path: text or bytes}`` under a fresh folder and return it."""

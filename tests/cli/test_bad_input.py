@@ -137,8 +137,10 @@ def test_an_error_about_the_store_names_the_variable_it_came_from(tmp_path: Path
 
 def test_the_sqlite_hint_only_where_it_applies(tmp_path: Path) -> None:
     missing = tmp_path / "no" / "store.db"
-    line = one_line(cli("board", "show", "--db", str(missing)))
+    line = one_line(cli("eval", "paste", "--task", "math.ages.0", "--db", str(missing), stdin="5"))
     assert f"the folder {missing.parent} does not exist: create it first" in line
+    line = one_line(cli("board", "show", "--db", str(missing)))  # a read creates nothing
+    assert f"no store at {missing}" in line and "folder" not in line
     with socket.socket() as sock:  # a port nobody listens on
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -409,7 +411,8 @@ def test_eval_run_prints_progress_lines_when_stderr_is_not_a_terminal(
             "--base-url", openai_server.base_url, "--db", str(tmp_path / "runs.db"))  # fmt: skip
     done = cli(*args)
     assert done.returncode == 0, done.stderr
-    lines = done.stderr.splitlines()
+    *lines, store = done.stderr.splitlines()
+    assert store == f"slopmark: store: {tmp_path / 'runs.db'} (--db)"
     assert 2 <= len(lines) <= 11, lines
     assert all(line.startswith("math × fake: ") for line in lines)
     assert lines[-1].startswith("math × fake: 20/20 done")

@@ -179,6 +179,8 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--plot", ("nowhere", "--plot", "folder"), "--plot 'folder': is a folder"),
         ("--db", ("nowhere", "--db", "foreign.db"), "not a slopmark store"),
         ("--min-commits", ("nowhere", "--min-commits", "0"), "'--min-commits'"),
+        ("--birth-sloc", ("nowhere", "--birth-sloc", "-1"), "'--birth-sloc'"),
+        ("--birth-files", ("nowhere", "--birth-files", "many"), "'--birth-files'"),
     ],
     "code bench report": [("run_dir", ("folder",), "not a bench run folder")],
     "code bench compare": [
@@ -232,7 +234,11 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--output-file", ("--task", "math.ages.0", "--output-file", "empty.txt"), "is empty"),
         ("--tasks", (*PASTE, "--tasks", "nowhere.yaml"), "nowhere.yaml"),
         ("--db", (*PASTE, "--db", "foreign.db"), "not a slopmark store"),
+        ("--jsonl", ("--jsonl", "nowhere.jsonl"), "--jsonl 'nowhere.jsonl': cannot read it"),
+        ("--jsonl", ("--jsonl", "empty.txt"), "--jsonl 'empty.txt': no lines in it"),
+        ("--jsonl", (*PASTE, "--jsonl", "answer.txt"), "--task: not with --jsonl"),
     ],
+    "store path": [("--db", ("--db", ""), "--db ''")],
     "paper measure": [
         ("paths", ("nowhere",), "nowhere"),
         ("paths", ("paper", "nowhere"), "nowhere"),

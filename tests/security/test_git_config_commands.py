@@ -139,11 +139,12 @@ def test_history_never_fetches_what_a_partial_clone_lacks(tmp_path: Path) -> Non
 
 def test_a_study_starts_nothing_its_repositories_configure(tmp_path: Path) -> None:
     script, marker = marker_script(tmp_path)
-    make_repo(tmp_path / "repo")
-    set_traps(tmp_path / "repo", script)
+    for name in ("repo", "cloned"):  # read in place, and cloned (one repository twice is refused)
+        make_repo(tmp_path / name)
+        set_traps(tmp_path / name, script)
     make_partial_clone(tmp_path / "partial", script)
     listing = tmp_path / "REPOS.txt"
-    listing.write_text(f"repo\npartial\nfile://{tmp_path / 'repo'}\n")
+    listing.write_text(f"repo\npartial\nfile://{tmp_path / 'cloned'}\n")
     db = f"sqlite:///{tmp_path / 's.db'}"
     done = cli(tmp_path / "cache", "code", "study", str(listing), "--db", db,
                "--out", str(tmp_path / "out"), "--json")  # fmt: skip

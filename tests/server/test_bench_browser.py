@@ -34,6 +34,8 @@ PROBLEMS = ROOT / "problems"
 #: Where the screenshots go: ``$SLOPMARK_SCREENSHOTS`` (docs/screenshots to refresh the
 #: README's), else a temporary folder: a test run never writes into the source tree.
 SHOTS = Path(os.environ.get("SLOPMARK_SCREENSHOTS") or tempfile.mkdtemp(prefix="bench-shots-"))
+TOKEN = "chain-reader"
+PROMPT_LOG = "details.log-file[data-name='prompt.md']"
 
 pytestmark = [
     needs_chromium,
@@ -49,6 +51,8 @@ class Stored:
     both_url: str  # after the second run too
     report: dict[str, Any]  # `code bench report --json` of the first run
     run: str  # the first run folder's name
+    folder: Path  # the first run folder
+    token_url: str  # the store after both runs, served with the token TOKEN
 
 
 def bench_run(out: Path, db: str, prompt: str) -> None:
@@ -77,7 +81,10 @@ def stored(tmp_path_factory: pytest.TempPathFactory, serve_app: Callable[[FastAP
     assert report.returncode == 0, report.stderr
     first = serve_app(create_app(f"sqlite:///{root / 'first.db'}", None))
     both = serve_app(create_app(f"sqlite:///{db}", None))
-    return Stored(first, both, json.loads(report.stdout), "replay-first")
+    with_token = serve_app(create_app(f"sqlite:///{db}", TOKEN))
+    return Stored(
+        first, both, json.loads(report.stdout), "replay-first", root / "replay-first", with_token
+    )
 
 
 @pytest.fixture
@@ -166,3 +173,43 @@ def test_the_chain_page_holds_the_reports_numbers(stored: Stored, page: Page) ->
     page.screenshot(path=str(SHOTS / "bench_chain.png"), full_page=True)
     page.locator("table.chain tbody tr").first.get_by_role("link").click()
     expect(page.locator("h1")).to_have_text(re.compile(r"^Run \d+$"))
+
+
+def test_each_checkpoint_links_its_snapshots_code_report(stored: Stored, page: Page) -> None:
+    """The chain links the snapshot the tests ran on, kept as a code report whose totals
+    are the checkpoint's quality numbers; its top callables, rule hits and clone groups
+    are one click away."""
+    for index, expected in enumerate(stored.report["checkpoints"]):
+        page.goto(f"{stored.both_url}/bench/{stored.run}/kvstore")
+        section = page.locator("section.failing").nth(index)
+        assert section.get_attribute("data-checkpoint") == expected["checkpoint"]
+        section.get_by_role("link", name=re.compile(r"^code report \d+$")).click()
+        expect(page.locator("h1")).to_contain_text(f"/{expected['checkpoint']}/workspace")
+        quality = expected["quality"]
+        for key in ("erosion", "verbosity", "sloc", "complex_callables"):
+            value = page.locator(f"table.totals tr[data-key={key}]").get_attribute("data-value")
+            assert float(value or "nan") == pytest.approx(quality[key], abs=1e-12), key
+    page.go_back()
+    page.locator("section.failing").first.get_by_role("link", name="top callables").click()
+    expect(page).to_have_url(re.compile(r"/code/\d+#callables$"))
+    expect(page.locator("h2#callables")).to_be_visible()
+
+
+def test_the_agents_log_is_stored_and_its_text_needs_the_token(
+    stored: Stored, browser: Browser
+) -> None:
+    prompt = (stored.folder / "kvstore" / "checkpoint_1" / "agent" / "prompt.md").read_text()
+    chain = f"/bench/{stored.run}/kvstore"
+    with open_page(browser) as public:
+        public.goto(stored.both_url + chain)
+        first = public.locator("section.failing").first.locator(PROMPT_LOG)
+        expect(first.locator("summary")).to_contain_text(f"{len(prompt.encode())} bytes")
+        first.locator("summary").click()
+        expect(first).to_contain_text("A reader with the server's token sees the text")
+        assert first.locator("pre").count() == 0
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    with open_page(browser, extra_http_headers=headers) as trusted:
+        trusted.goto(stored.token_url + chain)
+        first = trusted.locator("section.failing").first.locator(PROMPT_LOG)
+        first.locator("summary").click()
+        assert first.locator("pre").text_content() == prompt

@@ -32,8 +32,8 @@ from sweep.conftest import cli, make_repo
 HERE = Path(__file__).parent
 PAPER = HERE.parent / "paper" / "fixtures" / "figure_exposition" / "method_figure"
 #: The header's links, in order, with the page each leads to.
-HEADER = {"Evals": "/", "Bench": "/bench", "Studies": "/studies", "Code": "/code",
-          "Papers": "/papers"}  # fmt: skip
+HEADER = {"Evals": "/", "Runs": "/runs", "Matrix": "/matrix", "Bench": "/bench",
+          "Studies": "/studies", "Code": "/code", "Papers": "/papers"}  # fmt: skip
 #: How many pages the crawler asks at most (every page of this small store is fewer).
 MAX_PAGES = 400
 #: Links the crawler does not follow: files and the API's own documents.

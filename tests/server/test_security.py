@@ -49,7 +49,7 @@ def _leaves(value: Any) -> Iterator[str]:
 
 def secrets_of(task: Task) -> set[str]:
     """The verifier config's values a public reader could not know: not in the prompt."""
-    public = json.dumps(task.public())
+    public = json.dumps(task.public(), ensure_ascii=False)  # "Brontë" as the prompt shows it
     return {leaf for leaf in _leaves(task.verifier) if len(leaf) >= 4 and leaf not in public}
 
 
@@ -254,7 +254,8 @@ def test_openapi_declares_the_bearer_scheme_on_every_write(live: LiveServer) -> 
         for method, operation in item.items()
     ]
     writes = [(method, path) for method, path, op in operations if "security" in op]
-    assert sorted(writes) == [("post", "/api/eval/run"), ("post", "/api/eval/suite")]
+    expected = [("post", "/api/eval/batch"), ("post", "/api/eval/run"), ("post", "/api/eval/suite")]
+    assert sorted(writes) == expected
     assert all(op["security"] == [{"bearer": []}] for _, _, op in operations if "security" in op)
     assert all(method != "post" or "security" in op for method, _, op in operations)
     for method, _, op in operations:

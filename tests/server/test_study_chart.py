@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from slopmark.code.study.panel import paper_stats
 from slopmark.code.study.summary import BandPoint, MetricSummary, Spread
 from slopmark.server.study_chart import BOTTOM, HEIGHT, TOP, TraceSource, band_panel, round_bound
 
@@ -18,7 +19,8 @@ def summary(band: list[tuple[float, float | None]]) -> MetricSummary:
                   None if m is None else m + 0.1)
         for x, m in band
     )  # fmt: skip
-    return MetricSummary("erosion", 1, 2, Spread.of([]), Spread.of([]), points)
+    nothing = Spread.of([])
+    return MetricSummary("erosion", 1, 2, nothing, nothing, points, nothing, paper_stats([], []))
 
 
 @pytest.mark.parametrize(

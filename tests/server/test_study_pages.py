@@ -103,7 +103,10 @@ def study(
     make_repo(root / "repos" / "alpha", 7, 1)
     make_repo(root / "repos" / "beta", 8, 2)
     listing = root / "repos" / "REPOS.txt"
-    listing.write_text("# two repositories and a path that is not there\nalpha\nbeta\nmissing\n")
+    listing.write_text(
+        "# two repositories (in two groups) and a path that is not there\n"
+        "alpha group=first\nbeta\tgroup=second\nmissing\n"
+    )
     db, out = f"sqlite:///{root / 'study.db'}", root / "out"
     done = cli("code", "study", str(listing), "--db", db, "--out", str(out), "--json")
     assert done.returncode == 1, done.stderr  # the missing path failed; the others stored
@@ -155,6 +158,30 @@ def test_the_study_page_shows_the_share_that_rose_and_slope_quantiles(study: Rea
         for key, expected in numbers["slope"].items():
             stat = "slope-n" if key == "n" else f"slope-{key}"
             assert one(summary, row_data_metric=metric, data_stat=stat) == expected, key
+
+
+def test_the_study_page_shows_the_papers_statistics_per_group(study: RealStudy) -> None:
+    cells = [c for c in parse(page_text(f"{study.url}/studies/{study.study}")).cells
+             if c["table"] == "study-paper"]  # fmt: skip
+    groups = [("all", study.report["repos"]["used"], study.report["metrics"])]
+    groups += [(g["group"], g["used"], g["metrics"]) for g in study.report["groups"]]
+    assert [name for name, *_ in groups] == ["all", "first", "second"]
+    for name, used, metrics in groups:
+        for metric, numbers in metrics.items():
+            row = {"row_data_group": name, "row_data_metric": metric}
+            assert one(cells, **row, data_stat="used") == used
+            for stat, key in (("rose", "rose"), ("rose-without-birth", "rose_without_birth")):
+                found = [
+                    c
+                    for c in cells
+                    if c.get("data-stat") == stat
+                    and c["row-data-group"] == name
+                    and c["row-data-metric"] == metric
+                ]
+                assert value(found[0]["data-value"]) == numbers[key]["share"]
+                assert value(found[0]["data-low"]) == numbers[key]["low"]
+            assert one(cells, **row, data_stat="growth") == numbers["growth"]["median"]
+            assert one(cells, **row, data_stat="head-mean") == numbers["head_mean"]["mean"]
 
 
 def test_the_api_twin_is_exactly_the_report(study: RealStudy) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, update
 
-from slopmark.code.study.records import RepoRecord, StudySettings
+from slopmark.code.study.records import CommitPoint, RepoRecord, StudySettings
 from slopmark.code.study.stored import ensure_study, store_repo
 from slopmark.errors import BadInput
 from slopmark.server.study_reads import (
@@ -77,3 +77,22 @@ def test_a_study_id_is_shaped_as_the_cli_makes_them(text: str) -> None:
     with pytest.raises(BadInput, match="is not a study id"):
         check_study_id(text)
     assert check_study_id("REPOS-e0cd4fcc21") == "REPOS-e0cd4fcc21"
+
+
+def test_a_study_regrouped_by_a_rerun_is_read_again(engine: Engine) -> None:
+    from slopmark.server.study_reads import StudyCache
+
+    ensure_study(engine, "s-1", "/r/REPOS.txt", StudySettings(), total=1)
+    points = tuple(
+        CommitPoint(i, f"{i:040x}", "2021-01-01", "c", 3, 600, 2, 0, 0.1 * i, 0.2)
+        for i in range(5)
+    )  # fmt: skip
+    store_repo(engine, "s-1", RepoRecord("/r/a", 1, "ok", commits=points))
+    cache = StudyCache()
+    row = study_row(engine, "s-1")
+    assert row is not None and (found := cache.study(engine, row, 5)) is not None
+    assert found.summary.groups == ()
+    ensure_study(engine, "s-1", "/r/REPOS.txt", StudySettings(), total=1, groups={"/r/a": "t1"})
+    row = study_row(engine, "s-1")
+    assert row is not None and (found := cache.study(engine, row, 5)) is not None
+    assert [(g.group, g.used) for g in found.summary.groups] == [("t1", 1)]

@@ -19,10 +19,10 @@ from sqlalchemy import Engine, inspect
 import slopmark.store as store_package
 from slopmark.errors import BadInput
 from slopmark.store import (
-    DEFAULT_URL,
     Run,
     Series,
     database_url,
+    default_url,
     errored_task_ids,
     finished_task_ids,
     get_run,
@@ -200,7 +200,8 @@ def test_the_url_comes_from_the_flag_then_the_environment_then_the_default() -> 
     env = {"SLOPMARK_DB": "sqlite:///env.db"}
     assert database_url("sqlite:///flag.db", env) == "sqlite:///flag.db"
     assert database_url(None, env) == "sqlite:///env.db"
-    assert database_url(None, {}) == DEFAULT_URL == "sqlite:///./slopmark.db"
+    data = {"XDG_DATA_HOME": "/data", "HOME": "/home/u"}
+    assert database_url(None, data) == default_url(data) == "sqlite:////data/slopmark/slopmark.db"
 
 
 def test_sqlite_connections_use_wal_a_busy_timeout_and_foreign_keys(store: Engine) -> None:

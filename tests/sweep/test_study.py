@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import sqlite3
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -119,8 +120,11 @@ def test_the_report_draws_the_trajectory_band(six_repos: Path, tmp_path: Path) -
 
 def test_failures_are_kept_per_repository_and_clones_work(tmp_path: Path) -> None:
     make_repo(tmp_path / "real", 6, 1)
+    bare = tmp_path / "copy.git"  # a second repository: the same one twice is refused
+    subprocess.run(["git", "clone", "-q", "--bare", str(tmp_path / "real"), str(bare)],
+                   check=True)  # fmt: skip
     listing = tmp_path / "REPOS.txt"
-    listing.write_text(f"real\nmissing\nfile://{tmp_path / 'real'}\n")
+    listing.write_text(f"real\nmissing\nfile://{bare}\n")
     db = f"sqlite:///{tmp_path / 's.db'}"
     summary = study_json(listing, db, tmp_path / "out")
     assert summary["repos"] == {"total": 3, "stored": 2, "failed": 1}
@@ -129,7 +133,7 @@ def test_failures_are_kept_per_repository_and_clones_work(tmp_path: Path) -> Non
     engine.dispose()
     missing = records[str(tmp_path / "missing")]
     assert missing.status == "failed" and "no such repository path" in (missing.error or "")
-    cloned = records[f"file://{tmp_path / 'real'}"]
+    cloned = records[f"file://{bare}"]
     local = records[str(tmp_path / "real")]
     assert cloned.status == local.status == "ok"
     assert cloned.commits == local.commits and cloned.head == local.head

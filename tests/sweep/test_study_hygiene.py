@@ -103,7 +103,10 @@ def test_a_refused_line_is_named_without_its_credentials(tmp_path: Path) -> None
     listing.write_text(f"{url}\n{url}\n")
     done = cli("code", "study", str(listing), "--db", f"sqlite:///{tmp_path / 's.db'}")
     assert done.returncode == 2
-    assert done.stderr.strip().endswith("'https://***@127.0.0.1:9/r.git' repeats line 1")
+    assert done.stderr.strip().endswith(
+        "'https://***@127.0.0.1:9/r.git' repeats line 1 (the same repository: 127.0.0.1:9/r); "
+        "list each repository once"
+    )
     assert SECRET not in done.stderr
 
 

@@ -11,7 +11,8 @@ merged: a comparison is made in each group where both models have runs.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from slopmark.board.counted import (
     Columns,
@@ -88,3 +89,9 @@ def _compare(
         pass_rate_b=_rate(b_runs),
         paired=_paired(a_runs, b_runs),
     )
+
+
+def comparison_json(comparison: Comparison) -> dict[str, Any]:
+    """The comparison as JSON-ready data with its group's label (``board compare --json``
+    and ``/api/compare`` print this)."""
+    return asdict(comparison) | {"label": comparison.group.label()}

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Engine, case, func, select, text
 
 from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN
+from slopmark.board.compare import Comparison, compare
 from slopmark.board.counted import CALIBRATION_DOMAIN, Outcome
 from slopmark.board.gate import GateRequest, GateResult, gate_runs
 from slopmark.board.grouprows import GROUP
@@ -160,3 +161,19 @@ def run_gate(engine: Engine, where: RunFilter, request: GateRequest) -> GateResu
         known = ", ".join(models(engine, where)) or "none"
         raise BadInput(f"model {request.model!r}: no runs match {where.label()}; models: {known}")
     return result
+
+
+def compare_stored(engine: Engine, where: RunFilter, a: str, b: str) -> tuple[Comparison, ...]:
+    """`slopmark.board.compare.compare` of models ``a`` and ``b`` on the matching runs
+    (``board compare`` and the ``/compare`` page); `BadInput` when they are the same
+    model or share no group with ok runs (naming the models that have runs there)."""
+    if a == b:
+        raise BadInput(f"compare {a!r} with itself: give two different models")
+    found = compare(stream_outcomes(engine, replace(where, models=(a, b))), a, b)
+    if not found:
+        known = ", ".join(models(engine, where)) or "none"
+        raise BadInput(
+            f"{a!r} and {b!r} have no ok runs in one group of {where.label()}; "
+            f"models with runs there: {known}"
+        )
+    return found

@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from slopmark.cli import sweep_options
-from slopmark.cli.options import non_empty
+from slopmark.cli.options import DB_HELP, non_empty
 from slopmark.cli.output import output_file, output_folder, print_json
 from slopmark.code.bench.profiles import EvalOptions
 from slopmark.errors import BadInput, CheckFailed
@@ -36,7 +36,6 @@ _JOBS = typer.Option(1, "--jobs", min=1, help="Problems run at once.")
 _AGENT_HELP = "An agent (see `slopmark code bench agents`) or a command line with {prompt_file}."
 _OUT_HELP = "Run folder (default: runs/<agent>-<model>-<prompt>-<time>); an existing one resumes."
 _OPTION_HELP = "KEY=VALUE for the agent (repeatable), e.g. base_url=URL or max_steps=30."
-_DB_HELP = "Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
 _ENV_PROFILE = typer.Option(
     None, "--env-profile",
     help="How hidden tests run: scb (SlopCodeBench's Python 3.12, toolchains, test layout; "
@@ -209,7 +208,7 @@ def run(
     agent_memory: int = typer.Option(
         16384, "--agent-memory", min=0, help="Agent address-space limit in MiB (0: none)."
     ),
-    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
     env_profile: str | None = _ENV_PROFILE,
     python: str | None = _PYTHON,
     test_network: bool | None = _TEST_NETWORK,

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -23,7 +23,7 @@ from rich.table import Table
 
 from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN, GROUPS
 from slopmark.board.leaderboard import MARGIN, board_json
-from slopmark.cli.options import non_empty, none_empty
+from slopmark.cli.options import DB_HELP, non_empty, none_empty
 from slopmark.cli.output import output_file, print_json, write_file
 from slopmark.cli.tables import print_table
 from slopmark.errors import BadInput, CheckFailed
@@ -44,8 +44,7 @@ app = typer.Typer(
 )
 
 _PIPE_WIDTH = 200
-_DB_HELP = "Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
-_DB = typer.Option(None, "--db", help=_DB_HELP)
+_DB = typer.Option(None, "--db", help=DB_HELP)
 _SOURCE = typer.Option(None, "--source", help="Only runs of seed, community or original tasks.")
 _HARNESS = typer.Option(None, "--harness-version", help="Only runs under this harness version.")
 _TASK_SET = typer.Option(None, "--task-set-version", help="Only runs on this task-set version.")
@@ -100,18 +99,19 @@ def _filter(
 
 @functools.cache
 def _open(db: str | None) -> Engine:
-    from slopmark.cli.store import open_cli_store
+    from slopmark.cli.store import read_cli_store
 
-    return open_cli_store(db)
+    return read_cli_store(db)
 
 
 def _rows(db: str | None) -> RowSource:
     """The store for the leaderboard's read: a read-only SQLite file at the latest schema
     straight through the standard library, anything else through `_open`."""
     from slopmark.board.grouprows import EngineRows, SqliteRows
-    from slopmark.store.location import database_url, read_sqlite
+    from slopmark.cli.store import read_location
+    from slopmark.store.location import read_sqlite
 
-    connection = read_sqlite(database_url(db, os.environ))
+    connection = read_sqlite(read_location(db).url)
     return EngineRows(_open(db)) if connection is None else SqliteRows(connection)
 
 
@@ -224,10 +224,6 @@ def show(
         console.print(f"no runs match {where.label()}")
 
 
-def _comparison_json(comparison: Comparison) -> dict[str, Any]:
-    return asdict(comparison) | {"label": comparison.group.label()}
-
-
 def _comparison_lines(c: Comparison) -> list[str]:
     p = c.paired
     only_a, only_b = p.discordant
@@ -259,35 +255,20 @@ def compare(
     """Paired comparison of A and B on the tasks both ran: difference, SE, CI, McNemar."""
     non_empty(model_a, "MODEL_A")
     non_empty(model_b, "MODEL_B")
-    comparisons = _comparisons(
+    from slopmark.board.compare import comparison_json
+    from slopmark.board.query import compare_stored
+
+    comparisons = compare_stored(
         _open(db),
         _filter(db, domain, source, harness_version, task_set_version, mode),
         model_a,
         model_b,
     )
     if as_json:
-        print_json({"comparisons": [_comparison_json(c) for c in comparisons]})
+        print_json({"comparisons": [comparison_json(c) for c in comparisons]})
         return
     for comparison in comparisons:
         print("\n".join(_comparison_lines(comparison)))
-
-
-def _comparisons(engine: Engine, where: RunFilter, a: str, b: str) -> tuple[Comparison, ...]:
-    from dataclasses import replace
-
-    from slopmark.board.compare import compare as compare_models
-    from slopmark.board.query import models, stream_outcomes
-
-    if a == b:
-        raise BadInput(f"compare {a!r} with itself: give two different models")
-    found = compare_models(stream_outcomes(engine, replace(where, models=(a, b))), a, b)
-    if not found:
-        known = ", ".join(models(engine, where)) or "none"
-        raise BadInput(
-            f"{a!r} and {b!r} have no ok runs in one group of {where.label()}; "
-            f"models with runs there: {known}"
-        )
-    return found
 
 
 def _write(chunks: Iterable[str], out: Path | None) -> None:

@@ -12,6 +12,7 @@ import typer
 
 from slopmark.cli.code_diff import diff, parse_bounds
 from slopmark.cli.code_options import (
+    ALL_BRANCHES,
     BASELINE,
     CC_THRESHOLD,
     EXCLUDE,
@@ -168,10 +169,9 @@ def measure(
         render(report, Console(), rows, sources.coverage.line())
         known.render(new, Console(), rows)
     if engine is not None:
-        from slopmark.cli.code_report import summary
         from slopmark.cli.code_store import store_measure
 
-        store_measure(report, engine, catalog, summary(report))
+        store_measure(report, engine, catalog)
     if report.problems:
         for problem in report.problems:
             print(f"slopmark: error: {problem.path}:{problem.line}: {problem.message}",
@@ -197,17 +197,21 @@ def _check_outputs(
 def history(
     repo: Path = typer.Argument(..., help="A git repository (bare or with a work tree)."),
     commits: int | None = typer.Option(
-        None, "--commits", min=1, help="Measure the last N source-modifying commits."
-    ),
+        None, "--commits", min=1,
+        help="Measure the last N commits: the revision's own and the N-1 source-modifying "
+        "commits before it.",
+    ),  # fmt: skip
     sample: int | None = typer.Option(
         None,
         "--sample",
         min=1,
-        help="Measure a seeded sample of N source-modifying commits "
-        "(default: 30, or every commit when --rev is a range A..B).",
+        help="Measure a seeded sample of N commits: the revision's own commit and N-1 drawn "
+        "from the other source-modifying commits (default: 30, or every commit when --rev "
+        "is a range A..B).",
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed of the sample (default 0)."),
     rev: str = typer.Option("HEAD", "--rev", help="Revision or range, e.g. v1.0..main."),
+    all_branches: bool = ALL_BRANCHES,
     as_json: bool = typer.Option(False, "--json", help="Print the history as JSON."),
     exclude: list[str] = EXCLUDE,
     cc_threshold: int = CC_THRESHOLD,
@@ -219,7 +223,11 @@ def history(
     store: bool = STORE,
     db: str | None = DB,
 ) -> None:
-    """Erosion and verbosity across the commits of a repository, read straight from git."""
+    """Erosion and verbosity across the commits of a repository, read straight from git:
+    the source-modifying commits of the first-parent line of --rev (--all-branches: every
+    reachable commit), the last point always the revision's own commit, so first to last
+    reads "sampled start to today". REPO may be a folder inside a work tree: only that
+    folder is measured."""
     from rich.console import Console
 
     from slopmark.cli.code_cache import close_cache, open_cache
@@ -229,7 +237,7 @@ def history(
 
     none_empty(exclude, "--exclude")
     sample = _sample_size(commits, sample, seed, rev)
-    selection = Selection(last=commits, sample=sample, seed=seed or 0)
+    selection = Selection(last=commits, sample=sample, seed=seed or 0, all_branches=all_branches)
     engine = report_store(store, db)
     cache = open_cache(no_cache)
     options = MeasureOptions(

@@ -1,4 +1,4 @@
-"""The options `code measure`, `code history` and `code diff` share, declared once.
+"""The options `code measure`, `code history`, `code diff` and `code study` share, declared once.
 
 Each is a Typer parameter default (``jobs: int = JOBS``), so the three commands take
 the same name, bounds, default and help for the same setting.
@@ -35,6 +35,12 @@ BASELINE = typer.Option(
     None, "--baseline", help="Report and gate only findings this baseline does not hold."
 )
 NO_CACHE = typer.Option(False, "--no-cache", help="Neither read nor write the cache.")
+ALL_BRANCHES = typer.Option(
+    False,
+    "--all-branches",
+    help="Take every commit the revision reaches (side branches, merged histories) instead "
+    "of its first-parent line; the report flags each point's lineage and any second root.",
+)
 
 
 def settings(cc_threshold: int, size_term: str) -> Settings:

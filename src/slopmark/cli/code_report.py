@@ -15,7 +15,8 @@ from slopmark import __version__, _core
 from slopmark.cli.output import dumps
 from slopmark.code.measure.clones import CloneGroup, CloneMember
 from slopmark.code.measure.hits import RuleHit
-from slopmark.code.measure.report import CallableMetrics, FileMetrics, LanguageRow, TreeReport
+from slopmark.code.measure.report import CallableMetrics, FileMetrics, TreeReport
+from slopmark.code.measure.tree_store import language_json, summary
 
 if TYPE_CHECKING:  # rich is imported where tables are drawn: `--json` never needs it
     from rich.console import Console
@@ -27,44 +28,6 @@ MASS_FORMULAS = {"sqrt": "CC × √SLOC", "linear": "CC × SLOC", "none": "CC"}
 def fmt_ratio(value: float | None, n: int) -> str:
     """A ratio, or 'undefined (n=0)' when there is nothing to divide by."""
     return f"{value:.3f}" if value is not None else f"undefined (n={n})"
-
-
-def summary(report: TreeReport) -> dict[str, Any]:
-    callables = report.callables
-    complex_ = report.complex_callables()
-    return {
-        "files_measured": len(report.files),
-        "files_skipped": len(report.skipped),
-        "sloc": report.sloc,
-        "callables": len(callables),
-        "erosion": report.erosion,
-        "verbosity": report.verbosity,
-        "rule_lines": report.rule_lines,
-        "clone_lines": report.clone_lines,
-        "flagged_lines": report.flagged_lines,
-        "complex_callables": len(complex_),
-        "max_cc": max((c.cc for c in callables), default=None),
-        "total_mass": sum(c.mass for c in callables),
-        "complex_mass": sum(c.mass for c in complex_),
-        "rules_run": report.rules_run,
-        "rule_hits": len(report.hits),
-        "clone_groups": len(report.clone_groups),
-    }
-
-
-def language_json(row: LanguageRow) -> dict[str, Any]:
-    return {
-        "language": row.language,
-        "files": row.files,
-        "sloc": row.sloc,
-        "callables": row.callables,
-        "complex_callables": row.complex_callables,
-        "erosion": row.erosion,
-        "verbosity": row.verbosity,
-        "rule_lines": row.rule_lines,
-        "clone_lines": row.clone_lines,
-        "flagged_lines": row.flagged_lines,
-    }
 
 
 def _file_json(f: FileMetrics, detail: bool = True) -> dict[str, Any]:

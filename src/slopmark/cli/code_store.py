@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
+from slopmark.cli.options import DB_HELP
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ STORE = typer.Option(
     help="Keep the report in the run store (see --db) for `slopmark serve`'s /code pages.",
 )
 DB = typer.Option(
-    None, "--db", help="Run store URL for --store (default: $SLOPMARK_DB, else ./slopmark.db)."
+    None, "--db", help=f"With --store: {DB_HELP}"
 )
 
 
@@ -50,43 +50,11 @@ def report_store(store: bool, db: str | None) -> Engine | None:
     return open_cli_store(db)
 
 
-class TreeText:
-    """The lines of the measured files, read once each, only under the measured root."""
+def store_measure(report: TreeReport, engine: Engine, catalog: Sequence[Rule]) -> int:
+    """Keep a measured tree, its totals as ``--json`` prints them."""
+    from slopmark.code.measure.tree_store import tree_record
 
-    def __init__(self, root: str) -> None:
-        given = Path(root)
-        self.base = (given if given.is_dir() else given.parent).resolve()
-        self.lines: dict[str, list[str] | None] = {}
-
-    def __call__(self, path: str, start: int, end: int) -> str | None:
-        if path not in self.lines:
-            self.lines[path] = self._read(path)
-        lines = self.lines[path]
-        return None if lines is None else "".join(lines[start - 1 : end])
-
-    def _read(self, path: str) -> list[str] | None:
-        target = (self.base / path).resolve()
-        if not target.is_relative_to(self.base):
-            return None
-        try:
-            return target.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
-        except OSError:
-            return None
-
-
-def store_measure(
-    report: TreeReport, engine: Engine, catalog: Sequence[Rule], summary: dict[str, Any]
-) -> int:
-    """Keep a measured tree; ``summary``: the ``--json`` summary of it."""
-    from slopmark import __version__
-    from slopmark.cli.code_report import language_json
-    from slopmark.code.measure.bounded import measure_record
-
-    languages = [language_json(row) for row in report.languages()]
-    record = measure_record(
-        report, (__version__, summary), languages, catalog, TreeText(report.root)
-    )
-    return _store(record, engine)
+    return _store(tree_record(report, catalog), engine)
 
 
 def store_history(

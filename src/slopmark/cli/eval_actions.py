@@ -15,6 +15,9 @@ from typing import Any
 
 from slopmark.cli.progress import progress_bar
 from slopmark.cli.store import open_cli_store
+from slopmark.errors import BadInput
+from slopmark.evals.batch import Outcome as LineOutcome
+from slopmark.evals.batch import Refused, Stored, store_batch, tally
 from slopmark.evals.pool import load_pool
 from slopmark.evals.runner import Outcome
 from slopmark.evals.session import SuiteRequest, paste_target, plan_suite, run_plan
@@ -140,3 +143,60 @@ def verdict_text(run: Run) -> str:
         lines.append(f"  {'✓' if check['passed'] else '✗'} {check['name']}{detail}")
     lines.append(f"stored as run {run.id} (paste, model {run.model!r}, attempt {run.attempt})")
     return "\n".join(lines)
+
+
+def _read_batch(path: Path) -> str:
+    """The text of a --jsonl file (``-``: stdin)."""
+    if str(path) == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise BadInput(f"--jsonl {str(path)!r}: cannot read it: {error}") from error
+    if not text.strip():
+        raise BadInput(f"--jsonl {str(path)!r}: no lines in it; give one JSON object per line")
+    return text
+
+
+def batch_paste_command(path: Path, paths: tuple[Path, ...], db: str | None, as_json: bool) -> int:
+    """Score and store each line of ``path``; a refused line is said on stderr as
+    ``FILE:LINE: why`` and the rest go on. Exit 2 if any line was refused, else 1 if any
+    run errored, else 0."""
+    text = _read_batch(path)
+    outcomes = store_batch(open_cli_store(db), text, load_pool(None, paths))
+    name = "<stdin>" if str(path) == "-" else str(path)
+    for outcome in outcomes:
+        if isinstance(outcome, Refused):
+            print(f"{name}:{outcome.line}: {outcome.error}", file=sys.stderr)
+    counts = tally(outcomes)
+    show = _batch_json if as_json else _batch_text
+    print(show(name, outcomes))
+    return 2 if counts.refused else 1 if counts.errored else 0
+
+
+def _batch_text(name: str, outcomes: list[LineOutcome]) -> str:
+    lines = [
+        f"{name}:{o.line}: {_verdict_word(o.run)} {o.run.task_id} ({o.run.model}): "
+        f"score {o.run.score or 0.0:.3f}, run {o.run.id}"
+        for o in outcomes
+        if isinstance(o, Stored)
+    ]
+    return "\n".join([*lines, tally(outcomes).line()])
+
+
+def _verdict_word(run: Run) -> str:
+    if run.status == "error":
+        return "ERROR"
+    return "PASS" if run.passed else "FAIL"
+
+
+def _batch_json(name: str, outcomes: list[LineOutcome]) -> str:
+    counts = tally(outcomes)
+    lines = [
+        {"line": o.line, "run": run_json(o.run)} if isinstance(o, Stored)
+        else {"line": o.line, "error": o.error}
+        for o in outcomes
+    ]  # fmt: skip
+    summary = asdict(counts) | {"failed": counts.failed}
+    return json.dumps({"file": name, "summary": summary, "lines": lines}, indent=1)

@@ -13,7 +13,7 @@ from pathlib import Path
 import typer
 
 from slopmark.cli import sweep_options
-from slopmark.cli.options import non_empty
+from slopmark.cli.options import DB_HELP, non_empty
 from slopmark.cli.output import output_file
 from slopmark.errors import BadInput
 from slopmark.evals.endpoint import check_base_url, parse_model
@@ -23,7 +23,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-_DB_HELP = "Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
 _TASKS_HELP = "Task file or folder to use instead of the shipped pool (repeatable)."
 
 
@@ -39,7 +38,7 @@ def run(
     ),
     concurrency: int = typer.Option(16, "--concurrency", min=1, help="Tasks in flight at once."),
     mode: str = typer.Option("standard", "--mode", help="Harness mode: standard or zero_context."),
-    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Ask at most N open tasks."),
     retry_errors: bool = typer.Option(
         False, "--retry-errors", help="Re-run only the tasks whose runs errored."
@@ -88,7 +87,7 @@ def suite(
     executor: str = sweep_options.EXECUTOR,
     address: str | None = sweep_options.ADDRESS,
     jobs: int = sweep_options.JOBS,
-    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print every slice's summary as JSON."),
 ) -> None:
     """Ask every model of SUITE.yaml every domain's tasks, one (model, domain) slice per unit.
@@ -121,13 +120,20 @@ def _read_answer(output_file: Path | None) -> str:
 
 @app.command("paste")
 def paste(
-    task_id: str = typer.Option(..., "--task", help="Id of the task the answer is for."),
-    model: str = typer.Option("pasted", "--model", help="Label of whoever wrote the answer."),
+    task_id: str | None = typer.Option(None, "--task", help="Id of the task the answer is for."),
+    model: str | None = typer.Option(
+        None, "--model", help="Label of whoever wrote the answer (default: pasted)."
+    ),
     output_file: Path | None = typer.Option(
         None, "--output-file", help="File holding the answer (default: read stdin)."
     ),
+    jsonl: Path | None = typer.Option(
+        None,
+        "--jsonl",
+        help='Many answers instead, one {"task", "model", "answer"} object per line ("-": stdin).',
+    ),
     tasks: list[Path] = typer.Option([], "--tasks", help=_TASKS_HELP),
-    db: str | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: str | None = typer.Option(None, "--db", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the verdict as JSON."),
 ) -> None:
     """Score a pasted answer to one task and store it as a paste run (no API key needed).
@@ -135,9 +141,29 @@ def paste(
     The run logs latency 0 and cost 0. For a multi-turn task paste the final
     answer only: the transcript given to the verifier holds every user turn,
     an empty answer for each earlier turn, and the pasted answer last.
+
+    With --jsonl FILE every line is scored and stored as its own paste run; a
+    bad line (not JSON, a field missing, an unknown task) is reported on stderr
+    as FILE:LINE: why, and the other lines go on. Exits 2 if any line was
+    refused (the stored ones stay stored), 1 if any could not be scored.
     """
+    if jsonl is not None:
+        from slopmark.cli.eval_actions import batch_paste_command
+
+        _batch_only(task_id, model, output_file)
+        raise typer.Exit(batch_paste_command(jsonl, tuple(tasks), db, as_json))
     from slopmark.cli.eval_actions import paste_command
 
+    if task_id is None:
+        raise BadInput("give --task ID (the answer on stdin or --output-file), or --jsonl FILE")
     non_empty(model, "--model")
     answer = partial(_read_answer, output_file)  # read once the task is known to exist
-    raise typer.Exit(paste_command(task_id, model, answer, tuple(tasks), db, as_json))
+    raise typer.Exit(paste_command(task_id, model or "pasted", answer, tuple(tasks), db, as_json))
+
+
+def _batch_only(task_id: str | None, model: str | None, output_file: Path | None) -> None:
+    """Refuse the options of a single paste next to --jsonl (each line names its own)."""
+    given = {"--task": task_id, "--model": model, "--output-file": output_file}
+    for option, value in given.items():
+        if value is not None:
+            raise BadInput(f"{option}: not with --jsonl, whose every line names its task and model")

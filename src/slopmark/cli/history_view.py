@@ -13,7 +13,10 @@ from slopmark import __version__
 from slopmark.cli.code_report import fmt_ratio
 from slopmark.cli.tables import print_table
 from slopmark.code.measure.fileanalysis import Skipped
+from slopmark.code.measure.mainline import MAINLINE, SECOND_ROOT
 from slopmark.code.measure.measure_history import HistoryReport
+
+_LEFT = ("commit", "date", "lineage")
 
 
 def history_json(report: HistoryReport) -> dict[str, Any]:
@@ -21,6 +24,10 @@ def history_json(report: HistoryReport) -> dict[str, Any]:
         "slopmark": __version__,
         "repo": report.repo,
         "rev": report.rev,
+        "all_branches": report.all_branches,
+        "head": report.commits[-1].commit.sha if report.commits else None,
+        "roots": list(report.roots),
+        "second_roots": list(report.second_roots),
         "source_commits": report.candidates,
         "blobs_measured": report.blobs_measured,
         "erosion_slope": report.erosion_slope,
@@ -46,6 +53,7 @@ def history_json(report: HistoryReport) -> dict[str, Any]:
                     "by_scope": dict(p.coverage.by_scope),
                 },
                 "skipped": [{"path": s.path, "reason": s.reason} for s in p.skipped],
+                "lineage": p.lineage,
             }
             for p in report.commits
         ],
@@ -64,15 +72,38 @@ def _trend(slope: float | None, rose: bool | None) -> str:
     return f"slope {slope:+.5f} per commit, {'rose' if rose else 'did not rise'} first to last"
 
 
-def render_history(report: HistoryReport, console: Console) -> None:
-    console.print(
-        f"[bold]slopmark code history[/bold] {report.repo} ({report.rev}): "
-        f"{len(report.commits)} of {report.candidates} source-modifying commits, "
-        f"{report.blobs_measured} file versions measured"
+def roots_note(roots: tuple[str, ...], lineages: list[str], all_branches: bool) -> str | None:
+    """The warning a history with a second root gets (None with one root): how many roots,
+    which, and (every branch) how many points are off the first-parent line or from
+    another root's history."""
+    if len(roots) < 2:
+        return None
+    others = ", ".join(sha[:10] for sha in roots[1:])
+    merged = f"{len(roots)} root commits: {others} started unrelated histories merged into "
+    if not all_branches:
+        return f"{merged}the line of {roots[0][:10]}, which every point follows"
+    off = sum(1 for lineage in lineages if lineage != MAINLINE)
+    foreign = lineages.count(SECOND_ROOT)
+    return (
+        f"{merged}the line of {roots[0][:10]}; {off} of {len(lineages)} points off the "
+        f"first-parent line, {foreign} from a second root's history"
     )
+
+
+def render_history(report: HistoryReport, console: Console) -> None:
+    line = "every branch" if report.all_branches else "first-parent line"
+    console.print(
+        f"[bold]slopmark code history[/bold] {report.repo} ({report.rev}, {line}): "
+        f"{len(report.commits)} of {report.candidates} commits (the source-modifying ones and "
+        f"the revision's own, the last point), {report.blobs_measured} file versions measured"
+    )
+    note = roots_note(report.roots, [p.lineage for p in report.commits], report.all_branches)
+    if note is not None:
+        console.print(f"[yellow]warning[/yellow]: {note}", highlight=False)
     table = Table()
-    for column in ("#", "commit", "date", "files", "SLOC", "callables", "erosion", "verbosity"):
-        table.add_column(column, justify="right" if column not in ("commit", "date") else "left")
+    columns = ("#", "commit", "date", "files", "SLOC", "callables", "erosion", "verbosity")
+    for column in (*columns, "lineage") if report.all_branches else columns:
+        table.add_column(column, justify="left" if column in _LEFT else "right")
     for index, p in enumerate(report.commits):
         table.add_row(
             str(index),
@@ -83,6 +114,7 @@ def render_history(report: HistoryReport, console: Console) -> None:
             str(p.callables),
             fmt_ratio(p.erosion, p.callables),
             fmt_ratio(p.verbosity, p.sloc),
+            *([p.lineage] if report.all_branches else []),
         )
     print_table(console, table, keys=2)
     if report.commits:

@@ -43,6 +43,7 @@ class RootGroup(LazyGroup):
         "paper": "slopmark.cli.paper:app",
         "stats": "slopmark.cli.stats:app",
         "board": "slopmark.cli.board:app",
+        "store": "slopmark.cli.store_group:app",
     }
 
     def invoke(self, ctx: Any) -> Any:
@@ -124,11 +125,21 @@ def _quiet_closed_stdout() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
+def _name_stores() -> None:
+    """Name on stderr each store the command used (`slopmark.cli.store.store_notes`); a
+    command that never loaded that module used none, and pays nothing here."""
+    store = sys.modules.get("slopmark.cli.store")
+    for line in store.store_notes() if store is not None else ():
+        print(f"{PROG}: {line}", file=sys.stderr)
+
+
 def main() -> None:
-    """Run the CLI: bad input exits 2 with one line on stderr, failed checks exit 1."""
+    """Run the CLI: bad input exits 2 with one line on stderr, failed checks exit 1; a
+    command that ends on its own names the store it used."""
     try:
         code = app(prog_name=PROG, standalone_mode=False)
         sys.stdout.flush()
+        _name_stores()
     except SlopmarkError as error:
         _fail(str(error), error.exit_code)
     except typer.TyperException as error:

@@ -6,6 +6,9 @@ from collections.abc import Iterable
 
 from slopmark.errors import BadInput
 
+#: The help of every ``--db``: where the store is when it is not given.
+DB_HELP = "Run store URL or SQLite file (default: $SLOPMARK_DB, else `slopmark store path`)."
+
 
 def non_empty(value: str | None, option: str) -> str | None:
     """``value`` unless it is given but blank (``--model ''``), which would silently match

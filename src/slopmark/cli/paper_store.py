@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from slopmark.cli.options import DB_HELP
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ STORE = typer.Option(
     False, "--store", help="Keep the scores and findings in the run store; prints the paper id."
 )
 DB = typer.Option(
-    None, "--db", help="Run store URL for --store (default: $SLOPMARK_DB, else ./slopmark.db)."
+    None, "--db", help=f"With --store: {DB_HELP}"
 )
 LABEL = typer.Option(
     None, "--label", help="With --store: human | ai, who wrote it (pages compare with human)."

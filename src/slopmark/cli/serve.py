@@ -9,6 +9,8 @@ import os
 
 import typer
 
+from slopmark.cli.options import DB_HELP
+
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
@@ -16,7 +18,7 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="Port (0: any free one)."),
     db: str | None = typer.Option(
-        None, "--db", help="Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
+        None, "--db", help=DB_HELP
     ),
     token: str | None = typer.Option(
         None,
@@ -46,7 +48,7 @@ def serve(
     import uvicorn
 
     from slopmark.cli.options import non_empty
-    from slopmark.cli.store import open_cli_store
+    from slopmark.cli.store import open_cli_store, store_notes
     from slopmark.llm.keys import resolve_api_key
     from slopmark.server import create_app
     from slopmark.server.outbound import Outbound
@@ -56,8 +58,10 @@ def serve(
     non_empty(token, "--token")
     key = resolve_api_key(None, os.environ)
     outbound = Outbound.configured(allow_base_url, key, key_base_url)
-    open_cli_store(db).dispose()  # a bad store is refused here, naming --db or $SLOPMARK_DB
-    for notice in _notices(host, token, key, key_base_url):
+    # a bad store is refused here, naming --db or $SLOPMARK_DB; a missing one is created
+    # (`make run` starts on an empty store that the console then fills)
+    open_cli_store(db).dispose()
+    for notice in [*store_notes(), *_notices(host, token, key, key_base_url)]:
         print(f"slopmark serve: {notice}")
     app = create_app(database_url(db, os.environ), token, outbound, names=(host,))
     uvicorn.run(app, host=host, port=port, log_level="info")

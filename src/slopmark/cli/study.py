@@ -16,7 +16,7 @@ import typer
 from typer.core import TyperGroup
 
 from slopmark.cli import sweep_options as sweep
-from slopmark.cli.code_options import LANGUAGE, SCOPE, languages, scopes
+from slopmark.cli.code_options import ALL_BRANCHES, LANGUAGE, SCOPE, languages, scopes
 from slopmark.cli.output import output_file, output_folder, print_json
 from slopmark.errors import BadInput
 
@@ -40,11 +40,14 @@ app = typer.Typer(
 )
 
 _COMMITS = typer.Option(
-    None, "--commits", min=1, help="Measure the last N source-modifying commits."
-)
+    None, "--commits", min=1,
+    help="Measure the last N commits: HEAD and the N-1 source-modifying ones before it.",
+)  # fmt: skip
 _SAMPLE = typer.Option(
-    None, "--sample", min=1, help="A seeded sample of N source-modifying commits (default 30)."
-)
+    None, "--sample", min=1,
+    help="A seeded sample of N commits (default 30): HEAD, always the last point, and N-1 "
+    "drawn from the other source-modifying commits.",
+)  # fmt: skip
 _TIMEOUT = typer.Option(
     "10m", "--timeout",
     help="Time allowed per repository, clone and measure (e.g. 90s, 10m, 1h); past it the "
@@ -55,12 +58,23 @@ _MIN_COMMITS = typer.Option(
 )
 
 
+_BIRTH_SLOC = typer.Option(
+    500, "--birth-sloc", min=0,
+    help="Flag a repository whose first measured commit has fewer SLOC (birth effect).",
+)  # fmt: skip
+_BIRTH_FILES = typer.Option(
+    3, "--birth-files", min=0,
+    help="Flag a repository whose first measured commit has fewer files (birth effect).",
+)  # fmt: skip
+
+
 @app.command("run")
 def run(
     repos: Path = typer.Argument(..., help="REPOS.txt: one local path or git URL per line."),
     commits: int | None = _COMMITS,
     sample: int | None = _SAMPLE,
     seed: int = typer.Option(0, "--seed", help="Seed of the sample."),
+    all_branches: bool = ALL_BRANCHES,
     out: Path | None = typer.Option(None, "--out", help="Study folder (default: studies/<id>)."),
     executor: str = sweep.EXECUTOR,
     address: str | None = sweep.ADDRESS,
@@ -73,7 +87,10 @@ def run(
     language: list[str] = LANGUAGE,
     scope: list[str] = SCOPE,
 ) -> None:
-    """Measure every repository of REPOS (resumes: stored repositories are not measured again)."""
+    """Measure every repository of REPOS (resumes: stored repositories are not measured
+    again): the source-modifying commits of HEAD's first-parent line (--all-branches: every
+    reachable commit), HEAD always the last point; off a terminal, one line per finished
+    repository on stderr."""
     from slopmark.cli.bench import parse_duration
     from slopmark.code.measure.metrics import SIZE_TERMS
     from slopmark.code.study.records import StudySettings
@@ -87,7 +104,7 @@ def run(
         out = output_folder(out, "--out")
     settings = StudySettings(
         last=commits, sample=sample or 30, seed=seed, cc_threshold=cc_threshold,
-        size_term=size_term, timeout_s=parse_duration(timeout),
+        size_term=size_term, timeout_s=parse_duration(timeout), all_branches=all_branches,
         languages=_chosen(language, languages), scopes=_chosen(scope, scopes),
     )  # fmt: skip
     code = _run_study(repos, settings, out, (executor, address, jobs), db, as_json)
@@ -108,7 +125,7 @@ def _run_study(
     db: str | None,
     as_json: bool,
 ) -> int:
-    from slopmark.cli.study_view import print_run
+    from slopmark.cli.study_view import finished_line, print_run
     from slopmark.cli.sweep_view import sweep_view
     from slopmark.code.study.records import study_id
     from slopmark.code.study.repos import read_repos
@@ -124,7 +141,7 @@ def _run_study(
         "id": plan.study, "repos_file": str(plan.repos_file), "db": sweep.masked(plan.db_url),
         "settings": asdict(settings), "started": time.time(),
     })  # fmt: skip
-    with sweep_view("study") as view:
+    with sweep_view("study", finished_line) as view:
         tally, records = run_study(executor, plan, view)
     print_run(plan, tally, records, folder, as_json)
     sweep.print_ending(tally, "repositories")
@@ -136,18 +153,28 @@ def report(
     target: str = typer.Argument(..., help="A study folder (with study.json) or a study id."),
     as_json: bool = typer.Option(False, "--json", help="Print every number as JSON."),
     plot: Path | None = typer.Option(
-        None, "--plot", help="Write the trajectory chart (median and IQR band) as .png or .svg."
+        None,
+        "--plot",
+        help="Write the trajectory chart as .png or .svg: the median and IQR band, or with "
+        "groups each group's mean and 95% CI.",
     ),
     db: str | None = sweep.DB,
     min_commits: int = _MIN_COMMITS,
+    birth_sloc: int = _BIRTH_SLOC,
+    birth_files: int = _BIRTH_FILES,
 ) -> None:
-    """Slopes, the share of repositories that rose, slope quantiles and the trajectory band."""
+    """The paper's statistics, over all repositories and per group (REPOS lines'
+    group=NAME): the share that rose first→last (95% Wilson interval, with and
+    without birth-effect repositories), median relative growth, slope quantiles
+    (OLS over sample position and over normalised position 0..1), HEAD mean ± sd,
+    the median/IQR band and the mean trajectory (95% t interval, 10 bins)."""
     from slopmark.cli.study_view import load_study, print_report, write_plot
+    from slopmark.code.study.panel import BirthRule
     from slopmark.code.study.report import report_json
 
     if plot is not None:
         output_file(plot, "--plot")
-    study = load_study(target, db, min_commits)
+    study = load_study(target, db, min_commits, BirthRule(birth_sloc, birth_files))
     if plot is not None:
         write_plot(plot, study)
     if as_json:

@@ -9,12 +9,16 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from slopmark.cli.history_view import roots_note
 from slopmark.cli.output import print_json
+from slopmark.code.study.intervals import MeanInterval
+from slopmark.code.study.panel import BINS, DEFAULT_BIRTH, BirthRule, Share
 from slopmark.code.study.records import RepoRecord
-from slopmark.code.study.report import LoadedStudy, measured
-from slopmark.code.study.summary import MetricSummary
+from slopmark.code.study.report import LoadedStudy, first_last, measured
+from slopmark.code.study.summary import MetricSummary, Spread
 from slopmark.code.study.sweep import StudyPlan
 from slopmark.errors import BadInput
+from slopmark.executor import Finished
 from slopmark.store.location import StoreLocation, locate
 from slopmark.sweep.drive import Tally
 
@@ -39,13 +43,16 @@ def _target(target: str, db: str | None) -> tuple[str, StoreLocation]:
     return study, StoreLocation(saved, f"{manifest}: db")
 
 
-def load_study(target: str, db: str | None, min_commits: int) -> LoadedStudy:
+def load_study(
+    target: str, db: str | None, min_commits: int, birth: BirthRule = DEFAULT_BIRTH
+) -> LoadedStudy:
+    from slopmark.cli.store import existing
     from slopmark.code.study.stored import stored_study
     from slopmark.store.db import open_store
 
     study, store = _target(target, db)
-    engine = open_store(store.url, store.origin)
-    found = stored_study(engine, study, min_commits)
+    engine = open_store(existing(store).url, store.origin)
+    found = stored_study(engine, study, min_commits, birth)
     if found is None:
         raise BadInput(
             f"study {study!r} is not in the store {store.url}; pass the --db it ran with"
@@ -57,49 +64,163 @@ def _num(value: float | None, form: str = "{:+.5f}") -> str:
     return "–" if value is None else form.format(value)
 
 
-def _share(metric: MetricSummary) -> str:
-    share = metric.rose_share
-    if share is None:
-        return f"undefined (n={metric.rose_n})"
-    return f"{100 * share:.1f}% ({metric.rose}/{metric.rose_n})"
+def _interval(share: Share) -> str:
+    if share.low is None or share.high is None:
+        return f"undefined (n={share.n})"
+    return (
+        f"{100 * share.k / share.n:.1f}% ({share.k}/{share.n}, 95% Wilson "
+        f"{100 * share.low:.1f}–{100 * share.high:.1f}%)"
+    )
+
+
+def _mean(mean: MeanInterval, form: str = "{:.4f}") -> str:
+    if mean.mean is None:
+        return f"– (n={mean.n})"
+    sd = "" if mean.sd is None else f" ± {form.format(mean.sd)} sd"
+    return f"{form.format(mean.mean)}{sd} (n={mean.n})"
+
+
+def _quantiles(spread: Spread) -> str:
+    shown = ", ".join(f"q{round(level * 100)} {_num(v)}" for level, v in spread.quantiles)
+    return f"(n={spread.n}) {shown}"
+
+
+def _bin(low: float, mean: MeanInterval) -> str:
+    if mean.low is None or mean.high is None:
+        return f"{low:.1f}: {_num(mean.mean, '{:.3f}')} (n={mean.n})"
+    return f"{low:.1f}: {mean.mean:.3f} [{mean.low:.3f}, {mean.high:.3f}] (n={mean.n})"
+
+
+def _metric_lines(metric: MetricSummary) -> list[str]:
+    paper, growth = metric.paper, metric.paper.growth
+    median = "–" if growth.median is None else f"{100 * growth.median:+.1f}%"
+    bins = "; ".join(_bin(b.low, b.mean) for b in paper.trajectory)
+    return [
+        f"{metric.metric}: rose first→last in {_interval(paper.rose)}; "
+        f"without birth-effect repositories {_interval(paper.rose_without_birth)}",
+        f"  median growth (last−first)/first {median} (n={growth.n}, "
+        f"{growth.zero_first} left out with first value 0); HEAD mean {_mean(paper.head)}",
+        f"  slope per commit {_quantiles(metric.slope)}",
+        f"  slope per normalised position 0..1 {_quantiles(metric.slope_progress)}",
+        f"  mean trajectory, 95% t CI per bin of normalised position (bin start): {bins}",
+    ]
+
+
+def _print_metrics(console: Console, metrics: tuple[MetricSummary, ...]) -> None:
+    for metric in metrics:
+        for line in _metric_lines(metric):
+            console.print(line, highlight=False)
+
+
+def _repo_table(study: LoadedStudy) -> Table:
+    """A row per repository; the group column only when the REPOS file gives groups."""
+    grouped = bool(study.groups)
+    table = Table("repository", *(["group"] if grouped else []), "commits", "erosion slope",
+                  "verbosity slope", "birth effect", "status")  # fmt: skip
+    birth = study.summary.birth
+    for record in study.records:
+        status = record.status if record.error is None else f"{record.status}: {record.error}"
+        group = [study.groups.get(record.repo, "–")] if grouped else []
+        table.add_row(record.repo, *group, str(len(record.commits)), _num(record.erosion_slope),
+                      _num(record.verbosity_slope), "yes" if birth.flags(record) else "",
+                      status)  # fmt: skip
+    return table
+
+
+def _progress(study: LoadedStudy) -> str:
+    """``12 of 29 repositories measured, 17 pending, 0 failed`` (pending: not stored yet)."""
+    summary = study.summary
+    pending = study.pending or 0
+    waiting = f", {pending} pending" if pending else ""
+    return (
+        f"{summary.ok} of {summary.repos + pending} repositories measured{waiting}, "
+        f"{summary.failed} failed"
+    )
+
+
+def _root_warnings(study: LoadedStudy, console: Console) -> None:
+    """A warning per repository whose history holds a second root commit."""
+    for record in study.records:
+        lineages = [p.lineage or "unknown" for p in record.commits]
+        note = roots_note(record.roots or (), lineages, study.settings.all_branches)
+        if note is not None:
+            console.print(f"[yellow]warning[/yellow] {record.repo}: {note}", highlight=False)
 
 
 def print_report(study: LoadedStudy) -> None:
     console = Console()
     summary = study.summary
     console.print(
-        f"[bold]study {study.study}[/bold]: {summary.ok} of {summary.repos} repositories "
-        f"measured, {summary.failed} failed; {summary.used} with ≥ {summary.min_commits} commits"
+        f"[bold]study {study.study}[/bold]: {_progress(study)}; "
+        f"{summary.used} with ≥ {summary.min_commits} commits"
     )
     chosen = measured(study.settings)
     console.print(
         f"languages: {', '.join(chosen['languages'])}; scopes: {', '.join(chosen['scopes'])}",
         highlight=False,
     )
-    table = Table("repository", "commits", "erosion slope", "verbosity slope", "status")
-    for record in study.records:
-        status = record.status if record.error is None else f"{record.status}: {record.error}"
-        table.add_row(record.repo, str(len(record.commits)), _num(record.erosion_slope),
-                      _num(record.verbosity_slope), status)  # fmt: skip
-    console.print(table)
-    for metric in summary.metrics:
-        levels = metric.slope.quantiles
-        quantiles = ", ".join(f"q{round(level * 100)} {_num(v)}" for level, v in levels)
-        console.print(
-            f"{metric.metric}: rose first→last in {_share(metric)}; "
-            f"slope per commit (n={metric.slope.n}) {quantiles}"
-        )
+    console.print(_repo_table(study))
+    console.print(
+        f"birth effect: {summary.birth_flagged} of {summary.used} repositories start under "
+        f"{summary.birth.sloc} SLOC or {summary.birth.files} files; slopes are OLS over sample "
+        f"position i and over i/(n−1); the mean trajectory has {BINS} equal bins of i/(n−1)",
+        highlight=False,
+    )
+    _print_metrics(console, summary.metrics)
+    for group in summary.groups:
+        name = group.group if group.group is not None else "(no group)"
+        console.print(f"[bold]group {name}[/bold]: {group.used} repositories, "
+                      f"{group.birth_flagged} with the birth effect")  # fmt: skip
+        _print_metrics(console, group.metrics)
+    _root_warnings(study, console)
+
+
+def _group_plot(path: Path, study: LoadedStudy) -> None:
+    """Each group's mean trajectory with its 95% interval (the paper's Figure 4)."""
+    from slopmark.plot.groups import group_chart
+
+    panels: dict[str, dict[str, list[tuple[float, float | None, float | None, float | None]]]]
+    panels = {}
+    for group in study.summary.groups:
+        label = f"{group.group or '(no group)'} (n={group.used})"
+        for metric in group.metrics:
+            points = [((b.low + b.high) / 2, b.mean.low, b.mean.mean, b.mean.high)
+                      for b in metric.paper.trajectory]  # fmt: skip
+            panels.setdefault(metric.metric, {})[label] = points
+    title = f"{study.study}: {study.summary.used} repositories by group (mean and 95% CI)"
+    group_chart(path, title=title, x_label="normalised commit position (bin centre)", panels=panels)
 
 
 def write_plot(path: Path, study: LoadedStudy) -> None:
+    """With groups, each group's mean trajectory; without, the median and IQR band."""
     from slopmark.plot.band import band_chart
 
+    if study.summary.groups:
+        _group_plot(path, study)
+        return
     panels = {
         m.metric: [(p.position, p.q1, p.median, p.q3) for p in m.band]
         for m in study.summary.metrics
     }
     title = f"{study.study}: {study.summary.used} repositories (median and IQR)"
     band_chart(path, title=title, x_label="normalised commit position", panels=panels)
+
+
+def _change(record: RepoRecord, metric: str) -> str:
+    first, last = first_last(record, metric)
+    if first is None or last is None:
+        return f"{metric} undefined"
+    return f"{metric} {first:.3f}→{last:.3f}"
+
+
+def finished_line(finished: Finished) -> str:
+    """A finished repository in one line: measured with its erosion first→last, or failed."""
+    record = finished.value
+    if not finished.ok or not isinstance(record, RepoRecord):
+        return f"{finished.key}: failed: {finished.error}"
+    if record.status != "ok":
+        return f"{record.repo}: failed: {record.error}"
+    return f"{record.repo}: measured {len(record.commits)} commits ({_change(record, 'erosion')})"
 
 
 def print_run(

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from slopmark.cli.options import DB_HELP
 from slopmark.errors import BadInput
 from slopmark.store.location import StoreLocation, locate, sqlite_file
 
@@ -32,7 +33,7 @@ JOBS = typer.Option(
     0, "--jobs", min=0, help="Local worker processes, or CPUs of a Ray started here (0: per core)."
 )
 DB = typer.Option(
-    None, "--db", help="Run store URL (default: $SLOPMARK_DB, else sqlite:///./slopmark.db)."
+    None, "--db", help=DB_HELP
 )
 #: the exit code of a sweep stopped with Ctrl-C (128 + SIGINT)
 CANCELLED = 130
@@ -76,6 +77,7 @@ def open_sweep(
 ) -> Executor:
     """The executor, connected; with a ``store``, checked to be shareable by the
     executor's nodes and brought up to date here (before its workers open it at once)."""
+    from slopmark.cli.store import writable
     from slopmark.executor import open_executor
     from slopmark.store.db import open_store
 
@@ -83,6 +85,7 @@ def open_sweep(
     try:
         if store is not None:
             check_shared_store(store, executor)
+            writable(store)  # the default store's folder made, the store named at the end
             open_store(store.url, store.origin).dispose()
     except BaseException:
         executor.close()

@@ -1,9 +1,10 @@
-"""The live view of a sweep on stderr: units queued, running, done and failed, per node."""
+"""The live view of a sweep on stderr: units queued, running, done and failed, per node;
+off a terminal, one line per finished unit when the command says how to word it."""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console, Group
@@ -11,6 +12,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
+from slopmark.executor import Finished
 from slopmark.sweep.drive import Tally
 
 
@@ -53,11 +55,31 @@ class LiveView:
         return Text(self.label) if self.tally is None else render(self.tally, self.label)
 
 
+class LineView:
+    """Off a terminal: ``[k/N] <line>`` on stderr as each unit finishes, k and N counting
+    the units stored by earlier runs too (a log reads like the study's progress)."""
+
+    def __init__(self, line: Callable[[Finished], str]) -> None:
+        self.line = line
+        self.shown: set[str] = set()
+
+    def update(self, tally: Tally) -> None:
+        total = tally.skipped + tally.units
+        for key, finished in tally.finished.items():
+            if key not in self.shown:
+                self.shown.add(key)
+                done = tally.skipped + len(self.shown)
+                print(f"[{done}/{total}] {self.line(finished)}", file=sys.stderr, flush=True)
+
+
 @contextmanager
-def sweep_view(label: str) -> Iterator[LiveView | None]:
-    """A live view when stderr is a terminal (None otherwise: nothing is drawn)."""
+def sweep_view(
+    label: str, line: Callable[[Finished], str] | None = None
+) -> Iterator[LiveView | LineView | None]:
+    """A live view when stderr is a terminal; otherwise a `LineView` when ``line`` words a
+    finished unit, else None (nothing is drawn)."""
     if not sys.stderr.isatty():
-        yield None
+        yield None if line is None else LineView(line)
         return
     view = LiveView(label)
     console = Console(stderr=True)

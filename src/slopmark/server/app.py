@@ -20,9 +20,22 @@ from fastapi.staticfiles import StaticFiles
 
 from slopmark import __version__
 from slopmark.errors import BadInput
-from slopmark.server import api, benchpages, code_pages, docs, pages, paper_pages, study_pages
+from slopmark.server import (
+    api,
+    batch_pages,
+    benchpages,
+    code_pages,
+    compare_pages,
+    docs,
+    pages,
+    paper_pages,
+    runs_pages,
+    study_pages,
+)
 from slopmark.server.hosts import OwnHostOnly
 from slopmark.server.limits import MAX_BODY_BYTES, BodyLimit, validation_problem
+from slopmark.server.matrix_pages import exports as matrix_exports
+from slopmark.server.matrix_pages import pages as matrix_pages
 from slopmark.server.outbound import Outbound
 from slopmark.server.state import ServerState, loopback_writes
 from slopmark.store import open_store
@@ -85,6 +98,14 @@ def create_app(
     app.include_router(code_pages.api)
     app.include_router(paper_pages.pages)
     app.include_router(paper_pages.api)
+    app.include_router(runs_pages.pages)
+    app.include_router(runs_pages.api)
+    app.include_router(compare_pages.pages)
+    app.include_router(compare_pages.api)
+    app.include_router(batch_pages.router)
+    app.include_router(batch_pages.api)
+    app.include_router(matrix_pages)
+    app.include_router(matrix_exports)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_exception_handler(BadInput, _bad_input)
     app.add_exception_handler(RequestValidationError, validation_problem)
@@ -103,7 +124,7 @@ def _document_loopback_writes(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             spec = generate()
-            for method, path in loopback_writes(api.router.routes):
+            for method, path in loopback_writes([*api.router.routes, *batch_pages.api.routes]):
                 operation = spec["paths"][path][method]
                 operation.pop("security", None)
                 described = operation.get("description", "")

@@ -13,17 +13,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
 from slopmark.board.benchband import human_band
-from slopmark.board.benchboard import SORTS, BenchTable, bench_tables
+from slopmark.board.benchboard import SORTS, BenchTable, RowKey, bench_tables
 from slopmark.board.checkpoints import GROUPS
 from slopmark.board.leaderboard import MIN_RANK
+from slopmark.code.bench.ledger import DOMAIN, harness_version, subject
 from slopmark.server import benchreads
 from slopmark.server.benchchart import cost_chart, quality_chart
 from slopmark.server.pages import State, error_page, render
+from slopmark.server.state import authenticated
 
 __all__ = ["api_router", "router"]
 
@@ -38,6 +41,14 @@ def _tables(state: State, sort: str, order: str) -> list[BenchTable]:
     of ``ix_bench_board`` per change, not per request)."""
     sums = state.boards.kept(("bench-cells",), lambda: tuple(benchreads.cell_sums(state.engine)))
     return bench_tables(sums, sort, order)
+
+
+def runs_url(key: RowKey, errored: int) -> str:
+    """The runs browser's list of a row's stored checkpoints: its agent · model (the runs'
+    model) and prompt (their harness version), finished (``errored=0``) or errored."""
+    query = {"domain": DOMAIN, "model": subject(key.agent, key.model or None),
+             "harness": harness_version(key.prompt), "errored": str(errored)}  # fmt: skip
+    return f"/runs?{urlencode(query)}"
 
 
 def _charts(tables: list[BenchTable], study: benchreads.StudyPoints | None) -> dict[str, Any]:
@@ -62,38 +73,55 @@ def bench_page(
     study = benchreads.newest_study(state.engine)
     return render(
         request, "bench.html", nav="bench", tables=tables, charts=_charts(tables, study),
-        study=study, sort=sort, order=order, sorts=SORTS, min_rank=MIN_RANK,
+        study=study, sort=sort, order=order, sorts=SORTS, min_rank=MIN_RANK, runs_url=runs_url,
     )  # fmt: skip
 
 
-def _checkpoint(row: Mapping[str, Any], details: Mapping[str, Any], run: str) -> dict[str, Any]:
-    """One checkpoint of a chain as shown: its bench row, tests and failing ids per group."""
+def _checkpoint(
+    row: Mapping[str, Any], details: Mapping[str, Any], log: list[Mapping[str, Any]] | None,
+    reader: tuple[str, bool],
+) -> dict[str, Any]:  # fmt: skip
+    """One checkpoint of a chain as shown: its bench row, tests and failing ids per group,
+    its snapshot's code report, and its agent's log (the text only for a reader with the
+    token; ``reader`` is the run folder's name and whether the reader has it)."""
+    run, trusted = reader
     tests = details.get("tests") or {}
     failing = details.get("failing") or {}
-    log = LOG_FOLDER.format(run=run, problem=row["problem"], checkpoint=row["checkpoint"])
+    folder = LOG_FOLDER.format(run=run, problem=row["problem"], checkpoint=row["checkpoint"])
     return {
         **{k: v for k, v in row.items() if k != "created_at"},
         "tests": {g: tests.get(g, {"passed": 0, "total": 0}) for g in GROUPS},
         "failing": {g: list(failing.get(g, [])) for g in GROUPS},
         "failing_stored": "failing" in details,
         "agent_status": details.get("agent_status"), "steps": details.get("steps"),
-        "error": details.get("error"), "log_folder": log if "bench" in details else None,
+        "error": details.get("error"), "log_folder": folder if "bench" in details else None,
+        "code_report": details.get("code_report"),
+        "log": None if log is None else [_log_file(f, trusted) for f in log],
     }  # fmt: skip
 
 
-def _chain(state: State, run: str, problem: str) -> list[dict[str, Any]] | None:
+def _log_file(stored: Mapping[str, Any], trusted: bool) -> dict[str, Any]:
+    """A stored log file as shown: its name and size always, its text with the token."""
+    shown = {"name": stored.get("name"), "bytes": stored.get("bytes"), "cut": stored.get("cut")}
+    return {**shown, "text": stored.get("text") if trusted else None}
+
+
+def _chain(state: State, run: str, problem: str, trusted: bool) -> list[dict[str, Any]] | None:
     found = benchreads.chain(state.engine, run, problem)
     if found is None:
         return None
     return [
-        _checkpoint(row, found.details.get(row["run_id"], {}), run) for row in found.checkpoints
+        _checkpoint(
+            row, found.details.get(row["run_id"], {}), found.logs.get(row["run_id"]), (run, trusted)
+        )
+        for row in found.checkpoints
     ]
 
 
 @router.get("/bench/{run}/{problem}")
 def chain_page(request: Request, state: State, run: str, problem: str) -> Response:
     """One chain: every checkpoint's tests, quality, churn and cost, and where its log is."""
-    checkpoints = _chain(state, run, problem)
+    checkpoints = _chain(state, run, problem, authenticated(request))
     if checkpoints is None:
         return error_page(request, 404, f"no bench chain of problem {problem!r} in run {run!r}")
     first = checkpoints[0]
@@ -114,9 +142,10 @@ def bench_json(state: State, sort: str = "strict", order: str = "desc") -> dict[
 
 
 @api_router.get("/bench/{run}/{problem}", responses={404: {"description": "No such chain."}})
-def chain_json(state: State, run: str, problem: str) -> Any:
-    """One chain's checkpoints, as its page shows them (404 when the store has none)."""
-    checkpoints = _chain(state, run, problem)
+def chain_json(request: Request, state: State, run: str, problem: str) -> Any:
+    """One chain's checkpoints, as its page shows them (404 when the store has none); the
+    agent's log text only with the server's token."""
+    checkpoints = _chain(state, run, problem, authenticated(request))
     if checkpoints is None:
         detail = f"no bench chain of problem {problem!r} in run {run!r}"
         return JSONResponse({"detail": detail}, status_code=404)

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Engine, RowMapping, case, func, select
 
 from slopmark.board.benchboard import MEANS, VERDICTS, CellSums, RowKey
-from slopmark.store.schema import bench_checkpoints, runs, studies, study_commits
+from slopmark.store.schema import bench_checkpoints, bench_logs, runs, studies, study_commits
 
 __all__ = ["Chain", "StudyPoints", "cell_sums", "chain", "newest_study"]
 
@@ -74,6 +74,8 @@ class Chain:
     problem: str
     checkpoints: tuple[Mapping[str, Any], ...]
     details: dict[int, Mapping[str, Any]]
+    #: the agent's stored log files of each checkpoint's run (`slopmark.store.benchlogs`)
+    logs: dict[int, list[Mapping[str, Any]]]
 
 
 def chain(engine: Engine, run: str, problem: str) -> Chain | None:
@@ -84,10 +86,12 @@ def chain(engine: Engine, run: str, problem: str) -> Chain | None:
         ids = [row["run_id"] for row in rows if row["run_id"] is not None]
         found = connection.execute(select(runs.c.id, runs.c.details).where(runs.c.id.in_(ids)))
         details = {int(item.id): item.details for item in found}
+        kept = connection.execute(select(bench_logs).where(bench_logs.c.run_id.in_(ids)))
+        logs = {int(item.run_id): list(item.files) for item in kept}
     if not rows:
         return None
     ordered = tuple(sorted(rows, key=lambda row: row["position"]))
-    return Chain(run, problem, ordered, details)
+    return Chain(run, problem, ordered, details, logs)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""The web pages: leaderboard, cost–capability chart, bench console and run page.
+"""The web pages: leaderboard, cost–capability chart and bench console (a run's page is
+`slopmark.server.runs_pages`).
 
 A calibration leaderboard also shows each board's reliability diagrams as
 inline SVG (`slopmark.server.chart.reliability_panels`).
@@ -10,7 +11,6 @@ submit. Nothing is loaded from outside the server.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -25,9 +25,7 @@ from slopmark.board.stats import Interval
 from slopmark.evals.task import DOMAINS
 from slopmark.server import reads
 from slopmark.server.chart import chart, reliability_panels
-from slopmark.server.redact import public_details
-from slopmark.server.state import ServerState, authenticated, get_state
-from slopmark.store import get_run
+from slopmark.server.state import ServerState, get_state
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
@@ -120,21 +118,6 @@ def console_page(
     return render(
         request, "console.html", nav="console", domains=DOMAINS, domain=domain, pool=pool,
         task=chosen.public() if chosen else None, token_needed=state.token is not None,
-    )  # fmt: skip
-
-
-@router.get("/runs/{run_id}")
-def run_page(request: Request, state: State, run_id: int) -> Response:
-    """One run; the checks' details (expected values) only for a reader with the token."""
-    run = get_run(state.engine, run_id)
-    if run is None:
-        return error_page(request, 404, f"no run has id {run_id}")
-    details = run.details if authenticated(request) else public_details(run.details)
-    extra = {key: value for key, value in details.items() if key != "checks"}
-    shown = json.dumps(extra, indent=1, ensure_ascii=False, default=str)
-    return render(
-        request, "run.html", run=run, checks=details.get("checks", []), extra=shown,
-        task_link=task_link(run.domain, run.task_id, run.details),
     )  # fmt: skip
 
 

@@ -2,7 +2,9 @@
 
 - ``/studies``: the stored studies, newest first, with their progress;
 - ``/studies/{id}``: a study's repositories (slopes, first→last change, whether
-  they rose), the share that rose, slope quantiles and the trajectory band as
+  they rose), the share that rose, slope quantiles, the paper's statistics
+  (share that rose with its interval, with and without the birth effect,
+  median growth, HEAD mean ± sd) over all and per group, and the trajectory band as
   an inline SVG chart with a table beside it, failed repositories with their
   reasons, and done/total while it runs;
 - ``/studies/{id}/{line}``: the repository on that line of the REPOS file, its
@@ -122,6 +124,16 @@ def _panels(study: LoadedStudy, shown: list[RepoRecord], dots: bool) -> list[Ban
     return panels
 
 
+def _paper_rows(study: LoadedStudy) -> list[tuple[str, int, int, Any]]:
+    """(label, repositories, birth-flagged, metrics): all repositories, then each group."""
+    summary = study.summary
+    rows = [("all", summary.used, summary.birth_flagged, summary.metrics)]
+    for group in summary.groups:
+        label = group.group if group.group is not None else "(no group)"
+        rows.append((label, group.used, group.birth_flagged, group.metrics))
+    return rows
+
+
 def _load(
     state: ServerState, study_id: str, min_commits: str | None
 ) -> tuple[StudyRow, LoadedStudy] | None:
@@ -164,6 +176,7 @@ def study_page_view(
     return render(
         request, "study.html", nav="studies", row=row, study=study, views=views,
         panels=_panels(study, shown, dots=False), metrics=study.summary.metrics,
+        paper_rows=_paper_rows(study),
     )  # fmt: skip
 
 
@@ -188,7 +201,7 @@ def study_repo_page(
 
 def _row_json(row: StudyRow) -> dict[str, Any]:
     found = asdict(row)
-    del found["last_id"]
+    del found["last_id"], found["groups"]
     found["created_at"] = row.created_at.isoformat()
     return {**found, "ok": row.ok, "status": row.status}
 

@@ -46,6 +46,8 @@ class StudyRow:
     failed: int
     #: the newest repository row: with the counts, it changes whenever a repository is stored
     last_id: int | None = None
+    #: each grouped repository's group (REPOS ``group=NAME``): a rerun may change them alone
+    groups: tuple[tuple[str, str], ...] = ()
 
     @property
     def status(self) -> str:
@@ -108,8 +110,9 @@ def _counts(engine: Engine, ids: list[str]) -> _Counts:
 
 def _row(found: Any, counts: _Counts) -> StudyRow:
     stored, failed, last_id = counts.get(found.study_id, (0, 0, None))
+    groups = tuple(sorted((found.groups or {}).items()))
     return StudyRow(found.study_id, found.repos_file, dict(found.settings), found.created_at,
-                    found.repos_total, stored, failed, last_id)  # fmt: skip
+                    found.repos_total, stored, failed, last_id, groups)  # fmt: skip
 
 
 def study_page(engine: Engine, page: int) -> StudyPage:
@@ -142,7 +145,8 @@ class StudyCache:
 
     A stored repository row is never changed, only added, or a failed one replaced
     by a finished one, so (stored, failed, newest row id) changes whenever what a
-    study holds does: a finished study is read and summarised once, not on every view.
+    study holds does; its groups, which a rerun may change alone, are in the key too.
+    A finished study is read and summarised once, not on every view.
     """
 
     def __init__(self, size: int = 4) -> None:
@@ -152,7 +156,8 @@ class StudyCache:
 
     def study(self, engine: Engine, row: StudyRow, min_commits: int) -> LoadedStudy | None:
         """``row``'s study as `stored_study` reads it, from the cache when unchanged."""
-        key = (str(engine.url), row.study_id, min_commits, row.stored, row.failed, row.last_id)
+        key = (str(engine.url), row.study_id, min_commits, row.stored, row.failed, row.last_id,
+               row.groups)  # fmt: skip
         with self._lock:
             if key in self._kept:
                 self._kept.move_to_end(key)

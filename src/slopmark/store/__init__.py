@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from slopmark.store.location import DEFAULT_URL, ENV_VAR, database_url
+from slopmark.store.location import ENV_VAR, database_url, default_url
 
 if TYPE_CHECKING:
     from slopmark.store.db import migrate, open_store
@@ -28,11 +28,11 @@ if TYPE_CHECKING:
 _LAZY = {"migrate": "db", "open_store": "db"}
 
 __all__ = [
-    "DEFAULT_URL",
     "ENV_VAR",
     "Run",
     "Series",
     "database_url",
+    "default_url",
     "errored_task_ids",
     "finished_task_ids",
     "get_run",

@@ -47,7 +47,7 @@ def _engine(url: str, origin: str) -> Engine:
     except (ArgumentError, NoSuchModuleError, ValueError) as error:
         raise BadInput(
             f"{origin} {url!r}: not a usable database URL ({error}); use a path to a SQLite "
-            "file, or a URL such as sqlite:///./slopmark.db or postgresql+psycopg://user@host/db"
+            "file, or a URL such as sqlite:///runs.db or postgresql+psycopg://user@host/db"
         ) from error
     except ModuleNotFoundError as error:
         hint = f"pip install {error.name}"

@@ -9,16 +9,21 @@ other case opens the store through `slopmark.store.db.open_store`.
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_URL = "sqlite:///./slopmark.db"
+#: The store's file name, in the user data folder (`user_data_folder`).
+STORE_NAME = "slopmark.db"
+#: Where the store was before it moved to the user data folder: the current folder.
+LEGACY_STORE = Path(STORE_NAME)
 ENV_VAR = "SLOPMARK_DB"
+DEFAULT_ORIGIN = "the default store"
 BUSY_TIMEOUT_MS = 30_000
 #: The newest migration in ``migrations/versions`` (a test keeps it in step with
 #: Alembic's head): a store already there opens without loading Alembic.
-HEAD_REVISION = "0007"
+HEAD_REVISION = "0012"
 #: The store's migration revision, as Alembic records it.
 REVISION_QUERY = "SELECT version_num FROM alembic_version"
 
@@ -33,23 +38,44 @@ class StoreLocation:
     origin: str  # "--db", "$SLOPMARK_DB" or "the default store"
 
 
+def user_data_folder(environ: Mapping[str, str], platform: str = sys.platform) -> Path:
+    """slopmark's folder among the user's data, where the platform keeps them (as the
+    XDG Base Directory spec, Apple's File System Programming Guide and Windows'
+    Known Folders say): ``$XDG_DATA_HOME/slopmark`` (else ``~/.local/share/slopmark``),
+    ``~/Library/Application Support/slopmark`` on macOS, ``%LOCALAPPDATA%\\slopmark``."""
+    home = Path(environ.get("HOME") or environ.get("USERPROFILE") or Path.home())
+    if platform == "win32":
+        local = environ.get("LOCALAPPDATA")
+        return (Path(local) if local else home / "AppData" / "Local") / "slopmark"
+    if platform == "darwin":
+        return home / "Library" / "Application Support" / "slopmark"
+    data = environ.get("XDG_DATA_HOME", "")
+    return (Path(data) if Path(data).is_absolute() else home / ".local" / "share") / "slopmark"
+
+
+def default_url(environ: Mapping[str, str]) -> str:
+    """The default store: ``slopmark.db`` in the `user_data_folder`, one place a user finds
+    again whichever folder a command runs in."""
+    return f"sqlite:///{user_data_folder(environ) / STORE_NAME}"
+
+
 def as_url(value: str) -> str:
     """A database URL as given; anything else (no ``://``) is a path to a SQLite file."""
     return value if "://" in value else f"sqlite:///{value}"
 
 
 def locate(flag: str | None, environ: Mapping[str, str]) -> StoreLocation:
-    """The store: ``--db`` first, then ``$SLOPMARK_DB``, then ``./slopmark.db``; each a URL
+    """The store: ``--db`` first, then ``$SLOPMARK_DB``, then `default_url`; each a URL
     or a plain path to a SQLite file."""
     if flag:
         return StoreLocation(as_url(flag), "--db")
     if environ.get(ENV_VAR):
         return StoreLocation(as_url(environ[ENV_VAR]), f"${ENV_VAR}")
-    return StoreLocation(DEFAULT_URL, "the default store")
+    return StoreLocation(default_url(environ), DEFAULT_ORIGIN)
 
 
 def database_url(flag: str | None, environ: Mapping[str, str]) -> str:
-    """The store URL: ``--db`` first, then ``$SLOPMARK_DB``, then ``./slopmark.db``."""
+    """The store URL: ``--db`` first, then ``$SLOPMARK_DB``, then `default_url`."""
     return locate(flag, environ).url
 
 

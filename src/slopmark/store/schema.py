@@ -59,6 +59,24 @@ BOARD_INDEX_COLUMNS = (
     "domain", "harness_version", "task_set_version", "mode", "model", "task_id", "id",
 )  # fmt: skip
 
+#: The condition of the browser's partial index ``ix_runs_domain``: true of every run.
+BROWSER_ONLY = "paste IS NOT NULL"
+
+#: The runs browser's indexes (migration 0008): a filter's column, then store order.
+BROWSER_INDEXES = {
+    "ix_runs_template": ("template_id", "id"),
+    "ix_runs_status": ("status", "id"),
+    "ix_runs_source": ("source", "id"),
+    "ix_runs_harness": ("harness_version", "id"),
+    "ix_runs_created": ("created_at", "id"),
+}
+#: The matrix's index (migration 0009): a group, then each row (template, task) and column
+#: (model) of ``/matrix``, then the fields of a cell, so the matrix never reads the table.
+MATRIX_INDEX_COLUMNS = (
+    "domain", "harness_version", "task_set_version", "mode", "template_id", "task_id",
+    "model", "status", "passed", "id",
+)  # fmt: skip
+
 runs = Table(
     "runs",
     metadata,
@@ -104,6 +122,16 @@ runs = Table(
     # The board reads one domain's runs grouped by (harness, task set, mode), then
     # per model and task: in this index's order, with no sort.
     Index("ix_runs_board", *BOARD_INDEX_COLUMNS),
+    # The runs browser's filters, each read newest first by id (migration 0008).
+    *(Index(name, *columns) for name, columns in BROWSER_INDEXES.items()),
+    # A domain's runs in store order, for the browser only: partial on a condition that
+    # holds for every run and that only the browser's reads state (`BROWSER_ONLY`), so
+    # the board's reads (``ORDER BY id`` with models named) keep ``ix_runs_model_domain``.
+    Index(
+        "ix_runs_domain", "domain", "id",
+        sqlite_where=text(BROWSER_ONLY), postgresql_where=text(BROWSER_ONLY),
+    ),  # fmt: skip
+    Index("ix_runs_matrix", *MATRIX_INDEX_COLUMNS),
 )
 
 #: One repository study (`slopmark code study`): its settings, named by its id.
@@ -116,6 +144,9 @@ studies = Table(
     Column("created_at", UTCDateTime, nullable=False),
     #: how many repositories its REPOS file names (None: stored before revision 0004)
     Column("repos_total", Integer),
+    #: each grouped repository's group, from its REPOS line's ``group=NAME``, as the
+    #: last run read it (None: stored before revision 0011)
+    Column("groups", JSON),
     Index("ix_studies_created", "created_at"),
 )
 
@@ -140,6 +171,8 @@ study_repos = Table(
     Column("node", String(200)),
     Column("seconds", Float),
     Column("created_at", UTCDateTime, nullable=False),
+    #: the root commits behind HEAD, the first-parent line's first (migration 0008)
+    Column("roots", JSON),
     UniqueConstraint("study_id", "repo", name="uq_study_repos_repo"),
     Index("ix_study_repos_status", "study_id", "status"),
 )
@@ -161,6 +194,8 @@ study_commits = Table(
     Column("complex_callables", Integer, nullable=False),
     Column("erosion", Float),
     Column("verbosity", Float),
+    #: mainline, branch or second-root (migration 0008)
+    Column("lineage", String(12)),
     UniqueConstraint("study_id", "repo", "position", name="uq_study_commits_position"),
 )
 
@@ -198,6 +233,18 @@ bench_checkpoints = Table(
     UniqueConstraint("run", "problem", "checkpoint", name="uq_bench_checkpoint"),
     # /bench sums a problem set's checkpoints per agent × model × prompt, problem and phase.
     Index("ix_bench_board", "problem_set", "agent", "model", "prompt", "problem", "phase"),
+)
+
+#: The agent's log of one stored checkpoint (migration 0010): the files the agent wrote
+#: in its log folder (prompt, command, output, transcript), each cut to a bound (see
+#: `slopmark.store.benchlogs`). Keyed by the checkpoint's run; shown only to a reader
+#: with the server's token (a log can hold what the agent printed of its environment).
+bench_logs = Table(
+    "bench_logs",
+    metadata,
+    Column("run_id", Integer, primary_key=True, autoincrement=False),
+    Column("files", JSON, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
 )
 
 # --- code reports (`code measure --store`, `code history --store`; migration 0006) ----------

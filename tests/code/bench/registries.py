@@ -5,10 +5,14 @@ reach it as they would reach the real one, while no test sends traffic
 beyond 127.0.0.1:
 
 - cargo's sparse protocol: ``config.json``, an index file per crate,
-  ``/{crate}/{version}/download``; a workspace points at it with
-  ``.cargo/config.toml`` (source replacement, `cargo_config`);
-- npm's: a packument per package naming its tarball, with its digests; a
-  workspace points at it with ``.npmrc`` (`npmrc`).
+  ``/{crate}/{version}/download``; the problem names it to cargo as the
+  registry ``loopback`` (`cargo_env`, the problem's ``env:``);
+- npm's: a packument per package naming its tarball, with its digests; the
+  problem points npm at it (`npm_env`).
+
+The evaluator names its registries, not the workspace: a workspace's own
+configuration is the submission's, and a source it names that never answers is
+the submission's failure (`slopmark.code.bench.probe`).
 """
 
 from __future__ import annotations
@@ -116,12 +120,19 @@ def registry(files: Files) -> Iterator[Registry]:
         server.server_close()
 
 
-def cargo_config(port: int) -> str:
-    """``.cargo/config.toml`` that sends crates.io's crates to the registry on ``port``."""
-    url = f"sparse+http://127.0.0.1:{port}/index/"
-    return f'[source.crates-io]\nreplace-with = "local"\n\n[source.local]\nregistry = "{url}"\n'
+#: The name the problems give the loopback crate registry.
+CARGO_REGISTRY = "loopback"
 
 
-def npmrc(port: int) -> str:
-    """``.npmrc`` that sends every package to the registry on ``port``."""
-    return f"registry=http://127.0.0.1:{port}/\n"
+def cargo_env(port: int) -> dict[str, str]:
+    """The problem's ``env:`` naming the crate registry on ``port`` to cargo."""
+    return {f"CARGO_REGISTRIES_{CARGO_REGISTRY.upper()}_INDEX": sparse_index(port)}
+
+
+def sparse_index(port: int) -> str:
+    return f"sparse+http://127.0.0.1:{port}/index/"
+
+
+def npm_env(port: int) -> dict[str, str]:
+    """The problem's ``env:`` sending every npm package to the registry on ``port``."""
+    return {"npm_config_registry": f"http://127.0.0.1:{port}/"}

@@ -148,6 +148,17 @@ def test_a_test_that_needs_the_network_is_an_environment_error(scb: dict[str, An
     assert "name resolution" in fetch["message"]
 
 
+def test_a_submission_blaming_the_network_is_scored(scb: dict[str, Any]) -> None:
+    """Red team: a failing program that prints a resolver's, a socket's and cargo's offline
+    messages is the submission's failure, not an environment error (only the test's own
+    exception chain tells a missing network)."""
+    entry = checkpoint(scb, "netdecoy/checkpoint_1")
+    assert (entry["status"], entry["verdict"], entry["error"]) == ("scored", "failed", None)
+    failed = by_key(entry)["test_checkpoint_1.py::test_prints_ok"]
+    assert failed["outcome"] == "failed"
+    assert not failed["message"].startswith("network is off")
+
+
 def test_the_problems_and_the_checkpoints_env_reach_the_tests(scb: dict[str, Any]) -> None:
     """SCB's ``BaseConfig.env``: the problem's variables, the checkpoint's over them."""
     entry = checkpoint(scb, "envvars/checkpoint_1")

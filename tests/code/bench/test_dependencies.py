@@ -3,12 +3,15 @@ the tests run offline.
 
 Each problem is validated through the real CLI in the bubblewrap sandbox; its
 crate or package comes from a registry on the host's loopback (`registries`),
-which the dependency phase reaches (network on) and the test phase cannot
-(network off, cargo and npm offline).
+which the problem names (its ``env:``), the dependency phase reaches (network
+on) and the test phase cannot (network off, cargo and npm offline). Two
+problems are red-team cases: a workspace that names a source which never
+answers, hoping its failure is taken for the network's.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 from pathlib import Path
@@ -17,15 +20,17 @@ from typing import Any
 import pytest
 
 from bench.registries import (
+    CARGO_REGISTRY,
     CRATE,
     GREETING,
     PACKAGE,
     Registry,
-    cargo_config,
+    cargo_env,
     crate_files,
+    npm_env,
     npm_files,
-    npmrc,
     registry,
+    sparse_index,
 )  # fmt: skip
 from bench.scbenv import needs_bwrap, needs_scb_python
 from bench.test_conformance import CONFORMANCE, by_key, checkpoint, validate_json
@@ -43,6 +48,7 @@ description: Print a greeting from a dependency (the tests build and run it).
 entry_file: main
 timeout: 120
 evaluation: {{toolchains: [{toolchain}]}}
+env: {env}
 checkpoints:
   checkpoint_1: {{order: 1, version: 1, state: Core Tests}}
   checkpoint_2: {{order: 2, version: 1, state: Core Tests, include_prior_tests: true}}
@@ -65,33 +71,38 @@ def test_reaches_out() -> None:
 """
 
 
-def cargo_project(port: int, crate: str = CRATE) -> dict[str, str]:
-    """A cargo project printing ``crate``'s greeting, its crates from the registry on ``port``."""
+def cargo_project(crate: str = CRATE, source: str = CARGO_REGISTRY) -> dict[str, str]:
+    """A cargo project printing ``crate``'s greeting, ``crate`` from the registry ``source``."""
     return {
         "Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n'
-                      f'[dependencies]\n{crate} = "0.1"\n',
+                      f'[dependencies]\n{crate} = {{ version = "0.1", registry = "{source}" }}\n',
         "src/main.rs": f'fn main() {{ println!("{{}}", {crate}::greet()); }}\n',
-        ".cargo/config.toml": cargo_config(port),
     }  # fmt: skip
 
 
-def npm_project(port: int) -> dict[str, str]:
-    """A Node.js program printing the package's greeting, from the registry on ``port``."""
+def npm_project(**dependencies: str) -> dict[str, str]:
+    """A Node.js program printing the package's greeting; its install script would fail the
+    install if it ran (the phase runs no script of the submission)."""
+    manifest = {
+        "name": "app", "version": "0.1.0", "dependencies": {PACKAGE: "0.1.0", **dependencies},
+        "scripts": {"postinstall": "echo ECONNREFUSED >&2; exit 1"},
+    }  # fmt: skip
     return {
-        "package.json": f'{{"name": "app", "version": "0.1.0", '
-                        f'"dependencies": {{"{PACKAGE}": "0.1.0"}}}}\n',
+        "package.json": json.dumps(manifest) + "\n",
         "index.js": f"console.log(require('{PACKAGE}').greet())\n",
-        ".npmrc": npmrc(port),
-    }  # fmt: skip
+    }
 
 
-def write_problem(root: Path, name: str, tool: str, project: dict[str, str]) -> Path:
-    """A two-checkpoint problem whose reference is ``project`` (built with ``tool``);
-    checkpoint 2 adds a test that opens a socket."""
+def write_problem(
+    root: Path, name: str, tool: str, project: dict[str, str], env: dict[str, str]
+) -> Path:
+    """A two-checkpoint problem whose reference is ``project`` (built with ``tool``), its
+    ``env:`` naming the registries; checkpoint 2 adds a test that opens a socket."""
     folder = root / name
     (folder / "tests").mkdir(parents=True)
     toolchain = {"cargo": "cargo", "npm": "node"}[tool]
-    (folder / "config.yaml").write_text(CONFIG.format(name=name, toolchain=toolchain))
+    config = CONFIG.format(name=name, toolchain=toolchain, env=json.dumps(env))
+    (folder / "config.yaml").write_text(config)
     shutil.copy(CONFORMANCE / "netneed" / "tests" / "conftest.py", folder / "tests")
     argv, greeting = {"cargo": (["cargo", "run", "--quiet"], GREETING[CRATE]),
                       "npm": (["node", "index.js"], GREETING[PACKAGE])}[tool]  # fmt: skip
@@ -115,14 +126,22 @@ def closed_port() -> int:
 
 @pytest.fixture(scope="module")
 def validated(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Registry]:
-    """Four problems validated at once: one fetching its crate, one its npm package, one
-    whose registry is down, one naming a crate that does not exist."""
+    """Six problems validated at once: one fetching its crate, one its npm package, one
+    whose registry is down, one naming a crate that does not exist, and two whose
+    workspace names a source that never answers (a registry of its own; a tarball)."""
     root = tmp_path_factory.mktemp("problems")
+    dead = closed_port()
     with registry(crate_files) as crates, registry(npm_files) as packages:
-        write_problem(root, "cratedep", "cargo", cargo_project(crates.port))
-        write_problem(root, "npmdep", "npm", npm_project(packages.port))
-        write_problem(root, "registrydown", "cargo", cargo_project(closed_port()))
-        write_problem(root, "cratetypo", "cargo", cargo_project(crates.port, crate="slopdepp"))
+        cargo, npm = cargo_env(crates.port), npm_env(packages.port)
+        write_problem(root, "cratedep", "cargo", cargo_project(), cargo)
+        write_problem(root, "npmdep", "npm", npm_project(), npm)
+        write_problem(root, "registrydown", "cargo", cargo_project(), cargo_env(closed_port()))
+        write_problem(root, "cratetypo", "cargo", cargo_project(crate="slopdepp"), cargo)
+        decoy = {**cargo_project(source="decoy"),
+                 ".cargo/config.toml": f'[registries.decoy]\nindex = "{sparse_index(dead)}"\n'}
+        write_problem(root, "cratedecoy", "cargo", decoy, cargo)
+        tarball = npm_project(dead=f"http://127.0.0.1:{dead}/dead-0.1.0.tgz")
+        write_problem(root, "npmdecoy", "npm", tarball, {**npm, "npm_config_fetch_retries": "0"})
         payload = validate_json("--problems", str(root), "--jobs", "2")
     return payload, crates
 
@@ -191,6 +210,35 @@ def test_a_crate_that_does_not_exist_is_the_submissions_failure(
     assert failed["outcome"] == "failed"
 
 
+ANSWERED = "(the evaluator's registries answered: the source is the submission's)"
+
+
+@pytest.mark.parametrize(("problem", "step_name"), [
+    ("cratedecoy", "cargo fetch"), ("npmdecoy", "npm install"),
+])  # fmt: skip
+def test_a_source_the_workspace_names_that_never_answers_is_the_submissions_failure(
+    validated: tuple[dict[str, Any], Registry], problem: str, step_name: str
+) -> None:
+    """Red team: the fetch could not reach its source, but the source is the workspace's
+    (a registry its own ``.cargo/config.toml`` names; a tarball URL) and the evaluator's
+    registry answers the probe: the checkpoint is scored, failed, not an environment
+    error."""
+    entry = checkpoint(validated[0], f"{problem}/checkpoint_1")
+    assert (entry["status"], entry["verdict"]) == ("scored", "failed"), entry["error"]
+    [step] = entry["setup"]
+    assert (step["step"], step["ok"]) == (step_name, False)
+    assert step["error"].endswith(ANSWERED), step["error"]
+    ran = by_key(entry)["test_checkpoint_1.py::test_runs_with_its_dependency"]
+    assert ran["outcome"] == "failed"
+
+
+def test_the_probe_asked_the_evaluators_registry(
+    validated: tuple[dict[str, Any], Registry],
+) -> None:
+    _, crates = validated
+    assert "/index/sl/op/slopmark-probe-absent" in crates.requests
+
+
 def test_manifests_are_found_below_the_workspace_but_not_in_output_folders(
     tmp_path: Path,
 ) -> None:
@@ -208,5 +256,5 @@ def test_manifests_are_found_below_the_workspace_but_not_in_output_folders(
     assert found == [
         (("cargo", "fetch"), "Cargo.toml"),
         (("cargo", "fetch"), "engine/Cargo.toml"),
-        (("npm", "ci", "--no-audit", "--no-fund"), "web/package.json"),
+        (("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"), "web/package.json"),
     ]

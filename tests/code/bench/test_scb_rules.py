@@ -25,7 +25,7 @@ from slopmark.code.bench.grouping import (
     record_group,
     status_of,
 )
-from slopmark.code.bench.network import NETWORK_OFF, network_failure, unreachable
+from slopmark.code.bench.network import NETWORK_OFF, unreachable
 from slopmark.code.bench.problem import load_problem
 from slopmark.code.bench.results import AgentRecord, CaseOutcome, CheckpointResult, SetupStep
 from slopmark.code.bench.scoring import summarize
@@ -357,21 +357,43 @@ def test_errored_checkpoints_are_kept_out_of_every_rate() -> None:
     assert summarize([solved, failed]).overall.strict == 0.5
 
 
+RESOLVER = "socket.gaierror: [Errno -3] Temporary failure in name resolution"
+
+
 def test_a_network_failure_is_named_only_when_the_network_was_off(problem: Any) -> None:
-    """Not an SCB rule (SCB's tests have the network): the reason slopmark adds."""
+    """Not an SCB rule (SCB's tests have the network): the reason slopmark adds, from the
+    resolver error the plugin found in the test's exception chain."""
     message = "URLError: <urlopen error [Errno -3] Temporary failure in name resolution>"
     record = {"nodeid": "tests/test_checkpoint_1.py::test_fetch", "outcome": "failed",
-              "message": message, "detail": "..."}  # fmt: skip
+              "message": message, "detail": "...", "offline": RESOLVER}  # fmt: skip
     payload = finished(exitstatus=1, collected=1, tests=[record])
     off = read_report(payload, DONE, problem.checkpoints[0], problem, network=False)
-    assert off.tests[0].message == f"{NETWORK_OFF}: {record['message']}"
+    assert off.tests[0].message == f"{NETWORK_OFF}: {RESOLVER}"
     assert (off.status, off.error) == (
         "env_error",
-        f"{NETWORK_OFF}: tests/test_checkpoint_1.py::test_fetch needed it ({message})",
+        f"{NETWORK_OFF}: tests/test_checkpoint_1.py::test_fetch needed it ({RESOLVER})",
     )
     on = read_report(payload, DONE, problem.checkpoints[0], problem, network=True)
     assert on.tests[0].message == record["message"]
     assert (on.status, on.error) == ("scored", None)
+
+
+def test_text_the_submission_prints_never_makes_an_environment_error(problem: Any) -> None:
+    """Red team: a program that prints a resolver's or cargo's offline message when it fails
+    has its checkpoint scored, not dropped from the rates: only the test's own exception
+    chain (the plugin's ``offline``) tells a missing network."""
+    printed = [
+        "Temporary failure in name resolution", "Network is unreachable",
+        "error: you're using offline mode", "npm error code ENOTCACHED",
+    ]  # fmt: skip
+    for text in printed:
+        record = {"nodeid": "tests/test_checkpoint_1.py::test_run", "outcome": "failed",
+                  "message": f"AssertionError: {text}", "detail": text}  # fmt: skip
+        payload = finished(exitstatus=1, collected=1, tests=[record])
+        run = read_report(payload, DONE, problem.checkpoints[0], problem, network=False)
+        assert (run.status, run.error, run.tests[0].message) == (
+            "scored", None, f"AssertionError: {text}"
+        )
 
 
 def test_a_test_wanting_the_network_after_a_failed_fetch_is_the_submissions(problem: Any) -> None:
@@ -379,9 +401,11 @@ def test_a_test_wanting_the_network_after_a_failed_fetch_is_the_submissions(prob
     (a crate that does not exist), a test that then wants the network is the submission's
     failure; a step skipped for want of its tool does not count."""
     record = {"nodeid": "tests/test_checkpoint_1.py::test_build", "outcome": "failed",
-              "message": "error: you're using offline mode", "detail": None}  # fmt: skip
+              "message": "OSError: [Errno 101]", "detail": None,
+              "offline": "OSError: [Errno 101] Network is unreachable"}  # fmt: skip
     payload = finished(exitstatus=1, collected=1, tests=[record])
     offline = read_report(payload, DONE, problem.checkpoints[0], problem, network=False)
+    assert offline.status == "env_error"
     typo = SetupStep("cargo fetch", "Cargo.toml", False, 0.2, "error: no matching package")
     scored = after_setup(replace(offline, setup=(typo,)))
     assert (scored.status, scored.error, scored.tests) == ("scored", None, offline.tests)
@@ -392,6 +416,6 @@ def test_a_test_wanting_the_network_after_a_failed_fetch_is_the_submissions(prob
 def test_a_fetch_that_cannot_reach_its_registry_is_told_apart() -> None:
     """The dependency phase has the network: a refused connection there is the registry's."""
     refused = "[7] Could not connect to server (Failed to connect to 127.0.0.1 port 1)"
-    assert unreachable(refused) and not network_failure(refused)
+    assert unreachable(refused)
     assert unreachable("npm error code EAI_AGAIN")
     assert not unreachable("error: no matching package named `slopdepp` found")

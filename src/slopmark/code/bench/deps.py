@@ -19,24 +19,31 @@ looked for in the workspace and up to `MAX_DEPTH` folders down (not in
 regular file. The hidden tests and the harness's files are hidden from this
 phase: it runs what the submission declares, with the network on.
 
-A step that could not reach the network or its registry, that a limit
-stopped, or whose sandbox did not start is an environment error (the
-checkpoint gets no verdict); any other failed step (a crate that
-does not exist, a broken manifest) is the submission's: it is recorded with the
-checkpoint and the tests run all the same — under SCB they would have failed
-the same way when they needed what was missing — and a test that then fails
-for want of the network is the submission's failure too.
+No code of the submission runs in this phase: ``cargo fetch`` builds nothing
+and npm is told to ignore every package's scripts (``--ignore-scripts``).
+
+A step is the environment's error (the checkpoint gets no verdict) when its
+sandbox did not start, or when it could not reach its source or a limit
+stopped it *and* the evaluator's own probe of its registries fails too
+(`probe`): the manifest and the workspace's configuration are the
+submission's, so a source they name that never answers is the submission's
+failure. Any other failed step (a crate that does not exist, a broken
+manifest, an unreachable source while the registries answer) is the
+submission's: it is recorded with the checkpoint and the tests run all the
+same — under SCB they would have failed the same way when they needed what was
+missing.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from slopmark.code.bench.network import unreachable
+from slopmark.code.bench.probe import Probe, registries_answer
 from slopmark.code.bench.profiles import EvalEnvironment
 from slopmark.code.bench.results import SetupStep
 from slopmark.code.bench.testlayout import SYSTEM_PATH, Session, toolchain_variables
@@ -94,7 +101,8 @@ def _fetch_of(folder: Path) -> Fetch | None:
     if _regular(folder / "package.json"):
         locked = any(_regular(folder / name) for name in LOCKFILES)
         verb = ("ci",) if locked else ("install",)
-        return Fetch(("npm", *verb, "--no-audit", "--no-fund"), "npm", folder / "package.json")
+        argv = ("npm", *verb, "--ignore-scripts", "--no-audit", "--no-fund")
+        return Fetch(argv, "npm", folder / "package.json")
     return None
 
 
@@ -118,13 +126,32 @@ def _why(text: str) -> str:
     return (said or lines[-1:] or ["no output"])[0]
 
 
+@dataclass(frozen=True)
+class Phase:
+    """Where the phase runs: the session, its sandbox, its mounts and its variables (the
+    problem's ``env:`` first, the harness's after)."""
+
+    session: Session
+    sandbox: Sandbox
+    mounts: list[Mount]
+    env: dict[str, str]
+
+    def probe(self) -> Probe:
+        """The evaluator's probe, in a folder of the session outside the workspace."""
+        return Probe(self.sandbox, self.session.root / "probe", self.mounts, self.env)
+
+
 def fetch_dependencies(
-    session: Session, sandbox: Sandbox, environment: EvalEnvironment, hidden: Sequence[Path]
-) -> Setup:
-    """Run the phase in ``session`` (network on); ``hidden`` as for the tests."""
+    session: Session, sandbox: Sandbox, environment: EvalEnvironment, hidden: Sequence[Path],
+    variables: Mapping[str, str],
+) -> Setup:  # fmt: skip
+    """Run the phase in ``session`` (network on); ``hidden`` as for the tests, ``variables``
+    the problem's."""
+    env = {**variables, **_variables(session, environment)}
+    phase = Phase(session, sandbox, _mounts(session, environment, hidden), env)
     steps: list[SetupStep] = []
     for fetch in fetches(session.workspace):
-        step, env_error = _run(fetch, session, sandbox, environment, hidden)
+        step, env_error = _run(fetch, phase, environment)
         steps.append(step)
         if env_error is not None:
             return Setup(tuple(steps), env_error)
@@ -132,41 +159,41 @@ def fetch_dependencies(
 
 
 def _run(
-    fetch: Fetch, session: Session, sandbox: Sandbox, environment: EvalEnvironment,
-    hidden: Sequence[Path],
-) -> tuple[SetupStep, str | None]:  # fmt: skip
+    fetch: Fetch, phase: Phase, environment: EvalEnvironment
+) -> tuple[SetupStep, str | None]:
     """One step's record, and the environment error it met (None when it met none)."""
-    manifest = str(fetch.manifest.relative_to(session.workspace))
+    manifest = str(fetch.manifest.relative_to(phase.session.workspace))
     name = " ".join(fetch.argv[:2])
     if fetch.tool not in environment.toolchains.tools:
         absent = f"{fetch.tool} is not among the evaluation's toolchains (evaluation.toolchains)"
         return SetupStep(name, manifest, False, 0.0, absent, skipped=True), None
-    done = sandbox.run(
-        list(fetch.argv),
-        workdir=fetch.manifest.parent,
-        mounts=_mounts(session, environment, hidden),
-        limits=FETCH_LIMITS,
-        env=_variables(session, environment),
-    )
+    done = phase.sandbox.run(
+        list(fetch.argv), workdir=fetch.manifest.parent, mounts=phase.mounts,
+        limits=FETCH_LIMITS, env=phase.env,
+    )  # fmt: skip
     if done.ok:
         return SetupStep(name, manifest, True, round(done.wall_s, 3)), None
     error = done.limit or _why(done.stderr or done.stdout)
+    why = _environment_error(done, fetch, phase)
+    if why is None and (done.limit or unreachable(done.stderr + done.stdout)):
+        error = f"{error} (the evaluator's registries answered: the source is the submission's)"
     step = SetupStep(name, manifest, False, round(done.wall_s, 3), error)
-    why = _environment_error(done)
     return step, None if why is None else f"{why}: {name} ({manifest}): {error}"
 
 
-def _environment_error(done: Execution) -> str | None:
-    """Why a failed step is the environment's, not the submission's manifest's: it could not
-    reach the network or its registry, a limit stopped it (900 s of fetching), or the
-    sandbox itself did not start (bubblewrap's own ``bwrap: ...`` error)."""
-    if unreachable(done.stderr + done.stdout):
-        return "the dependency phase could not reach the network"
-    if done.limit is not None:
-        return f"the dependency phase was stopped by the {done.limit} limit"
+def _environment_error(done: Execution, fetch: Fetch, phase: Phase) -> str | None:
+    """Why a failed step is the environment's, not the submission's: its sandbox did not
+    start (bubblewrap's own ``bwrap: ...`` error), or it could not reach its source or a
+    limit stopped it (900 s of fetching) and the evaluator's registries do not answer
+    the probe either."""
     if done.stderr.lstrip().startswith("bwrap:"):
         return "the dependency phase's sandbox did not start"
-    return None
+    cut_off = unreachable(done.stderr + done.stdout)
+    if not (cut_off or done.limit) or registries_answer(phase.probe(), fetch.tool, fetch.manifest):
+        return None
+    if cut_off:
+        return "the dependency phase could not reach the network"
+    return f"the dependency phase was stopped by the {done.limit} limit"
 
 
 def _mounts(

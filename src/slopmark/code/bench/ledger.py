@@ -7,7 +7,9 @@ numbers go to ``details``, with the numbers a board row of the domain shows
 (`slopmark.board.checkpoints`): ``group_rates``, ``relative_churn``, ``wall_s``,
 the failing test ids per group (``failing``), and where the checkpoint comes from
 (``bench``: run folder, problem set, agent, model, prompt, position, phase), from
-which `slopmark.store.benchrows` writes the row the /bench pages read.
+which `slopmark.store.benchrows` writes the row the /bench pages read. With it, the
+checkpoint's snapshot is kept as a code report (``details["code_report"]``, its page
+``/code/{id}``) and the agent's log folder as its log (`slopmark.store.benchlogs`).
 A harness failure (the tests produced no report for a reason that is not the
 submission's, could not be collected, or the evaluation environment lacked a
 piece) is stored as an errored run, which the board keeps out of pass rates.
@@ -15,15 +17,18 @@ piece) is stored as an errored run, which the board keeps out of pass rates.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine
 
+from slopmark.code.bench.quality import bench_catalog, has_files, measure_report
 from slopmark.code.bench.results import GROUPS, AgentRecord, CheckpointResult
 from slopmark.code.bench.scoring import group_rates, phase
 from slopmark.code.bench.testrun import NO_REPORT
+from slopmark.code.measure.tree_store import store_tree
+from slopmark.store.benchlogs import log_files, store_log
 from slopmark.store.benchrows import store_bench_row
 from slopmark.store.runs import Run, insert_run, list_runs
 
@@ -152,15 +157,30 @@ def store_result(
 ) -> bool:
     """Store ``result`` once (a marker beside its result.json), with its bench row when
     ``origin`` is given; True when it was stored now."""
-    marker = run_dir / result.problem / result.checkpoint / STORED
+    folder = run_dir / result.problem / result.checkpoint
+    marker = folder / STORED
     if marker.is_file():
         return False
     run = to_run(result, agent, model, prompt, origin)
+    if origin is not None:
+        report = _snapshot_report(engine, folder / "workspace", result)
+        run = replace(run, details={**run.details, "code_report": report})
     stored = insert_run(engine, run) or _stored_ok(engine, run)
     if origin is not None and stored is not None:
         store_bench_row(engine, asdict(stored))
+        if stored.id is not None:
+            store_log(engine, stored.id, log_files(folder / "agent"))
     marker.write_text("")
     return True
+
+
+def _snapshot_report(engine: Engine, snapshot: Path, result: CheckpointResult) -> int | None:
+    """The snapshot the tests ran on, kept as a code report (its top callables, rule hits
+    and clone groups on ``/code/{id}``), measured as its quality numbers were; None when
+    it was not measured."""
+    if result.quality is None or not has_files(snapshot):
+        return None
+    return store_tree(engine, measure_report(snapshot), bench_catalog())
 
 
 def _stored_ok(engine: Engine, run: Run) -> Run | None:

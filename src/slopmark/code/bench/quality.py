@@ -27,8 +27,10 @@ from slopmark.code.measure.cache.store import ResultCache, default_location
 from slopmark.code.measure.discovery import EXCLUDED_DIRS, MAX_FILE_BYTES, SourceFile, SourceSet
 from slopmark.code.measure.fileanalysis import Skipped
 from slopmark.code.measure.languages import grammar_of, language_of_path
-from slopmark.code.measure.measure_tree import MeasureOptions, measure_sources
+from slopmark.code.measure.measure_tree import MeasureOptions, catalog_of, measure_sources
 from slopmark.code.measure.metrics import Settings
+from slopmark.code.measure.report import TreeReport
+from slopmark.code.measure.rules import Rule
 
 #: Files bigger than this are not diffed line by line (data, not code).
 MAX_DIFF_BYTES = 1024 * 1024
@@ -129,14 +131,24 @@ def workspace_sources(workspace: Path) -> SourceSet:
     return SourceSet(str(workspace), tuple(files), tuple(skipped))
 
 
-def measure_workspace(workspace: Path, previous: Path | None) -> Quality:
-    """Erosion, verbosity, size and complexity of ``workspace``; its churn since ``previous``."""
+def measure_report(workspace: Path) -> TreeReport:
+    """``workspace`` measured as the benchmark measures it (see the module docstring)."""
     cache = ResultCache(default_location())  # shared with code measure/diff/history
     options = MeasureOptions(jobs=1, cache=cache, settings=BENCH_SETTINGS)
     try:
-        report = measure_sources(workspace_sources(workspace), options)
+        return measure_sources(workspace_sources(workspace), options)
     finally:
         cache.close()
+
+
+def bench_catalog() -> list[Rule]:
+    """The rules the benchmark's measure runs (explanations for a stored report)."""
+    return list(catalog_of(MeasureOptions(settings=BENCH_SETTINGS)))
+
+
+def measure_workspace(workspace: Path, previous: Path | None) -> Quality:
+    """Erosion, verbosity, size and complexity of ``workspace``; its churn since ``previous``."""
+    report = measure_report(workspace)
     callables = report.callables
     old, new = text_files(previous), text_files(workspace)
     added, removed = _diff(old, new)

@@ -23,7 +23,7 @@ from typing import IO, Any
 from slopmark import regular
 from slopmark.code.bench.deps import Setup, fetch_dependencies
 from slopmark.code.bench.grouping import record_group, status_of
-from slopmark.code.bench.network import NETWORK_OFF, network_failure
+from slopmark.code.bench.network import NETWORK_OFF
 from slopmark.code.bench.problem import Checkpoint, Problem
 from slopmark.code.bench.profiles import EvalEnvironment
 from slopmark.code.bench.results import CaseOutcome, CheckpointStatus, SetupStep
@@ -38,6 +38,7 @@ from slopmark.code.bench.testlayout import (
     mounts,
     open_session,
     prepare,
+    problem_variables,
 )
 from slopmark.code.bench.timeouts import timed_out
 from slopmark.regular import Unreadable
@@ -95,7 +96,7 @@ def run_tests(
         prepare(problem, checkpoint, workspace, session)
         link_toolchains(environment, session)
         setup = Setup(()) if environment.network else fetch_dependencies(
-            session, sandbox, environment, hidden
+            session, sandbox, environment, hidden, problem_variables(problem, checkpoint)
         )
         if setup.env_error is not None:
             return HiddenTestRun((), setup.env_error, "env_error", setup=setup.steps)
@@ -168,11 +169,16 @@ def _events(text: str) -> list[dict[str, Any]]:
     return found
 
 
-def _reason(message: str | None, detail: str | None, network: bool) -> str | None:
-    """The failure's message, prefixed by the network's absence when that was the cause."""
-    if not network and (network_failure(detail) or network_failure(message)):
-        return f"{NETWORK_OFF}: {message}" if message else NETWORK_OFF
-    return message
+def _reason(record: dict[str, Any], network: bool) -> str | None:
+    """The failure's message; with the network off and a resolver error or unreachable
+    network in the test's exception chain (the plugin's ``offline``, read from the
+    exception objects: text the submission prints cannot make it), the network's absence
+    and that error instead."""
+    offline = record.get("offline")
+    if not network and offline:
+        return f"{NETWORK_OFF}: {offline}"
+    message = record.get("message")
+    return None if message is None else str(message)
 
 
 def _no_report(execution: Execution) -> HiddenTestRun:
@@ -184,12 +190,12 @@ def _no_report(execution: Execution) -> HiddenTestRun:
     return HiddenTestRun((), f"{NO_REPORT} ({why})", "test_error")
 
 
-def _collect_error(payload: dict[str, Any], network: bool) -> HiddenTestRun | None:
+def _collect_error(payload: dict[str, Any]) -> HiddenTestRun | None:
     """A session pytest could not collect or run (SCB's infrastructure failure), else None."""
     errors = payload.get("collect_errors") or []
     if errors:
         first = errors[0]
-        why = _reason(first.get("message"), first.get("detail"), network)
+        why = first.get("message")
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         return HiddenTestRun((), f"collection error in {first['nodeid']}{more}: {why}",
                              "collect_error")  # fmt: skip
@@ -241,7 +247,7 @@ def read_report(
     if payload is None or (payload["expected"] is None and not payload["complete"]
                            and not payload["collect_errors"]):  # fmt: skip
         return _no_report(execution)
-    failed = _collect_error(payload, network)
+    failed = _collect_error(payload)
     if failed is not None:
         return failed
     owed = [] if payload["complete"] else _owed(payload, execution)
@@ -251,7 +257,7 @@ def read_report(
             group=record_group(record, checkpoint.name, problem.markers),
             outcome=status_of(str(record["outcome"])),
             duration_s=float(record.get("duration_s", 0.0)),
-            message=_reason(record.get("message"), record.get("detail"), network),
+            message=_reason(record, network),
             load_sensitive=timed_out(record),
         )
         for record in [*payload["tests"], *owed]

@@ -136,19 +136,42 @@ class Repository:
             raise BadInput(f"git {' '.join(args)}: {lines[0]}")
         return done
 
+    @property
     def prefix(self) -> str:
-        """The folder of the work tree the repository was named by, relative to its top
-        (``src/flask/``; empty at the top or in a bare repository): `history` and `study`
-        of a subfolder measure only that folder, as git's pathspecs there pick commits."""
+        """The folder of the repository this one was opened at (``src/flask/``; "" at the
+        top or in a bare repository): git takes pathspecs relative to it."""
         done = self._run(["rev-parse", "--show-prefix"], check=False)
-        return done.stdout.decode(errors="surrogateescape").strip() if done.returncode == 0 else ""
+        return done.stdout.decode(errors="surrogateescape").strip()
 
-    def source_commits(self, rev: str) -> list[Commit]:
-        """Commits of ``rev`` (a revision or range) that touch source files, oldest first."""
+    def source_commits(self, rev: str, first_parent: bool = True) -> list[Commit]:
+        """Commits of ``rev`` (a revision or range) that touch source files, oldest first:
+        those of its first-parent line (``first_parent``), else every reachable one."""
         check_revision(rev)
         command = ["rev-list", "--topo-order", "--reverse", "--format=%H%x00%cI%x00%s"]
+        if first_parent:
+            command.insert(1, "--first-parent")
         sources = [f"*{suffix}" for suffix in suffixes()]
-        done = self._run([*command, "--end-of-options", rev, "--", *sources], check=False)
+        return self._commits([*command, "--end-of-options", rev, "--", *sources], rev)
+
+    def tip(self, rev: str) -> Commit:
+        """The revision's own commit (``B`` of ``A..B``): a history's last point."""
+        check_revision(rev)
+        command = ["rev-list", "--max-count=1", "--format=%H%x00%cI%x00%s"]
+        found = self._commits([*command, "--end-of-options", rev, "--"], rev)
+        if not found:
+            raise BadInput(f"{self.location}: revision {rev!r} holds no commit; pass A..B with B "
+                           "not an ancestor of A")  # fmt: skip
+        return found[0]
+
+    def shas(self, *args: str) -> list[str]:
+        """The commit ids ``git rev-list ARGS --end-of-options REV --`` lists (the last of
+        ``args`` is the revision)."""
+        *options, rev = args
+        done = self._run(["rev-list", *options, "--end-of-options", check_revision(rev), "--"])
+        return done.stdout.decode().split()
+
+    def _commits(self, command: list[str], rev: str) -> list[Commit]:
+        done = self._run(command, check=False)
         if done.returncode != 0:
             message = done.stderr.decode(errors="replace").strip().splitlines()
             detail = message[0] if message else "unknown revision"

@@ -1,5 +1,12 @@
 """`slopmark code history`: erosion and verbosity across a repository's commits.
 
+Which commits: the source-modifying commits of the revision's first-parent line
+(every reachable one with ``Selection.all_branches``; see
+`slopmark.code.measure.mainline`), and always the revision's own commit as the
+last point, so first→last reads "sampled start → today". Opened at a subfolder
+of a work tree, a history takes the commits touching that folder and measures
+only its files, with paths relative to it (as ``code measure`` of that folder).
+
 Each commit's source blobs are read from git and handed to the native core as
 bytes; a blob already measured in this run is never parsed or scanned again, so a
 commit costs only the files it changed plus the (cheap) pooling of clones and hits.
@@ -18,6 +25,7 @@ from slopmark.code.measure.ecosystems import tracked_reason
 from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
 from slopmark.code.measure.git import Commit, Entry, Repository
 from slopmark.code.measure.languages import LANGUAGES
+from slopmark.code.measure.mainline import MAINLINE, lineage
 from slopmark.code.measure.measure_tree import (
     MeasureOptions,
     Progress,
@@ -49,6 +57,8 @@ class CommitMetrics:
     skipped: tuple[Skipped, ...] = ()
     #: what the commit held per scope, and what `--language`/`--scope` left out
     coverage: Coverage = field(default_factory=Coverage)
+    #: where the commit lies: mainline, branch or second-root (`mainline`)
+    lineage: str = MAINLINE
 
 
 @dataclass(frozen=True)
@@ -65,24 +75,39 @@ class HistoryReport:
     #: the languages and scopes measured (`--language`, `--scope`)
     languages: tuple[str, ...] = LANGUAGES
     scopes: tuple[str, ...] = SCOPES
+    #: the parentless commits behind the revision, the first-parent line's root first
+    roots: tuple[str, ...] = ()
+    all_branches: bool = False
+
+    @property
+    def second_roots(self) -> tuple[str, ...]:
+        """Roots besides the first-parent line's: unrelated histories merged in."""
+        return self.roots[1:]
 
 
 @dataclass(frozen=True)
 class Selection:
-    """Which commits: the ``last`` N, a ``sample`` of N drawn with ``seed``, or all (neither)."""
+    """Which commits: the ``last`` N, a ``sample`` of N drawn with ``seed``, or all (neither);
+    of the first-parent line, or of every branch (``all_branches``)."""
 
     last: int | None = None
     sample: int | None = 30
     seed: int = 0
+    all_branches: bool = False
 
     def pick(self, commits: list[Commit]) -> list[Commit]:
+        """N of ``commits`` (oldest first, the revision's own commit last): that last one
+        always, and N - 1 of the others (the latest ones, or a seeded sample)."""
+        if not commits or self.last == 0:
+            return []
+        *others, tip = commits
         if self.last is not None:
-            return commits[-self.last :] if self.last else []
+            return [*others[len(others) - min(self.last - 1, len(others)) :], tip]
         if self.sample is None:
             return commits
-        count = min(self.sample, len(commits))
-        chosen = set(random.Random(self.seed).sample(range(len(commits)), count))
-        return [c for i, c in enumerate(commits) if i in chosen]
+        count = max(min(self.sample - 1, len(others)), 0)
+        chosen = set(random.Random(self.seed).sample(range(len(others)), count))
+        return [*(c for i, c in enumerate(others) if i in chosen), tip]
 
 
 @dataclass(frozen=True)
@@ -94,17 +119,13 @@ class _Tree:
     coverage: Coverage
 
 
-def _tree(files: list[Entry], globs: Sequence[str], choice: Choice, prefix: str = "") -> _Tree:
+def _tree(files: list[Entry], globs: Sequence[str], choice: Choice) -> _Tree:
     """The files of a commit's tree measured under ``choice``: git's tracked source files
-    under the folder ``prefix`` (paths relative to it) but those ``globs`` leave out
-    (unreported, as the user asked) and those an ecosystem's rules leave out
-    (`ecosystems.tracked_reason`, reported)."""
+    but those ``globs`` leave out (unreported, as the user asked) and those an ecosystem's
+    rules leave out (`ecosystems.tracked_reason`, reported)."""
     kept: dict[str, Entry] = {}
     skipped: list[Skipped] = []
-    for found in files:
-        if not found.path.startswith(prefix):
-            continue
-        entry = Entry(found.path[len(prefix) :], found.blob)
+    for entry in files:
         if excluded(entry.path, globs):
             continue
         reason = tracked_reason(entry.path)
@@ -187,14 +208,15 @@ def measure_history(
 ) -> HistoryReport:
     """Measure the selected source-modifying commits of ``rev`` in ``location``."""
     repo = Repository(location)
-    candidates = repo.source_commits(rev)
+    candidates = _candidates(repo, rev, selection.all_branches)
     commits = selection.pick(candidates)
     if not commits:
         raise BadInput(
             f"{location}: no commit of {rev!r} changes a source file; nothing to measure"
         )
+    lines = lineage(repo, rev, [c.sha for c in commits], selection.all_branches)
     choice = Choice(options.languages, options.scopes)
-    trees = _kept_trees(repo, commits, options.excludes, choice, repo.prefix())
+    trees = _kept_trees(repo, commits, options.excludes, choice)
     catalog = catalog_of(options)
     rules = choose(catalog, options.select, options.ignore)
     keys = sorted({version_key(e) for tree in trees.values() for e in tree.entries})
@@ -205,6 +227,7 @@ def measure_history(
         _commit_metrics(commit, trees[commit.sha], versions, (rules, known), options, memo)
         for commit in commits
     ]
+    points = [replace(p, lineage=lines.of[p.commit.sha]) for p in points]
     erosions = [p.erosion for p in points]
     verbosities = [p.verbosity for p in points]
     return HistoryReport(
@@ -219,19 +242,36 @@ def measure_history(
         verbosity_rose=rose(verbosities),
         languages=choice.coverage_languages(),
         scopes=choice.coverage_scopes(),
+        roots=lines.roots,
+        all_branches=selection.all_branches,
     )
 
 
+def _candidates(repo: Repository, rev: str, all_branches: bool) -> list[Commit]:
+    """The source-modifying commits of ``rev``, oldest first, ending with the revision's
+    own commit (added when it changed no source file); none when no commit changed one."""
+    found = repo.source_commits(rev, first_parent=not all_branches)
+    if not found:
+        return []
+    tip = repo.tip(rev)
+    return [*(c for c in found if c.sha != tip.sha), tip]
+
+
 def _kept_trees(
-    repo: Repository,
-    commits: list[Commit],
-    excludes: Sequence[str],
-    choice: Choice,
-    prefix: str,
+    repo: Repository, commits: list[Commit], excludes: Sequence[str], choice: Choice
 ) -> dict[str, _Tree]:
-    """Each commit's measured files under the folder ``prefix`` (`_tree`)."""
+    """Each commit's measured files under the folder the repository was opened at
+    (`_under`, `_tree`)."""
     listed = repo.trees([c.sha for c in commits])
-    return {sha: _tree(files, excludes, choice, prefix) for sha, files in listed.items()}
+    prefix = repo.prefix
+    return {sha: _tree(_under(files, prefix), excludes, choice) for sha, files in listed.items()}
+
+
+def _under(entries: list[Entry], prefix: str) -> list[Entry]:
+    """The entries under the folder ``prefix`` (``src/flask/``), with paths relative to it."""
+    if not prefix:
+        return entries
+    return [Entry(e.path[len(prefix) :], e.blob) for e in entries if e.path.startswith(prefix)]
 
 
 def _commit_metrics(

@@ -88,7 +88,7 @@ def _head(location: Path) -> str | None:
 def _points(report: HistoryReport) -> tuple[CommitPoint, ...]:
     return tuple(
         CommitPoint(index, p.commit.sha, p.commit.date, p.commit.subject, p.files, p.sloc,
-                    p.callables, p.complex_callables, p.erosion, p.verbosity)
+                    p.callables, p.complex_callables, p.erosion, p.verbosity, p.lineage)
         for index, p in enumerate(report.commits)
     )  # fmt: skip
 
@@ -101,7 +101,7 @@ def _measured(entry: RepoEntry, settings: StudySettings) -> RepoRecord:
         repo=entry.repo, line=entry.line, status=OK, head=head, candidates=report.candidates,
         blobs_measured=report.blobs_measured, erosion_slope=report.erosion_slope,
         verbosity_slope=report.verbosity_slope, erosion_rose=report.erosion_rose,
-        verbosity_rose=report.verbosity_rose, commits=_points(report),
+        verbosity_rose=report.verbosity_rose, commits=_points(report), roots=report.roots,
     )  # fmt: skip
 
 
@@ -117,10 +117,11 @@ def measure_repo(entry: RepoEntry, settings: StudySettings) -> RepoRecord:
 
 
 def study_unit(entry: RepoEntry, settings: StudySettings, study: str, db_url: str) -> RepoRecord:
-    """Measure one repository and store it at once (idempotent: a retry adds no row)."""
+    """Measure one repository and store it at once (idempotent: a retry adds no row); the
+    record goes back to the driver too (its progress line: points, erosion first→last)."""
     from slopmark.code.study.stored import store_repo
     from slopmark.store.db import cached_store
 
     record = measure_repo(entry, settings)
     store_repo(cached_store(db_url), study, record)
-    return replace(record, commits=())
+    return record

@@ -32,9 +32,12 @@ class StudySettings:
     languages: tuple[str, ...] = ()
     #: scopes measured (`--scope`); empty: every scope
     scopes: tuple[str, ...] = ()
+    #: every reachable commit instead of the first-parent line (``--all-branches``)
+    all_branches: bool = False
 
     def selection(self) -> Selection:
-        return Selection(last=self.last, sample=None if self.last else self.sample, seed=self.seed)
+        return Selection(last=self.last, sample=None if self.last else self.sample,
+                         seed=self.seed, all_branches=self.all_branches)  # fmt: skip
 
     def options(self) -> MeasureOptions:
         """One process per repository: the sweep spreads repositories over the cores."""
@@ -78,6 +81,8 @@ class CommitPoint:
     complex_callables: int
     erosion: float | None
     verbosity: float | None
+    #: mainline, branch or second-root (`slopmark.code.measure.mainline`); None before 0008
+    lineage: str | None = None
 
 
 @dataclass(frozen=True)
@@ -102,3 +107,5 @@ class RepoRecord:
     commits: tuple[CommitPoint, ...] = ()
     node: str | None = None
     seconds: float | None = None
+    #: the parentless commits behind HEAD, the first-parent line's root first
+    roots: tuple[str, ...] | None = None

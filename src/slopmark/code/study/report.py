@@ -8,12 +8,30 @@ A repository's numbers never include where or how long it ran (``node``,
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from slopmark import __version__
+from slopmark.code.study.intervals import MeanInterval
+from slopmark.code.study.panel import BINS, PaperStats, Share
 from slopmark.code.study.records import CommitPoint, RepoRecord, StudySettings
-from slopmark.code.study.summary import MetricSummary, Spread, StudySummary
+from slopmark.code.study.summary import GroupSummary, MetricSummary, Spread, StudySummary
+
+#: how each statistic is computed, printed beside them (``definitions``)
+DEFINITIONS = {
+    "rose": "last defined value > first; share with its 95% Wilson score interval",
+    "growth": "median of (last - first)/first; repositories whose first value is 0 are "
+    "counted in zero_first and left out",
+    "slope": "OLS slope of the value on sample position i = 0..n-1 (per sampled commit)",
+    "slope_progress": "OLS slope of the value on normalised position i/(n-1) (0..1): "
+    "the fitted change over the sampled history",
+    "head": "each repository's last defined value (HEAD's): quantiles, mean and sample sd",
+    "trajectory": "median and IQR across repositories, each interpolated at positions "
+    "0, 0.1 .. 1 of i/(n-1)",
+    "mean_trajectory": f"{BINS} equal bins of normalised position i/(n-1); a repository "
+    "adds its mean in a bin; mean across repositories with its 95% t interval",
+    "birth_effect": "first defined point under birth.sloc SLOC or birth.files files",
+}
 
 
 @dataclass(frozen=True)
@@ -25,6 +43,22 @@ class LoadedStudy:
     settings: StudySettings
     records: list[RepoRecord]
     summary: StudySummary
+    #: each grouped repository's group (its REPOS line's ``group=NAME``)
+    groups: dict[str, str] = field(default_factory=dict)
+    #: how many repositories the REPOS file named when the study last ran (None: unknown)
+    repos_total: int | None = None
+
+    @property
+    def pending(self) -> int | None:
+        """Repositories named but not stored yet (still running, or never started)."""
+        if self.repos_total is None:
+            return None
+        return max(self.repos_total - len(self.records), 0)
+
+    @property
+    def second_root(self) -> int:
+        """Repositories whose history holds more than one root commit."""
+        return sum(1 for r in self.records if r.roots is not None and len(r.roots) > 1)
 
 
 _REPO_FIELDS = tuple(f.name for f in fields(RepoRecord) if f.name not in ("node", "seconds"))
@@ -48,13 +82,47 @@ def spread_json(spread: Spread) -> dict[str, Any]:
     return {"n": spread.n, **{f"q{round(level * 100):02d}": v for level, v in spread.quantiles}}
 
 
-def metric_json(metric: MetricSummary) -> dict[str, Any]:
+def share_json(share: Share) -> dict[str, Any]:
+    return {"repos": share.k, "n": share.n, "share": share.share, "low": share.low,
+            "high": share.high}  # fmt: skip
+
+
+def mean_json(mean: MeanInterval) -> dict[str, Any]:
+    return {"n": mean.n, "mean": mean.mean, "sd": mean.sd, "low": mean.low, "high": mean.high}
+
+
+def _paper_json(paper: PaperStats) -> dict[str, Any]:
     return {
-        "rose": {"repos": metric.rose, "n": metric.rose_n, "share": metric.rose_share},
+        "rose_without_birth": share_json(paper.rose_without_birth),
+        "growth": asdict(paper.growth),
+        "head_mean": mean_json(paper.head),
+        "mean_trajectory": [{"low": b.low, "high": b.high, **mean_json(b.mean)}
+                            for b in paper.trajectory],
+    }  # fmt: skip
+
+
+def metric_json(metric: MetricSummary) -> dict[str, Any]:
+    rose = {"repos": metric.rose, "n": metric.rose_n, "share": metric.rose_share}
+    interval = metric.paper.rose
+    return {
+        "rose": {**rose, "low": interval.low, "high": interval.high},
         "slope": spread_json(metric.slope),
+        "slope_progress": spread_json(metric.slope_progress),
         "head": spread_json(metric.head),
         "trajectory": [asdict(point) for point in metric.band],
+        **_paper_json(metric.paper),
     }
+
+
+def group_json(group: GroupSummary) -> dict[str, Any]:
+    """One group's repositories that count and every statistic over them."""
+    return {"group": group.group, "used": group.used, "birth_flagged": group.birth_flagged,
+            "metrics": {m.metric: metric_json(m) for m in group.metrics}}  # fmt: skip
+
+
+def _repo_row(study: LoadedStudy, record: RepoRecord) -> dict[str, Any]:
+    birth = study.summary.birth.flags(record)
+    return {**repo_json(record), "group": study.groups.get(record.repo), "birth_effect": birth}
 
 
 def report_json(study: LoadedStudy) -> dict[str, Any]:
@@ -66,10 +134,15 @@ def report_json(study: LoadedStudy) -> dict[str, Any]:
         "repos_file": study.repos_file,
         "settings": asdict(study.settings),
         "measured": measured(study.settings),
-        "repos": {"total": summary.repos, "ok": summary.ok, "failed": summary.failed,
-                  "used": summary.used, "min_commits": summary.min_commits},
+        "repos": {"total": summary.repos + (study.pending or 0), "ok": summary.ok,
+                  "failed": summary.failed, "pending": study.pending, "used": summary.used,
+                  "min_commits": summary.min_commits, "birth_flagged": summary.birth_flagged,
+                  "second_root": study.second_root},
+        "birth": asdict(summary.birth),
+        "definitions": DEFINITIONS,
         "metrics": {m.metric: metric_json(m) for m in summary.metrics},
-        "repositories": [repo_json(record) for record in study.records],
+        "groups": [group_json(group) for group in summary.groups],
+        "repositories": [_repo_row(study, record) for record in study.records],
     }  # fmt: skip
 
 

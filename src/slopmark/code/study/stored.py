@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from slopmark.code.study.panel import DEFAULT_BIRTH, BirthRule
 from slopmark.code.study.records import OK, CommitPoint, RepoRecord, StudySettings
 from slopmark.code.study.report import LoadedStudy
 from slopmark.code.study.summary import summarise_study
@@ -25,18 +26,25 @@ _POINT_COLUMNS = tuple(f.name for f in fields(CommitPoint))
 
 
 def ensure_study(
-    engine: Engine, study: str, repos_file: str, settings: StudySettings, total: int | None = None
+    engine: Engine,
+    study: str,
+    repos_file: str,
+    settings: StudySettings,
+    total: int | None = None,
+    groups: dict[str, str] | None = None,
 ) -> None:
     """Record the study (once): its REPOS file and settings; and ``total``, how many
-    repositories the REPOS file names now (a resumed study may name more or fewer)."""
+    repositories the REPOS file names now (a resumed study may name more or fewer),
+    and ``groups``, each grouped repository's group as the file says now."""
     values = {"study_id": study, "repos_file": repos_file, "settings": asdict(settings),
-              "created_at": datetime.now(UTC), "repos_total": total}  # fmt: skip
+              "created_at": datetime.now(UTC), "repos_total": total, "groups": groups}  # fmt: skip
     try:
         with engine.begin() as connection:
             if connection.execute(select(studies.c.study_id).where(_is(study))).first() is None:
                 connection.execute(insert(studies).values(values))
             elif total is not None:
-                connection.execute(update(studies).where(_is(study)).values(repos_total=total))
+                again = {"repos_total": total, "groups": groups}
+                connection.execute(update(studies).where(_is(study)).values(again))
     except IntegrityError:
         pass  # another driver recorded it first
 
@@ -100,11 +108,13 @@ def finished_repos(engine: Engine, study: str) -> set[str]:
 
 def study_settings(engine: Engine, study: str) -> tuple[str, StudySettings] | None:
     """The REPOS file and settings of ``study``; None when the store does not hold it."""
+    found = _study_row(engine, study)
+    return None if found is None else (found.repos_file, StudySettings(**found.settings))
+
+
+def _study_row(engine: Engine, study: str) -> Any:
     with engine.connect() as connection:
-        row = connection.execute(select(studies).where(_is(study))).first()
-    if row is None:
-        return None
-    return row.repos_file, StudySettings(**row.settings)
+        return connection.execute(select(studies).where(_is(study))).first()
 
 
 #: the columns of a sampled commit in `CommitPoint`'s order (its date is ``committed_at``)
@@ -131,18 +141,27 @@ def study_records(engine: Engine, study: str) -> list[RepoRecord]:
         points.setdefault(repo, []).append(CommitPoint(*values))
     return [
         RepoRecord(
-            **{name: getattr(row, name) for name in _REPO_COLUMNS},
+            **{name: getattr(row, name) for name in _REPO_COLUMNS if name != "roots"},
             commits=tuple(points.get(row.repo, ())),
+            roots=None if row.roots is None else tuple(row.roots),
         )  # fmt: skip
         for row in repos
     ]
 
 
-def stored_study(engine: Engine, study: str, min_commits: int = 5) -> LoadedStudy | None:
-    """``study`` as stored, summarised over repositories with ``min_commits`` points;
-    None when the store does not hold it (what `code study report` and the pages show)."""
-    found = study_settings(engine, study)
+def stored_study(
+    engine: Engine, study: str, min_commits: int = 5, birth: BirthRule = DEFAULT_BIRTH
+) -> LoadedStudy | None:
+    """``study`` as stored, summarised over repositories with ``min_commits`` points (per
+    group too; ``birth`` flags near-empty first points); None when the store does not
+    hold it (what `code study report` and the pages show)."""
+    found = _study_row(engine, study)
     if found is None:
         return None
     records = study_records(engine, study)
-    return LoadedStudy(study, found[0], found[1], records, summarise_study(records, min_commits))
+    groups = dict(found.groups or {})
+    summary = summarise_study(records, min_commits, groups, birth)
+    settings = StudySettings(**found.settings)
+    return LoadedStudy(
+        study, found.repos_file, settings, records, summary, groups, found.repos_total
+    )

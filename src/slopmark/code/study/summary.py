@@ -7,12 +7,19 @@ Following the paper's repository panel (seed 000, §3.3 and Appendix D):
   (the paper reports first→last growth for repositories with ≥ 5 commits);
 - **rose**: the last defined value is above the first; the share is over the
   repositories where that is defined, reported with its n;
-- **slope**: least-squares slope per sampled commit (`slopmark.code.measure.metrics.slope`),
-  summarised by quantiles (linear interpolation between order statistics,
-  Hyndman & Fan type 7);
+- **slope**: least-squares (OLS) slope of the value on sample position i = 0..n−1
+  (per sampled commit, `slopmark.code.measure.metrics.slope`), and on normalised
+  position i/(n−1) (``slope_progress``: the fitted change over the whole sampled
+  history, the per-commit slope × (n−1)); both summarised by quantiles (linear
+  interpolation between order statistics, Hyndman & Fan type 7);
 - **trajectory**: each repository's values placed at normalised commit position
   i/(n−1) of its n sampled commits, linearly interpolated onto a fixed grid,
   then the median and inter-quartile band across repositories at each grid point.
+
+The paper's other statistics (the share that rose with its 95% interval, median
+relative growth, HEAD mean ± sd, the mean trajectory with its 95% interval, the
+birth-effect flag) are `slopmark.code.study.panel`'s. With groups (the REPOS
+file's ``group=NAME``), every statistic is given again per group.
 
 Undefined statistics are None with their n, never 0.
 """
@@ -20,10 +27,11 @@ Undefined statistics are None with their n, never 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from slopmark.code.measure.metrics import rose, slope
+from slopmark.code.study.panel import DEFAULT_BIRTH, BirthRule, PaperStats, paper_stats
 from slopmark.code.study.records import OK, RepoRecord
 
 METRICS = ("erosion", "verbosity")
@@ -73,10 +81,22 @@ class MetricSummary:
     slope: Spread
     head: Spread
     band: tuple[BandPoint, ...]
+    slope_progress: Spread
+    paper: PaperStats
 
     @property
     def rose_share(self) -> float | None:
         return self.rose / self.rose_n if self.rose_n else None
+
+
+@dataclass(frozen=True)
+class GroupSummary:
+    """The repositories of one group that count (``group`` None: those given none)."""
+
+    group: str | None
+    used: int
+    birth_flagged: int
+    metrics: tuple[MetricSummary, ...]
 
 
 @dataclass(frozen=True)
@@ -87,6 +107,9 @@ class StudySummary:
     used: int
     min_commits: int
     metrics: tuple[MetricSummary, ...]
+    birth: BirthRule = DEFAULT_BIRTH
+    birth_flagged: int = 0
+    groups: tuple[GroupSummary, ...] = ()
 
 
 def _series(record: RepoRecord, metric: str) -> list[float | None]:
@@ -120,14 +143,43 @@ def _band(series: Sequence[Sequence[float | None]]) -> tuple[BandPoint, ...]:
     return tuple(band)
 
 
-def _metric(records: Sequence[RepoRecord], metric: str) -> MetricSummary:
+def _slopes(series: Sequence[Sequence[float | None]]) -> tuple[Spread, Spread]:
+    """OLS slopes over sample position i and over normalised position i/(n−1) (× (n−1))."""
+    slopes = [(s, len(values) - 1) for values in series if (s := slope(values)) is not None]
+    return Spread.of([s for s, _ in slopes]), Spread.of([s * span for s, span in slopes])
+
+
+def _metric(records: Sequence[RepoRecord], metric: str, flagged: Sequence[bool]) -> MetricSummary:
     series = [_series(r, metric) for r in records]
     rises = [r for values in series if (r := rose(values)) is not None]
-    slopes = [s for values in series if (s := slope(values)) is not None]
     heads = [defined[-1] for values in series if (defined := [v for v in values if v is not None])]
+    per_commit, per_progress = _slopes(series)
     return MetricSummary(
-        metric, sum(rises), len(rises), Spread.of(slopes), Spread.of(heads), _band(series)
-    )
+        metric, sum(rises), len(rises), per_commit, Spread.of(heads), _band(series),
+        per_progress, paper_stats(series, flagged),
+    )  # fmt: skip
+
+
+def _metrics(records: Sequence[RepoRecord], birth: BirthRule) -> tuple[MetricSummary, ...]:
+    flagged = [birth.flags(r) for r in records]
+    return tuple(_metric(records, metric, flagged) for metric in METRICS)
+
+
+def _groups(
+    used: Sequence[RepoRecord], groups: Mapping[str, str], birth: BirthRule
+) -> tuple[GroupSummary, ...]:
+    """Every statistic per group, named groups in name order, then the ungrouped (if any)."""
+    if not groups:
+        return ()
+    members: dict[str | None, list[RepoRecord]] = {}
+    for record in used:
+        members.setdefault(groups.get(record.repo), []).append(record)
+    names = sorted({*groups.values()}) + ([None] if None in members else [])
+    return tuple(
+        GroupSummary(name, len(found := members.get(name, [])),
+                     sum(birth.flags(r) for r in found), _metrics(found, birth))
+        for name in names
+    )  # fmt: skip
 
 
 def defined_points(record: RepoRecord) -> int:
@@ -140,8 +192,14 @@ def counted(record: RepoRecord, min_commits: int) -> bool:
     return record.status == OK and defined_points(record) >= min_commits
 
 
-def summarise_study(records: Sequence[RepoRecord], min_commits: int = 5) -> StudySummary:
-    """The study's numbers over its ok repositories with at least ``min_commits`` points."""
+def summarise_study(
+    records: Sequence[RepoRecord],
+    min_commits: int = 5,
+    groups: Mapping[str, str] | None = None,
+    birth: BirthRule = DEFAULT_BIRTH,
+) -> StudySummary:
+    """The study's numbers over its ok repositories with at least ``min_commits`` points;
+    ``groups`` names each grouped repository's group (by its ``repo``)."""
     ok = [r for r in records if r.status == OK]
     used = [r for r in ok if counted(r, min_commits)]
     return StudySummary(
@@ -150,5 +208,8 @@ def summarise_study(records: Sequence[RepoRecord], min_commits: int = 5) -> Stud
         failed=len(records) - len(ok),
         used=len(used),
         min_commits=min_commits,
-        metrics=tuple(_metric(used, metric) for metric in METRICS),
+        metrics=_metrics(used, birth),
+        birth=birth,
+        birth_flagged=sum(birth.flags(r) for r in used),
+        groups=_groups(used, groups or {}, birth),
     )

@@ -41,7 +41,8 @@ def run_study(
     from slopmark.store.db import open_store
 
     engine = open_store(plan.db_url)
-    ensure_study(engine, plan.study, str(plan.repos_file), plan.settings, len(plan.entries))
+    groups = {e.repo: e.group for e in plan.entries if e.group is not None}
+    ensure_study(engine, plan.study, str(plan.repos_file), plan.settings, len(plan.entries), groups)
     units = study_units(plan, finished_repos(engine, plan.study))
     skipped = len(plan.entries) - len(units)
     tally = run_sweep(executor, units, view=view, skipped=skipped)

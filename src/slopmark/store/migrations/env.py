@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
+from slopmark.store.location import default_url
 from slopmark.store.schema import metadata
 
 
@@ -19,7 +22,7 @@ def run() -> None:
     if connection is not None:
         _migrate(connection)
         return
-    url = context.get_x_argument(as_dictionary=True).get("url", "sqlite:///./slopmark.db")
+    url = context.get_x_argument(as_dictionary=True).get("url") or default_url(os.environ)
     with create_engine(url).connect() as fresh:
         _migrate(fresh)
 

@@ -9,9 +9,12 @@ else the file ``$SLOPMARK_BENCH_REPORT``. Events, each flushed as it happens:
   owed;
 - ``collect_error``: a file that failed to collect;
 - ``test``: one finished test: its keywords, outcome, duration, the failure's
-  own message and the tail of its full text (traceback and captured output,
-  read by the harness to tell a network failure), and the type of each
-  exception of its chain (to tell a test's own timeout, `timeouts`). The
+  own message and the tail of its full text (traceback and captured output),
+  the type of each exception of its chain (to tell a test's own timeout,
+  `timeouts`) and, when the chain holds a resolver error or an unreachable
+  network, that exception (to tell a test that needed the network, `network`)
+  — both read from the exception objects, never from text the submission
+  could print. The
   keywords are those of the test's first report (its setup phase), as
   pytest-json-report records them for SlopCodeBench: a marker a fixture adds
   (``request.node.add_marker``) counts; the collected ones stand in for a
@@ -37,9 +40,11 @@ test environment, not slopmark's.
 
 from __future__ import annotations
 
+import errno
 import importlib.machinery
 import json
 import os
+import socket
 import sys
 from collections.abc import Generator, Sequence
 from pathlib import Path
@@ -50,6 +55,11 @@ import pytest
 
 #: How much of a failure's full text is kept.
 DETAIL_CHARS = 4000
+#: What an ``OSError`` says when no route leads out (the sandbox's network is off).
+_NO_ROUTE = frozenset({errno.ENETUNREACH, errno.EHOSTUNREACH})
+#: The resolver's error, taken when the plugin loads (before any conftest or submission
+#: code could rebind ``socket.gaierror``).
+_RESOLVER_ERROR = socket.gaierror
 #: prctl(2)'s PR_SET_DUMPABLE.
 _PR_SET_DUMPABLE = 4
 
@@ -186,13 +196,39 @@ def _chain(error: BaseException) -> list[str]:
     return names[::-1]
 
 
+def _causes(error: BaseException) -> list[BaseException]:
+    """``error``, its causes and contexts, and the exceptions wrappers keep as their
+    ``reason`` (urllib's ``URLError``, urllib3's ``MaxRetryError``)."""
+    found: list[BaseException] = []
+    waiting: list[BaseException] = [error]
+    while waiting and len(found) < 64:
+        current = waiting.pop()
+        if any(current is seen for seen in found):
+            continue
+        found.append(current)
+        linked = [current.__cause__, current.__context__, getattr(current, "reason", None)]
+        waiting.extend(item for item in linked if isinstance(item, BaseException))
+    return found
+
+
+def _offline(error: BaseException) -> str | None:
+    """The resolver error or unreachable network in ``error``'s chain, as Python prints it."""
+    for cause in _causes(error):
+        no_route = isinstance(cause, OSError) and cause.errno in _NO_ROUTE
+        if isinstance(cause, _RESOLVER_ERROR) or no_route:
+            return f"{_type_name(cause)}: {cause}"[:300]
+    return None
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
-    """Keep the exception types of a failing phase on its report: read from the exception
-    itself, not from text the submission could have printed."""
+    """Keep the exception types of a failing phase on its report, and the network error it
+    met: read from the exception itself, not from text the submission could have printed."""
     outcome = yield
     if call.excinfo is not None:
-        outcome.get_result().slopmark_exceptions = _chain(call.excinfo.value)
+        report = outcome.get_result()
+        report.slopmark_exceptions = _chain(call.excinfo.value)
+        report.slopmark_offline = _offline(call.excinfo.value)
 
 
 def _detail(report: pytest.TestReport) -> str:
@@ -207,7 +243,7 @@ def _record(report: pytest.TestReport) -> dict[str, Any]:
     return _records.setdefault(report.nodeid, {
         "nodeid": report.nodeid, "file": report.location[0],
         "markers": seen.get("markers", []), "keywords": keywords, "outcome": "passed",
-        "duration_s": 0.0, "message": None, "detail": None, "exceptions": [],
+        "duration_s": 0.0, "message": None, "detail": None, "exceptions": [], "offline": None,
     })  # fmt: skip
 
 
@@ -224,6 +260,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
             record["message"] = _message(report)
             record["detail"] = _detail(report)
             record["exceptions"] = getattr(report, "slopmark_exceptions", [])
+            record["offline"] = getattr(report, "slopmark_offline", None)
 
 
 def _write_test(nodeid: str) -> None:
