@@ -16,6 +16,7 @@ from slopmark.cli.output import dumps
 from slopmark.code.measure.clones import CloneGroup, CloneMember
 from slopmark.code.measure.hits import RuleHit
 from slopmark.code.measure.report import CallableMetrics, FileMetrics, LanguageRow, TreeReport
+from slopmark.plurals import count
 
 if TYPE_CHECKING:  # rich is imported where tables are drawn: `--json` never needs it
     from rich.console import Console
@@ -203,8 +204,7 @@ def _group_json(group: CloneGroup) -> dict[str, Any]:
         "kind": group.kind,
         "sloc": group.sloc,
         "members": [
-            {"path": m.path, "start": m.start, "end": m.end, "sloc": m.sloc}
-            for m in group.members
+            {"path": m.path, "start": m.start, "end": m.end, "sloc": m.sloc} for m in group.members
         ],
     }
 
@@ -212,6 +212,8 @@ def _group_json(group: CloneGroup) -> dict[str, Any]:
 def render(report: TreeReport, console: Console, top: int) -> None:
     """Print the human report: summary, then the worst offenders of each kind."""
     from rich.table import Table
+
+    from slopmark.cli.tables import print_table
 
     s = summary(report)
     console.print(f"[bold]slopmark code measure[/bold] {report.root}")
@@ -226,11 +228,12 @@ def render(report: TreeReport, console: Console, top: int) -> None:
     table.add_row("[bold]erosion[/bold]", fmt_ratio(report.erosion, s["callables"]))
     table.add_row("[bold]verbosity[/bold]", fmt_ratio(report.verbosity, s["sloc"]))
     table.add_row(
-        "  rule lines", f"{s['rule_lines']} ({s['rule_hits']} hits of {s['rules_run']} rules)"
+        "  rule lines",
+        f"{s['rule_lines']} ({count(s['rule_hits'], 'hit')} of {count(s['rules_run'], 'rule')})",
     )
-    table.add_row("  clone lines", f"{s['clone_lines']} ({s['clone_groups']} groups)")
+    table.add_row("  clone lines", f"{s['clone_lines']} ({count(s['clone_groups'], 'group')})")
     table.add_row("  union", str(s["flagged_lines"]))
-    console.print(table)
+    print_table(console, table)
     _languages(report, console)
     if top:
         _top_callables(report, console, top)
@@ -242,6 +245,8 @@ def render(report: TreeReport, console: Console, top: int) -> None:
 def _languages(report: TreeReport, console: Console) -> None:
     """A row per language when the tree mixes several (the summary above pools them)."""
     from rich.table import Table
+
+    from slopmark.cli.tables import print_table
 
     if len({f.language for f in report.files}) < 2:  # rows of one language: not made
         return
@@ -258,7 +263,7 @@ def _languages(report: TreeReport, console: Console) -> None:
             fmt_ratio(row.erosion, row.callables),
             fmt_ratio(row.verbosity, row.sloc),
         )
-    console.print(table)
+    print_table(console, table)
 
 
 def _top_callables(report: TreeReport, console: Console, top: int) -> None:

@@ -23,6 +23,7 @@ from slopmark.code.measure.compare import (
 )
 from slopmark.code.measure.fileanalysis import Skipped
 from slopmark.code.measure.languages import language_of_path
+from slopmark.plurals import count
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -122,6 +123,8 @@ def render_diff(report: DiffReport, console: Console, top: int) -> None:
     """The human report: totals before → after, then what was added and removed."""
     from rich.table import Table
 
+    from slopmark.cli.tables import print_table
+
     console.print(f"[bold]slopmark code diff[/bold] {report.base} → {report.head}", highlight=False)
     table = Table(box=None, pad_edge=False)
     for column in ("", "before", "after", "Δ"):
@@ -129,11 +132,13 @@ def render_diff(report: DiffReport, console: Console, top: int) -> None:
     for label, name, spec in SHOWN:
         before, after = report.totals[name]
         table.add_row(label, _value(before, spec), _value(after, spec), _delta(before, after, spec))
-    console.print(table)
+    print_table(console, table)
     _changes(console, "new slop", report.added, report.cc_threshold, top, "red")
     _changes(console, "removed slop", report.removed, report.cc_threshold, top, "green")
     if report.suppressed:
-        console.print(f"{report.suppressed} finding(s) left out: in the baseline", highlight=False)
+        console.print(
+            f"{count(report.suppressed, 'finding')} left out: in the baseline", highlight=False
+        )
     if top and report.files:
         _files(console, report, top)
     if not report.added and not report.removed:
@@ -152,14 +157,16 @@ def _changes(
         f = change.finding
         console.print(
             f"  {change.kind:16} {f.path}:{f.start}  {describe(change, threshold)}",
-            highlight=False, markup=False, soft_wrap=True,
+            highlight=False, markup=False, overflow="fold",
         )  # fmt: skip
     if top and len(changes) > top:
-        console.print(f"  … {len(changes) - top} more (--top, --json)", highlight=False)
+        console.print(f"  and {len(changes) - top} more (--top, --json)", highlight=False)
 
 
 def _files(console: Console, report: DiffReport, top: int) -> None:
     from rich.table import Table
+
+    from slopmark.cli.tables import print_table
 
     table = Table(title="changed files", title_justify="left")
     for column in ("file", "status", "SLOC", "erosion", "verbosity", "+", "-"):
@@ -171,7 +178,7 @@ def _files(console: Console, report: DiffReport, top: int) -> None:
             _pair(row.sloc, "d"), _pair(row.erosion, ".3f"), _pair(row.verbosity, ".3f"),
             str(row.added), str(row.removed),
         )  # fmt: skip
-    console.print(table)
+    print_table(console, table)
 
 
 def _pair(values: tuple[float | int | None, float | int | None], spec: str) -> str:
@@ -182,6 +189,10 @@ def _pair(values: tuple[float | int | None, float | int | None], spec: str) -> s
 
 
 # markdown -------------------------------------------------------------------------------
+
+
+def _findings(n: int) -> str:
+    return "finding" if n == 1 else "findings"
 
 
 def _cell(text: str) -> str:
@@ -227,7 +238,11 @@ def diff_markdown(report: DiffReport, top: int, link_base: str = "", report_url:
         before, after = report.totals[name]
         cells = (_value(before, spec), _value(after, spec), _delta(before, after, spec))
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    lines += ["", f"**{len(report.added)} new** finding(s), {len(report.removed)} removed."]
+    lines += [
+        "",
+        f"**{len(report.added)} new** {_findings(len(report.added))}, "
+        f"{len(report.removed)} removed.",
+    ]
     for title, changes in (("New", report.added), ("Removed", report.removed)):
         if not changes:
             continue
@@ -240,7 +255,7 @@ def diff_markdown(report: DiffReport, top: int, link_base: str = "", report_url:
         if top and len(changes) > top:
             lines.append(f"| | | … and {len(changes) - top} more |")
     if report.suppressed:
-        lines += ["", f"{report.suppressed} finding(s) left out: in the baseline."]
+        lines += ["", f"{count(report.suppressed, 'finding')} left out: in the baseline."]
     return "\n".join([*lines, *_skipped_markdown(report.skipped, top)]) + "\n"
 
 

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli.output import write_file
-from slopmark.cli.tables import print_table
+from slopmark.cli.tables import print_table, sized_console
 from slopmark.executor import Executor
 from slopmark.paper.bench import CROSSED, BenchResult
 from slopmark.paper.document import Note
@@ -27,9 +27,7 @@ def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
-def print_score(
-    console: Console, paper: str, notes: Sequence[Note], score: PaperScore
-) -> None:
+def print_score(console: Console, paper: str, notes: Sequence[Note], score: PaperScore) -> None:
     table = Table("measure", "plane", "score", "units", title=f"Scientific slop: {paper}")
     for result in score.results:
         table.add_row(title(result.measure), result.plane, _num(result.score), counts(result))
@@ -69,8 +67,10 @@ def design_line(result: BenchResult) -> str:
         what = "all-cross-pairs accuracy (every AI paper against every human paper; = AUROC)"
     else:
         what = "matched-pair accuracy (the pairs of the file; a paper may sit in several)"
-    return (f"computed: {what}; {papers} (aggregate). PairAcc intervals: two-way cluster "
-            "bootstrap over AI papers and human papers; AUROC and TPR: papers redrawn per group")
+    return (
+        f"computed: {what}; {papers} (aggregate). PairAcc intervals: two-way cluster "
+        "bootstrap over AI papers and human papers; AUROC and TPR: papers redrawn per group"
+    )
 
 
 def print_bench(console: Console, result: BenchResult) -> None:
@@ -117,7 +117,7 @@ def print_papers(paths: Sequence[Path], job: PaperJob, executor: Executor, as_js
         problems = [{"where": where, "error": error} for where, error in done.problems]
         print_json({"papers": papers, "problems": problems})
     else:
-        console = Console()
+        console = sized_console()
         for key in dict.fromkeys(map(str, paths)):
             if key in done.scored:
                 print_score(console, key, done.scored[key].notes, done.scored[key].score)

@@ -6,15 +6,16 @@ import json
 import os
 from pathlib import Path
 
-from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli.output import print_json
+from slopmark.cli.tables import print_table, sized_console
 from slopmark.code.study.records import RepoRecord
 from slopmark.code.study.report import LoadedStudy
 from slopmark.code.study.summary import MetricSummary
 from slopmark.code.study.sweep import StudyPlan
 from slopmark.errors import BadInput
+from slopmark.plurals import count
 from slopmark.store.location import StoreLocation, locate
 from slopmark.sweep.drive import Tally
 
@@ -65,18 +66,19 @@ def _share(metric: MetricSummary) -> str:
 
 
 def print_report(study: LoadedStudy) -> None:
-    console = Console()
+    console = sized_console()
     summary = study.summary
     console.print(
-        f"[bold]study {study.study}[/bold]: {summary.ok} of {summary.repos} repositories "
-        f"measured, {summary.failed} failed; {summary.used} with ≥ {summary.min_commits} commits"
+        f"[bold]study {study.study}[/bold]: {summary.ok} of {count(summary.repos, 'repository')} "
+        f"measured, {summary.failed} failed; {summary.used} with ≥ "
+        f"{count(summary.min_commits, 'commit')}"
     )
     table = Table("repository", "commits", "erosion slope", "verbosity slope", "status")
     for record in study.records:
         status = record.status if record.error is None else f"{record.status}: {record.error}"
         table.add_row(record.repo, str(len(record.commits)), _num(record.erosion_slope),
                       _num(record.verbosity_slope), status)  # fmt: skip
-    console.print(table)
+    print_table(console, table)
     for metric in summary.metrics:
         levels = metric.slope.quantiles
         quantiles = ", ".join(f"q{round(level * 100)} {_num(v)}" for level, v in levels)
@@ -93,7 +95,7 @@ def write_plot(path: Path, study: LoadedStudy) -> None:
         m.metric: [(p.position, p.q1, p.median, p.q3) for p in m.band]
         for m in study.summary.metrics
     }
-    title = f"{study.study}: {study.summary.used} repositories (median and IQR)"
+    title = f"{study.study}: {count(study.summary.used, 'repository')} (median and IQR)"
     band_chart(path, title=title, x_label="normalised commit position", panels=panels)
 
 
@@ -109,9 +111,10 @@ def print_run(
                       "failed": len(failed)},
         })  # fmt: skip
         return
-    console = Console()
+    console = sized_console()
     console.print(
-        f"study {plan.study}: {len(records) - len(failed)} of {len(plan.entries)} repositories "
+        f"study {plan.study}: {len(records) - len(failed)} of "
+        f"{count(len(plan.entries), 'repository')} "
         f"stored ({tally.skipped} from earlier runs), {len(failed)} failed; "
         f"{tally.executor}, {tally.seconds:.1f} s"
     )
