@@ -375,12 +375,27 @@ def _chart_paths(boards: Sequence[Board], out: Path) -> list[Path]:
 
 def _draw_cost_capability(board: Board, path: Path) -> str:
     from slopmark.board.costcap import cost_capability
+    from slopmark.board.passrates import left_off
     from slopmark.plot import cost_capability_chart
 
     view = cost_capability(board)
+    if not view.points:
+        return _draw_pass_rates(board, path)
     cost_capability_chart(path, view)
-    unknown = f"; cost unknown, not plotted: {', '.join(view.unknown_cost)}"
-    return f"{count(len(view.points), 'model')} plotted" + (unknown if view.unknown_cost else "")
+    unknown = left_off(board)
+    return f"{count(len(view.points), 'model')} plotted" + (f"; {unknown}" if unknown else "")
+
+
+def _draw_pass_rates(board: Board, path: Path) -> str:
+    """The chart of a board whose models' costs are all unknown: pass rate per model."""
+    from slopmark.board.passrates import pass_rates
+    from slopmark.plot import pass_rate_chart
+
+    view = pass_rates(board)
+    if not view.marks:
+        raise BadInput(f"nothing to plot on {board.group.label()}: no model has 5 counted runs")
+    pass_rate_chart(path, view)
+    return f"{count(len(view.marks), 'model')} drawn by pass rate. {view.reason}"
 
 
 def _draw_reliability(board: Board, path: Path) -> str:
@@ -414,7 +429,9 @@ def plot(
 
     Cost–capability: x = average cost per run (log scale), y = pass rate with
     its 95% interval, a labelled point per model, the Pareto frontier drawn;
-    models with unknown cost are listed under the chart, not plotted. The
+    models with unknown cost are listed under the chart, not plotted; when no
+    model has a known cost (pasted answers, local models) the chart is pass
+    rate [95% CI] per model instead, its caption saying why. The
     numbers are those of `board show`. Each board (domain, harness version,
     task set, mode) is its own chart and domains are never averaged: with
     several boards each gets a file named after --out plus its domain, e.g.

@@ -154,13 +154,24 @@ def _changes(
         return
     console.print(f"[bold {colour}]{title}[/bold {colour}] ({len(changes)})", highlight=False)
     for change in changes[: top or len(changes)]:
-        f = change.finding
-        console.print(
-            f"  {change.kind:16} {f.path}:{f.start}  {describe(change, threshold)}",
-            highlight=False, markup=False, overflow="fold",
-        )  # fmt: skip
+        _change(console, change, threshold)
     if top and len(changes) > top:
         console.print(f"  and {len(changes) - top} more (--top, --json)", highlight=False)
+
+
+def _change(console: Console, change: Change, threshold: int) -> None:
+    """One change on one line when it fits the console; else its kind and place, then what
+    it is on lines of their own, indented (a long path is folded, never cut)."""
+    from rich.padding import Padding
+    from rich.text import Text
+
+    f = change.finding
+    where, what = f"  {change.kind:16} {f.path}:{f.start}", describe(change, threshold)
+    if len(where) + 2 + len(what) <= console.width:
+        console.print(Text(f"{where}  {what}"), highlight=False)
+        return
+    console.print(Text(where, overflow="fold"), highlight=False)
+    console.print(Padding(Text(what, overflow="fold"), (0, 0, 0, 6)), highlight=False)
 
 
 def _files(console: Console, report: DiffReport, top: int) -> None:

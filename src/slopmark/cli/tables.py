@@ -154,6 +154,10 @@ def split(console: Console, table: Table, keys: int = 1) -> list[Table]:
 
 
 def print_table(console: Console, table: Table, keys: int = 1) -> None:
-    """Print ``table`` whole at the console's width (see `split`)."""
+    """Print ``table`` whole at the console's width (see `split`); its caption under it as
+    text of the console's width, not wrapped to the width of the last part's columns."""
+    caption, table.caption = table.caption, None
     for part in split(console, table, keys):
         console.print(part)
+    if caption:
+        console.print(caption, justify="left")
