@@ -69,6 +69,7 @@ def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     for index in range(8):
         insert_run(engine, seeded_run(LONG_MODEL, index))
+    insert_run(engine, seeded_run("solo", 0))  # hidden: one run, "1 run" and not "1 runs"
     engine.dispose()
     tree = root / "wide"
     (tree / "a_package_with_a_rather_long_name" / "and_a_subpackage").mkdir(parents=True)
@@ -107,6 +108,8 @@ def test_tables_fit_the_width_whole(ws: Path, name: str, columns: str | None, wi
     _fits(done.stdout, width)
     if name == "board show":  # narrower than the name itself, it is folded, never cut
         assert LONG_MODEL in done.stdout if width >= 80 else "ze-v2" in done.stdout
+    if name == "board show":
+        assert "solo (1 run)" in " ".join(done.stdout.split()) and "1 runs" not in done.stdout
     if name == "code measure":
         assert "a_function_with_a_name_long_enough_to_matter" in done.stdout
 

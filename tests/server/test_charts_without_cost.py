@@ -133,3 +133,21 @@ def test_the_chart_page_in_chromium(
         folder = Path(os.environ.get("SLOPMARK_SCREENSHOTS") or tmp_path)
         folder.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(folder / "chart-no-cost.png"), full_page=True)
+
+
+def test_board_plot_writes_no_empty_axes_when_every_model_is_hidden(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from server.conftest import seeded_run
+    from slopmark.store import insert_run, open_store
+
+    url = f"sqlite:///{tmp_path / 'few.db'}"
+    engine = open_store(url)
+    for index in range(1, 4):  # 3 runs: fewer than a board shows
+        insert_run(engine, replace(seeded_run("few", "math", index, True, 0.0), cost_usd=None))
+    engine.dispose()
+    out = tmp_path / "chart.svg"
+    done = slopmark("board", "plot", "--domain", "math", "--db", url, "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "not written: no model has the 5 counted runs a board shows" in done.stdout
+    assert not out.exists()

@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from math import log10, sqrt
-from typing import TYPE_CHECKING
 
 from slopmark.board.costcap import (
     Point,
@@ -35,9 +34,6 @@ from slopmark.board.costcap import (
 )
 from slopmark.board.leaderboard import Board
 from slopmark.board.reliability import BinPoint, Curve, reliability
-
-if TYPE_CHECKING:
-    from slopmark.server.passrate_chart import PassRateChart
 
 __all__ = [
     "BinMark",
@@ -88,10 +84,6 @@ class Chart:
     top: int = TOP
     bottom: float = HEIGHT - BOTTOM
     right: float = WIDTH - RIGHT
-    #: drawn instead when no model has a known cost (`slopmark.server.passrate_chart`)
-    passrates: PassRateChart | None = None
-    #: the models left off a cost view that places others, and why
-    left_off: str | None = None
 
 
 def _x_scale(costs: Sequence[float], zero_lane: bool) -> tuple[float, int, int]:

@@ -13,13 +13,13 @@ and the models a partial cost view leaves out named with the reason.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
 
 from slopmark.board.leaderboard import Board
 from slopmark.board.passrates import Mark, left_off, pass_rates
 from slopmark.server.chart import Chart, Tick, chart
 
-__all__ = ["PassRateChart", "PlacedMark", "board_chart", "passrate_chart"]
+__all__ = ["BoardChart", "PassRateChart", "PlacedMark", "board_chart", "passrate_chart"]
 
 PLOT_WIDTH, ROW, TOP, BOTTOM, RIGHT = 480, 30, 16, 44, 24
 #: the room a name's character takes at the chart's font size, in SVG units (generous)
@@ -79,10 +79,21 @@ def passrate_chart(board: Board) -> PassRateChart | None:
     )  # fmt: skip
 
 
-def board_chart(board: Board) -> Chart:
+@dataclass(frozen=True)
+class BoardChart(Chart):
+    """The cost–capability chart, and what ``/chart`` shows when it cannot place everyone."""
+
+    #: drawn instead when no model has a known cost
+    passrates: PassRateChart | None = None
+    #: the models left off a cost view that places others, and why
+    left_off: str | None = None
+
+
+def board_chart(board: Board) -> BoardChart:
     """``board``'s chart for ``/chart``: cost–capability when a model has a known cost, else
     pass rate per model (`passrate_chart`); never empty axes."""
     drawn = chart(board)
+    same = {field.name: getattr(drawn, field.name) for field in fields(drawn)}
     if drawn.placed:
-        return replace(drawn, left_off=left_off(board))
-    return replace(drawn, passrates=passrate_chart(board))
+        return BoardChart(**same, left_off=left_off(board))
+    return BoardChart(**same, passrates=passrate_chart(board))
