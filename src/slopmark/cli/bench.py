@@ -317,7 +317,8 @@ def _per_prompt(base: BenchConfig, prompts: list[str]) -> tuple[BenchConfig, ...
     if len(names) == 1:
         return (base,)
     return tuple(
-        replace(base, run_dir=base.run_dir / _label(Path(name).stem), prompt=name) for name in names
+        replace(base, run_dir=base.run_dir / _label(Path(name).stem), prompt=name)
+        for name in names
     )
 
 

@@ -204,7 +204,8 @@ def _group_json(group: CloneGroup) -> dict[str, Any]:
         "kind": group.kind,
         "sloc": group.sloc,
         "members": [
-            {"path": m.path, "start": m.start, "end": m.end, "sloc": m.sloc} for m in group.members
+            {"path": m.path, "start": m.start, "end": m.end, "sloc": m.sloc}
+            for m in group.members
         ],
     }
 

@@ -183,7 +183,9 @@ def _check_models(options: _ModelOptions) -> None:
     non_empty(options.editor, "--editor")
     non_empty(options.reviewer, "--reviewer")
     if options.reviewer_url is not None and options.reviewer is None:
-        raise BadInput(f"--reviewer-url {options.reviewer_url!r}: there is no --reviewer to use it")
+        raise BadInput(
+            f"--reviewer-url {options.reviewer_url!r}: there is no --reviewer to use it"
+        )
 
 
 def _check_method(method: str, options: _ModelOptions) -> None:

@@ -27,7 +27,9 @@ def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
 
 
-def print_score(console: Console, paper: str, notes: Sequence[Note], score: PaperScore) -> None:
+def print_score(
+    console: Console, paper: str, notes: Sequence[Note], score: PaperScore
+) -> None:
     table = Table("measure", "plane", "score", "units", title=f"Scientific slop: {paper}")
     for result in score.results:
         table.add_row(title(result.measure), result.plane, _num(result.score), counts(result))
@@ -67,10 +69,8 @@ def design_line(result: BenchResult) -> str:
         what = "all-cross-pairs accuracy (every AI paper against every human paper; = AUROC)"
     else:
         what = "matched-pair accuracy (the pairs of the file; a paper may sit in several)"
-    return (
-        f"computed: {what}; {papers} (aggregate). PairAcc intervals: two-way cluster "
-        "bootstrap over AI papers and human papers; AUROC and TPR: papers redrawn per group"
-    )
+    return (f"computed: {what}; {papers} (aggregate). PairAcc intervals: two-way cluster "
+            "bootstrap over AI papers and human papers; AUROC and TPR: papers redrawn per group")
 
 
 def print_bench(console: Console, result: BenchResult) -> None:
