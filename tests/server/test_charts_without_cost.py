@@ -151,3 +151,25 @@ def test_board_plot_writes_no_empty_axes_when_every_model_is_hidden(tmp_path: Pa
     assert done.returncode == 0, done.stderr
     assert "not written: no model has the 5 counted runs a board shows" in done.stdout
     assert not out.exists()
+
+
+def test_a_partly_priced_board_names_the_models_left_off_the_cost_view(
+    tmp_path: Path, serve_app: Callable[[FastAPI], str]
+) -> None:
+    from dataclasses import replace
+
+    from server.conftest import seeded_run
+    from slopmark.store import insert_run, open_store
+
+    url = f"sqlite:///{tmp_path / 'mixed.db'}"
+    engine = open_store(url)
+    for index in range(1, 7):
+        insert_run(engine, seeded_run("hosted", "math", index, index % 2 == 0, 0.002))
+        pasted = replace(seeded_run("pasted", "math", index, True, 0.0), cost_usd=None)
+        insert_run(engine, replace(pasted, provider="paste", paste=True))
+    engine.dispose()
+    _url, html = _chart_html(url, serve_app)
+    svg = re.search(r'<svg class="costcap".*?</svg>', html, re.DOTALL)
+    assert svg is not None and re.findall(r'data-model="([^"]+)"', svg.group(0)) == ["hosted"]
+    assert "passrates" not in html
+    assert "Left off the cost view, cost unknown: pasted answers carry no cost (pasted)." in html
