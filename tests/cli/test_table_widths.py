@@ -90,6 +90,7 @@ COMMANDS = {
     "code rules": ["code", "rules"],
     "code bench list": ["code", "bench", "list", "--problems", "problems"],
     "paper measure": ["paper", "measure", "paper/main.tex"],
+    "paper bench": ["paper", "bench", "pairs.jsonl"],
 }
 
 
@@ -110,6 +111,9 @@ def test_tables_fit_the_width_whole(ws: Path, name: str, columns: str | None, wi
         assert LONG_MODEL in done.stdout if width >= 80 else "ze-v2" in done.stdout
     if name == "board show":
         assert "solo (1 run)" in " ".join(done.stdout.split()) and "1 runs" not in done.stdout
+    if name == "paper bench":  # one pair: "1 usable pair", never "1 usable pairs"
+        words = " ".join(done.stdout.split())
+        assert "1 usable pair;" in words and "1 AI and 1 human paper (aggregate)" in words
     if name == "code measure":
         assert "a_function_with_a_name_long_enough_to_matter" in done.stdout
 
