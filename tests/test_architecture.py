@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     (
         "slopmark",
         "slopmark.errors",
+        "slopmark.plurals",
         "slopmark.closing",
         "slopmark.confine",
         "slopmark.regular",

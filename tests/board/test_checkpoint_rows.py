@@ -156,9 +156,10 @@ def test_board_show_prints_the_checkpoint_columns(tmp_path: Path) -> None:
     (board,) = json.loads(done.stdout)["boards"]
     means = board["rows"][0]["checkpoints"]
     assert means["group_rates"]["core"] == pytest.approx(0.55) and means["timed_checkpoints"] == 6
-    # piped without $COLUMNS, the table is printed whole (one line per row)
-    plain = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    text = run_cli("board", "show", "--db", url, "--domain", DOMAIN, env=plain).stdout
+    # as wide as $COLUMNS allows, the table is printed whole (one line per row); a pipe
+    # without it gets 80 columns, the table split in parts (tests/cli/test_table_widths.py)
+    wide = {k: v for k, v in os.environ.items() if k != "LINES"} | {"COLUMNS": "250"}
+    text = run_cli("board", "show", "--db", url, "--domain", DOMAIN, env=wide).stdout
     header = "".join(line for line in text.splitlines() if line.startswith("┃"))
     for column in ("core", "functionality", "error", "regression", "churn", "CC>10", "wall"):
         assert column in header

@@ -79,7 +79,7 @@ def test_show_json_ranks_on_common_tasks(db: str) -> None:
 def test_show_table_names_the_group_coverage_and_hidden_models(db: str) -> None:
     done = slopmark("board", "show", "--db", db, "--tasks", "all")
     assert done.returncode == 0, done.stderr
-    out = done.stdout
+    out = " ".join(done.stdout.split())  # wrapped to 80 columns in a pipe
     assert "harness h1" in out and "task set ts1" in out
     assert "NOT COMPARABLE" in out
     assert "sparse (3 runs)" in out

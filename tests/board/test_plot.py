@@ -252,7 +252,8 @@ def test_cli_plots_one_domain_and_notes_unknown_cost(db: str, tmp_path: Path) ->
     done = slopmark("board", "plot", "--domain", "math", "--db", db, "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert png_size(out) == (900, 560)
-    assert "3 models plotted; cost unknown, not plotted: unpriced" in done.stdout
+    assert "3 models plotted; Left off the cost view, cost unknown: " in done.stdout
+    assert "no price was recorded for its runs (unpriced)" in done.stdout
 
 
 @pytest.mark.slow

@@ -59,7 +59,7 @@ def test_a_suite_is_stored_and_summarised(
     assert len(rows(db, "status = 'ok'")) == 6
     again = cli(*run_args(openai_server, db, small_file))
     assert again.returncode == 0, again.stderr
-    assert "asked 0 task(s) now; 6 skipped" in again.stdout
+    assert "asked 0 tasks now; 6 skipped" in again.stdout
     assert "pass rate 66.7% (4/6, n=6)" in again.stdout and "total cost unknown" in again.stdout
 
 

@@ -159,7 +159,7 @@ def test_fewer_than_three_key_claims_flag_the_score_weak(
     openai_server.logprobs = scripted_logprobs
     result = ArgumentGraph().measure(document(), models_at(openai_server, tmp_path))
     assert (result.status, result.flagged, result.units, result.weak) == ("ok", 1, 2, True)
-    assert result.reason is not None and "2 key claim(s)" in result.reason
+    assert result.reason is not None and "2 key claims" in result.reason
 
 
 def test_no_key_claims_is_not_applicable(openai_server: FakeOpenAIServer, tmp_path: Path) -> None:

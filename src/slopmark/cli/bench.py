@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 
 from slopmark.cli import sweep_options
 from slopmark.cli.options import DB_HELP, non_empty
 from slopmark.cli.output import output_file, output_folder, print_json
+from slopmark.cli.tables import sized_console
 from slopmark.code.bench.profiles import EvalOptions
 from slopmark.errors import BadInput, CheckFailed
 
@@ -134,7 +134,7 @@ def list_command(
             for p in found
         ])  # fmt: skip
     else:
-        print_problems(Console(), found)
+        print_problems(sized_console(), found)
     for bad in invalid[:-1]:
         typer.echo(f"slopmark: error: {bad.error}", err=True)
     if invalid:
@@ -190,7 +190,7 @@ def validate(
     if as_json:
         print_json(validation_json(view.verdicts, failures))
     if bad:
-        raise CheckFailed(f"{bad} reference checkpoint(s) or problem(s) are not ok")
+        raise CheckFailed(f"{bad} of the reference checkpoints and problems are not ok")
 
 
 @app.command()
@@ -238,7 +238,7 @@ def run(
     store = sweep_options.shared_store(db)
     plan = BenchSweep(configs, tuple(found), store.url, shipped=executor != "local" and not shared)
     check_here(plan, sandbox_here=executor == "local")
-    console = Console()
+    console = sized_console()
     console.print(f"run folder: {folder}")
     where = sweep_options.open_sweep(executor, address, 0 if address else jobs, store)
     with sweep_view("bench") as view:
@@ -266,7 +266,7 @@ def report(
     if as_json:
         print_json(report_json(run_dir, found.results, found.recomputed))
     else:
-        print_report(Console(), run_dir, found.results, found.recomputed)
+        print_report(sized_console(), run_dir, found.results, found.recomputed)
     if plot:
         for path in write_plots(run_dir, found.results):
             print(f"wrote {path}")
@@ -296,7 +296,7 @@ def compare(
     if as_json:
         print_json(compare_json(compared))
     else:
-        print_compare(Console(), compared)
+        print_compare(sized_console(), compared)
     for path in write_compare_plots(folder, compared) if folder is not None else []:
         print(f"wrote {path}", file=sys.stderr if as_json else sys.stdout)
 

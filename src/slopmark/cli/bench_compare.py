@@ -32,6 +32,7 @@ from slopmark.code.bench.scoring import (
     phase,
     summarize,
 )
+from slopmark.plurals import count
 
 if TYPE_CHECKING:
     from slopmark.plot import Panel
@@ -94,10 +95,18 @@ def _short(text: str) -> str:
     return text if len(text) <= LONGEST else text[: LONGEST - 1] + "…"
 
 
+def _legend(run: Compared, compared: Sequence[Compared]) -> str:
+    """A run's name in a figure's legend: its parts cut to `LONGEST` characters, unless
+    that makes two runs alike (tables print the whole label)."""
+    short = [" · ".join(map(_short, c.label.split(" · "))) for c in compared]
+    mine = short[compared.index(run)]
+    return mine if short.count(mine) == 1 else run.label
+
+
 def _label(run: ReadRun) -> str:
     m = run.manifest
     names = [(m.agent, "agent"), (m.model, "model"), (m.prompt, "prompt")]
-    return " · ".join(_short(value) if value else f"{key} unknown" for value, key in names)
+    return " · ".join(value or f"{key} unknown" for value, key in names)
 
 
 def _count(results: Sequence[CheckpointResult], measure: Measure) -> int:
@@ -176,7 +185,7 @@ def print_compare(console: Console, compared: Sequence[Compared]) -> None:
     for c in compared:
         if c.run.recomputed:
             console.print(f"{c.label}: relative churn recomputed from the workspace snapshots "
-                          f"for {len(c.run.recomputed)} checkpoint(s)")  # fmt: skip
+                          f"for {count(len(c.run.recomputed), 'checkpoint')}")  # fmt: skip
 
 
 def _tick(name: str, ns: Sequence[int]) -> str:
@@ -187,7 +196,7 @@ def _panel(measure: Measure, compared: Sequence[Compared], phases: Sequence[str]
     from slopmark.plot import Panel
 
     ticks = [_tick(name, [c.n[measure.field].get(name, 0) for c in compared]) for name in phases]
-    series = {c.label: [_value(c.phases.get(name), measure.field) for name in phases]
+    series = {_legend(c, compared): [_value(c.phases.get(name), measure.field) for name in phases]
               for c in compared}  # fmt: skip
     return Panel(measure.title, ticks, series, measure.y_label, (0.0, measure.y_high))
 
@@ -198,7 +207,7 @@ def write_compare_plots(folder: Path, compared: Sequence[Compared]) -> list[Path
 
     phases = shown_phases(compared)
     panels = [_panel(measure, compared, phases) for measure in MEASURES]
-    title = (f"{len(compared)} runs by phase (means per checkpoint; "
+    title = (f"{count(len(compared), 'run')} by phase (means per checkpoint; "
              "n = checkpoints per run, in legend order)")  # fmt: skip
     folder.mkdir(parents=True, exist_ok=True)
     written = [folder / f"{FIGURE}{suffix}" for suffix in (".png", ".svg")]

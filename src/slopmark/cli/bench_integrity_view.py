@@ -13,6 +13,7 @@ from rich.table import Table
 
 from slopmark.cli.tables import print_table
 from slopmark.code.bench.results import CheckpointResult
+from slopmark.plurals import count
 
 
 def _rows(results: Sequence[CheckpointResult]) -> list[list[str]]:
@@ -44,8 +45,9 @@ def print_integrity(console: Console, results: Sequence[CheckpointResult]) -> No
     unguarded = _unguarded(results)
     if unguarded:
         console.print(
-            f"integrity: in {len(unguarded)} checkpoint(s) the submission ran without a sandbox "
-            "of its own (this backend cannot nest one): it could read the hidden tests' code"
+            f"integrity: in {count(len(unguarded), 'checkpoint')} the submission ran without "
+            "a sandbox of its own (this backend cannot nest one): it could read the hidden "
+            "tests' code"
         )
 
 

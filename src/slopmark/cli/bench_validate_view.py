@@ -26,6 +26,7 @@ from slopmark.code.bench.validation import (
     tally,
     write_expected,
 )
+from slopmark.plurals import count
 
 #: Unexpected failing tests listed under a checkpoint (the rest are counted; --json has all).
 LISTED = 20
@@ -64,7 +65,7 @@ def _summary(verdict: Verdict) -> str:
     if verdict.kind in ("ok", "failed"):
         text = scored_summary(result)
         if verdict.expected:
-            text += f" ({len(verdict.expected)} expected failure(s))"
+            text += f" ({count(len(verdict.expected), 'expected failure')})"
         if verdict.load_sensitive:
             text += f" ({len(verdict.load_sensitive)} load-sensitive)"
         return text
@@ -125,8 +126,8 @@ class ValidateView:
         for test in verdict.unexpected[:LISTED]:
             self.console.print(_test_line(test))
         if len(verdict.unexpected) > LISTED:
-            more = len(verdict.unexpected) - LISTED
-            self.console.print(Text(f"      … and {more} more failing tests (--json lists all)"))
+            more = count(len(verdict.unexpected) - LISTED, "more failing test")
+            self.console.print(Text(f"      and {more} (--json lists all)"))
         for test in verdict.load_sensitive:
             self.console.print(load_sensitive_line(test))
 
@@ -134,7 +135,7 @@ class ValidateView:
         """Write today's failures to ``path`` and judge every checkpoint with them pinned."""
         keys = failure_keys(results)
         write_expected(path, keys)
-        self.console.print(Text(f"wrote {len(keys)} expected failure(s) to {path}"))
+        self.console.print(Text(f"wrote {count(len(keys), 'expected failure')} to {path}"))
         self.expected = self.expected | frozenset(keys)
         self.verdicts = [judge(result, self.expected) for result in results]
 
@@ -161,9 +162,9 @@ def total_line(verdicts: Sequence[Verdict], failures: Sequence[ProblemFailure]) 
     text = f"{ok}/{len(verdicts)} reference checkpoints ok"
     text += f" ({pinned} with expected failures)" if pinned else ""
     text += f", {failed} failed, {errored} errored"
-    text += f"; {len(failures)} problem(s) could not run" if failures else ""
+    text += f"; {count(len(failures), 'problem')} could not run" if failures else ""
     flaky = sum(len(v.load_sensitive) for v in verdicts)
-    return text + (f"; {flaky} load-sensitive test(s), judged apart" if flaky else "")
+    return text + (f"; {count(flaky, 'load-sensitive test')}, judged apart" if flaky else "")
 
 
 def _test_json(result: CheckpointResult, test: CaseOutcome) -> dict[str, Any]:

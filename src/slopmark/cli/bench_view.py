@@ -23,6 +23,7 @@ from slopmark.code.bench.scoring import (
     phase,
     summarize,
 )
+from slopmark.plurals import count
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -169,7 +170,8 @@ def print_report(
         f" (+{summary.cost_unknown} unknown)" if summary.cost_unknown else ""
     )
     console.print(
-        f"{summary.overall.checkpoints} checkpoints: strict {_pct(summary.overall.strict)}, "
+        f"{count(summary.overall.checkpoints, 'checkpoint')}: "
+        f"strict {_pct(summary.overall.strict)}, "
         f"isolated {_pct(summary.overall.isolated)}, core {_pct(summary.overall.core)}; "
         f"partial {_pct(summary.partial)} of problems; erosion rose in "
         f"{_pct(summary.erosion_rose_share)}, verbosity in {_pct(summary.verbosity_rose_share)} "
@@ -181,10 +183,11 @@ def print_report(
 
 
 def _recomputed_note(recomputed: Sequence[str]) -> str:
-    shown = ", ".join(recomputed[:5]) + (", …" if len(recomputed) > 5 else "")
+    more = len(recomputed) - 5
+    shown = ", ".join(recomputed[:5]) + (f" and {more} more" if more > 0 else "")
     return (
-        f"relative churn recomputed from the workspace snapshots for {len(recomputed)} "
-        f"checkpoint(s) written before it was stored: {shown}"
+        f"relative churn recomputed from the workspace snapshots for "
+        f"{count(len(recomputed), 'checkpoint')} written before it was stored: {shown}"
     )
 
 

@@ -7,7 +7,6 @@ The store (SQLAlchemy, Alembic) is imported only when a command runs, so
 from __future__ import annotations
 
 import functools
-import os
 import re
 import sys
 from collections import Counter
@@ -18,15 +17,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from slopmark.board.checkpoints import CODE_ITERATIVE_DOMAIN, GROUPS
 from slopmark.board.leaderboard import MARGIN, board_json
 from slopmark.cli.options import DB_HELP, non_empty, none_empty
 from slopmark.cli.output import output_file, print_json, write_file
-from slopmark.cli.tables import print_table
+from slopmark.cli.tables import print_table, sized_console
 from slopmark.errors import BadInput, CheckFailed
+from slopmark.plurals import count
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -43,7 +42,6 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-_PIPE_WIDTH = 200
 _DB = typer.Option(None, "--db", help=DB_HELP)
 _SOURCE = typer.Option(None, "--source", help="Only runs of seed, community or original tasks.")
 _HARNESS = typer.Option(None, "--harness-version", help="Only runs under this harness version.")
@@ -115,14 +113,6 @@ def _rows(db: str | None) -> RowSource:
     return EngineRows(_open(db)) if connection is None else SqliteRows(connection)
 
 
-def _console() -> Console:
-    """The terminal's width at a terminal (or $COLUMNS); wide enough for the whole table
-    in a pipe."""
-    if sys.stdout.isatty() or os.environ.get("COLUMNS"):
-        return Console()
-    return Console(width=_PIPE_WIDTH)
-
-
 def _num(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
@@ -172,7 +162,7 @@ def _caption(board: Board, source: str | None) -> str:
     else:
         used, seen, dropped = board.tasks_used, board.tasks_seen, board.tasks_dropped
         tasks = f"common tasks: {used} of {seen} ({dropped} dropped)"
-    hidden = ", ".join(f"{h.model} ({h.n} runs)" for h in board.hidden)
+    hidden = ", ".join(f"{h.model} ({count(h.n, 'run')})" for h in board.hidden)
     lines = [f"{sources} · {tasks}", "prov. = provisional (5–9 runs), not ranked"]
     return "\n".join(lines + ([f"hidden (< 5 runs): {hidden}"] if hidden else []))
 
@@ -215,7 +205,7 @@ def show(
     if as_json:
         print_json({"filter": where.label(), "boards": [board_json(b) for b in boards]})
         return
-    console = _console()
+    console = sized_console()
     empty = True
     for board in boards:
         print_table(console, _table(board, source), keys=2)
@@ -230,7 +220,7 @@ def _comparison_lines(c: Comparison) -> list[str]:
     return [
         c.group.label(),
         f"  tasks: {c.model_a} {c.tasks_a}, {c.model_b} {c.tasks_b}, common {c.common}"
-        f" ({c.templates} templates); paired n={p.n}, clusters={p.clusters}",
+        f" ({count(c.templates, 'template')}); paired n={p.n}, clusters={p.clusters}",
         f"  pass rate on common tasks: {_num(c.pass_rate_a)} vs {_num(c.pass_rate_b)}",
         f"  mean score difference A − B: {_num(p.mean_difference, 4)} (clustered SE "
         f"{_num(p.se, 4)}; 95% CI {_num(p.low, 4)} to {_num(p.high, 4)})",
@@ -365,12 +355,27 @@ def _chart_paths(boards: Sequence[Board], out: Path) -> list[Path]:
 
 def _draw_cost_capability(board: Board, path: Path) -> str:
     from slopmark.board.costcap import cost_capability
+    from slopmark.board.passrates import left_off
     from slopmark.plot import cost_capability_chart
 
     view = cost_capability(board)
+    if not view.points:
+        return _draw_pass_rates(board, path)
     cost_capability_chart(path, view)
-    unknown = f"; cost unknown, not plotted: {', '.join(view.unknown_cost)}"
-    return f"{len(view.points)} models plotted" + (unknown if view.unknown_cost else "")
+    unknown = left_off(board)
+    return f"{count(len(view.points), 'model')} plotted" + (f"; {unknown}" if unknown else "")
+
+
+def _draw_pass_rates(board: Board, path: Path) -> str:
+    """The chart of a board whose models' costs are all unknown: pass rate per model."""
+    from slopmark.board.passrates import pass_rates
+    from slopmark.plot import pass_rate_chart
+
+    view = pass_rates(board)
+    if not view.marks:  # every model hidden: no chart rather than empty axes
+        return "not written: no model has the 5 counted runs a board shows"
+    pass_rate_chart(path, view)
+    return f"{count(len(view.marks), 'model')} drawn by pass rate. {view.reason}"
 
 
 def _draw_reliability(board: Board, path: Path) -> str:
@@ -380,7 +385,7 @@ def _draw_reliability(board: Board, path: Path) -> str:
     view = reliability(board)
     reliability_chart(path, view)
     unstated = f"; no stated confidence: {', '.join(view.unstated)}"
-    return f"{len(view.curves)} models drawn" + (unstated if view.unstated else "")
+    return f"{count(len(view.curves), 'model')} drawn" + (unstated if view.unstated else "")
 
 
 @app.command()
@@ -404,7 +409,9 @@ def plot(
 
     Cost–capability: x = average cost per run (log scale), y = pass rate with
     its 95% interval, a labelled point per model, the Pareto frontier drawn;
-    models with unknown cost are listed under the chart, not plotted. The
+    models with unknown cost are listed under the chart, not plotted; when no
+    model has a known cost (pasted answers, local models) the chart is pass
+    rate [95% CI] per model instead, its caption saying why. The
     numbers are those of `board show`. Each board (domain, harness version,
     task set, mode) is its own chart and domains are never averaged: with
     several boards each gets a file named after --out plus its domain, e.g.
@@ -532,4 +539,4 @@ def adequacy_command(
         required = "–" if row.required is None else str(row.required)
         cells = (str(row.tasks), str(row.templates), str(row.scores), _num(row.sigma), required)
         table.add_row(row.domain, *cells, row.verdict)
-    print_table(_console(), table)
+    print_table(sized_console(), table)

@@ -33,6 +33,7 @@ from slopmark.cli.output import output_file, print_json
 from slopmark.cli.progress import progress_bar
 from slopmark.errors import BadInput, CheckFailed
 from slopmark.gcpause import gc_paused
+from slopmark.plurals import count
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -49,7 +50,8 @@ class CodeGroup(LazyGroup):
 
 app = typer.Typer(
     cls=CodeGroup,
-    help="Code slop: structural erosion and verbosity of Python trees.",
+    help="Code slop: structural erosion and verbosity of Python, JavaScript, TypeScript, Go, "
+    "Java and Rust trees, their diffs and histories; the iterative bench; repository studies.",
     no_args_is_help=True,
 )
 app.command("diff")(diff)
@@ -163,11 +165,11 @@ def measure(
         sys.stdout.writelines(json_parts(report, measured | known.json(new)))
         sys.stdout.write("\n")
     else:
-        from rich.console import Console
+        from slopmark.cli.tables import sized_console
 
-        rows = 20 if top is None else top
-        render(report, Console(), rows, sources.coverage.line())
-        known.render(new, Console(), rows)
+        rows, console = 20 if top is None else top, sized_console()
+        render(report, console, rows, sources.coverage.line())
+        known.render(new, console, rows)
     if engine is not None:
         from slopmark.cli.code_store import store_measure
 
@@ -228,10 +230,10 @@ def history(
     reachable commit), the last point always the revision's own commit, so first to last
     reads "sampled start to today". REPO may be a folder inside a work tree: only that
     folder is measured."""
-    from rich.console import Console
 
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.history_view import history_json, render_history
+    from slopmark.cli.tables import sized_console
     from slopmark.code.measure.measure_history import Selection, measure_history
     from slopmark.code.measure.measure_tree import MeasureOptions
 
@@ -256,7 +258,7 @@ def history(
     if as_json:
         print_json(history_json(report))
     else:
-        render_history(report, Console())
+        render_history(report, sized_console())
     if engine is not None:
         from slopmark.cli.code_store import store_history
 
@@ -286,8 +288,7 @@ def list_rules(
     as_json: bool = typer.Option(False, "--json", help="Print the rules as JSON."),
 ) -> None:
     """List the verbosity rule pack, or explain one rule."""
-    from rich.console import Console
-
+    from slopmark.cli.tables import sized_console
     from slopmark.code.measure.rules import check_rule_id, load_catalog
 
     catalog = load_catalog(rules)
@@ -299,7 +300,7 @@ def list_rules(
     if as_json:
         print_json(_rule_json(rule) | dict(rule.docs))
     else:
-        _explain(rule, Console())
+        _explain(rule, sized_console())
 
 
 def _rule_json(rule: Rule) -> dict[str, object]:
@@ -317,18 +318,17 @@ def _print_catalog(catalog: Sequence[Rule], as_json: bool) -> None:
     if as_json:
         print_json([_rule_json(r) for r in catalog])
         return
-    from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    from slopmark.cli.tables import print_table
+    from slopmark.cli.tables import print_table, sized_console
 
-    console = Console(highlight=False)
+    console = sized_console(highlight=False)
     table = Table("rule", "category", "what it flags", box=None, show_header=False)
     for rule in catalog:
         table.add_row(rule.id, rule.category, escape(rule.doc("what") or rule.message))
     print_table(console, table)
-    console.print(f"{len(catalog)} rules")
+    console.print(count(len(catalog), "rule"))
 
 
 def _explain(rule: Rule, console: Console) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from slopmark.errors import CheckFailed
+from slopmark.plurals import count
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -60,10 +61,12 @@ class BaselineRun:
     def render(self, new: list[Finding], console: Console, top: int) -> None:
         if self.known is None:
             return
-        console.print(f"[bold]not in the baseline[/bold]: {len(new)} finding(s)", highlight=False)
+        console.print(
+            f"[bold]not in the baseline[/bold]: {count(len(new), 'finding')}", highlight=False
+        )
         for f in new[: top or len(new)]:
             console.print(f"  {f.path}:{f.start}  {f.rule}  {f.message}", markup=False,
-                          highlight=False, soft_wrap=True)  # fmt: skip
+                          highlight=False, overflow="fold")  # fmt: skip
 
     def gate(self, new: list[Finding]) -> None:
         """Exit 1 when a baseline was given and findings outside it remain."""
@@ -71,7 +74,7 @@ class BaselineRun:
             return
         first = ", ".join(f"{f.path}:{f.start} {f.rule}" for f in new[:3])
         more = f" +{len(new) - 3} more" if len(new) > 3 else ""
-        raise CheckFailed(f"{len(new)} finding(s) not in the baseline: {first}{more}")
+        raise CheckFailed(f"{count(len(new), 'finding')} not in the baseline: {first}{more}")
 
 
 def _write_sarif(

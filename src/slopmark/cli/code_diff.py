@@ -173,7 +173,8 @@ def diff(
 ) -> None:
     """What a change adds: new complex callables, CC rises, rule hits, clones, and the
     suppressions it adds to its own measurement (both sides are measured with the base
-    side's settings); totals."""
+    side's settings); totals. Changed files are listed by what they added: most new
+    findings first, then the largest rise in erosion, then by name."""
     from slopmark.cli.code_cache import close_cache, open_cache
     from slopmark.cli.diff_view import describe, diff_json, diff_markdown, render_diff
     from slopmark.cli.options import none_empty
@@ -220,9 +221,9 @@ def diff(
     if as_json:
         print_json(diff_json(report))
     else:
-        from rich.console import Console
+        from slopmark.cli.tables import sized_console
 
-        render_diff(report, Console(), top)
+        render_diff(report, sized_console(), top)
     failed = gate_failures(report, kinds, bounds)
     if failed:
         raise CheckFailed("code diff: " + "; ".join(failed))

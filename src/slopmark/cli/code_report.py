@@ -17,6 +17,7 @@ from slopmark.code.measure.clones import CloneGroup, CloneMember
 from slopmark.code.measure.hits import RuleHit
 from slopmark.code.measure.report import CallableMetrics, FileMetrics, TreeReport
 from slopmark.code.measure.tree_store import language_json, summary
+from slopmark.plurals import count
 
 if TYPE_CHECKING:  # rich is imported where tables are drawn: `--json` never needs it
     from rich.console import Console
@@ -177,6 +178,8 @@ def render(report: TreeReport, console: Console, top: int, measured: str | None 
     and what they left out), then the worst offenders of each kind."""
     from rich.table import Table
 
+    from slopmark.cli.tables import print_table
+
     s = summary(report)
     console.print(f"[bold]slopmark code measure[/bold] {report.root}")
     table = Table(show_header=False, box=None, pad_edge=False)
@@ -192,11 +195,12 @@ def render(report: TreeReport, console: Console, top: int, measured: str | None 
     table.add_row("[bold]erosion[/bold]", fmt_ratio(report.erosion, s["callables"]))
     table.add_row("[bold]verbosity[/bold]", fmt_ratio(report.verbosity, s["sloc"]))
     table.add_row(
-        "  rule lines", f"{s['rule_lines']} ({s['rule_hits']} hits of {s['rules_run']} rules)"
+        "  rule lines",
+        f"{s['rule_lines']} ({count(s['rule_hits'], 'hit')} of {count(s['rules_run'], 'rule')})",
     )
-    table.add_row("  clone lines", f"{s['clone_lines']} ({s['clone_groups']} groups)")
+    table.add_row("  clone lines", f"{s['clone_lines']} ({count(s['clone_groups'], 'group')})")
     table.add_row("  union", str(s["flagged_lines"]))
-    console.print(table)
+    print_table(console, table)
     _languages(report, console)
     if top:
         _top_callables(report, console, top)
@@ -208,6 +212,8 @@ def render(report: TreeReport, console: Console, top: int, measured: str | None 
 def _languages(report: TreeReport, console: Console) -> None:
     """A row per language when the tree mixes several (the summary above pools them)."""
     from rich.table import Table
+
+    from slopmark.cli.tables import print_table
 
     if len({f.language for f in report.files}) < 2:  # rows of one language: not made
         return
@@ -224,7 +230,7 @@ def _languages(report: TreeReport, console: Console) -> None:
             fmt_ratio(row.erosion, row.callables),
             fmt_ratio(row.verbosity, row.sloc),
         )
-    console.print(table)
+    print_table(console, table)
 
 
 def _top_callables(report: TreeReport, console: Console, top: int) -> None:
@@ -299,9 +305,9 @@ def _skipped(report: TreeReport, console: Console) -> None:
         shown[s.reason] += 1
         if shown[s.reason] <= SKIPS_SHOWN:
             console.print(f"[yellow]skipped[/yellow] {s.path}: {s.reason}", highlight=False)
-    for reason, count in shown.items():
-        if count > SKIPS_SHOWN:
-            more = count - SKIPS_SHOWN
+    for reason, seen in shown.items():
+        if seen > SKIPS_SHOWN:
+            more = seen - SKIPS_SHOWN
             console.print(f"[yellow]skipped[/yellow] {more} more: {reason}", highlight=False)
     for f in report.files:
         for note in f.notes:

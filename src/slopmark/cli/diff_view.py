@@ -23,6 +23,7 @@ from slopmark.code.measure.compare import (
 )
 from slopmark.code.measure.fileanalysis import Skipped
 from slopmark.code.measure.languages import language_of_path
+from slopmark.plurals import count
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -124,6 +125,8 @@ def render_diff(report: DiffReport, console: Console, top: int) -> None:
     """The human report: totals before → after, then what was added and removed."""
     from rich.table import Table
 
+    from slopmark.cli.tables import print_table
+
     console.print(f"[bold]slopmark code diff[/bold] {report.base} → {report.head}", highlight=False)
     console.print(f"measured: {report.coverage[1].line()} in the head", highlight=False)
     table = Table(box=None, pad_edge=False)
@@ -132,11 +135,13 @@ def render_diff(report: DiffReport, console: Console, top: int) -> None:
     for label, name, spec in SHOWN:
         before, after = report.totals[name]
         table.add_row(label, _value(before, spec), _value(after, spec), _delta(before, after, spec))
-    console.print(table)
+    print_table(console, table)
     _changes(console, "new slop", report.added, report.cc_threshold, top, "red")
     _changes(console, "removed slop", report.removed, report.cc_threshold, top, "green")
     if report.suppressed:
-        console.print(f"{report.suppressed} finding(s) left out: in the baseline", highlight=False)
+        console.print(
+            f"{count(report.suppressed, 'finding')} left out: in the baseline", highlight=False
+        )
     if top and report.files:
         _files(console, report, top)
     if not report.added and not report.removed:
@@ -152,17 +157,30 @@ def _changes(
         return
     console.print(f"[bold {colour}]{title}[/bold {colour}] ({len(changes)})", highlight=False)
     for change in changes[: top or len(changes)]:
-        f = change.finding
-        console.print(
-            f"  {change.kind:16} {f.path}:{f.start}  {describe(change, threshold)}",
-            highlight=False, markup=False, soft_wrap=True,
-        )  # fmt: skip
+        _change(console, change, threshold)
     if top and len(changes) > top:
-        console.print(f"  … {len(changes) - top} more (--top, --json)", highlight=False)
+        console.print(f"  and {len(changes) - top} more (--top, --json)", highlight=False)
+
+
+def _change(console: Console, change: Change, threshold: int) -> None:
+    """One change on one line when it fits the console; else its kind and place, then what
+    it is on lines of their own, indented (a long path is folded, never cut)."""
+    from rich.padding import Padding
+    from rich.text import Text
+
+    f = change.finding
+    where, what = f"  {change.kind:16} {f.path}:{f.start}", describe(change, threshold)
+    if len(where) + 2 + len(what) <= console.width:
+        console.print(Text(f"{where}  {what}"), highlight=False)
+        return
+    console.print(Text(where, overflow="fold"), highlight=False)
+    console.print(Padding(Text(what, overflow="fold"), (0, 0, 0, 6)), highlight=False)
 
 
 def _files(console: Console, report: DiffReport, top: int) -> None:
     from rich.table import Table
+
+    from slopmark.cli.tables import print_table
 
     table = Table(title="changed files", title_justify="left")
     for column in ("file", "status", "SLOC", "erosion", "verbosity", "+", "-"):
@@ -174,7 +192,7 @@ def _files(console: Console, report: DiffReport, top: int) -> None:
             _pair(row.sloc, "d"), _pair(row.erosion, ".3f"), _pair(row.verbosity, ".3f"),
             str(row.added), str(row.removed),
         )  # fmt: skip
-    console.print(table)
+    print_table(console, table)
 
 
 def _pair(values: tuple[float | int | None, float | int | None], spec: str) -> str:
@@ -185,6 +203,10 @@ def _pair(values: tuple[float | int | None, float | int | None], spec: str) -> s
 
 
 # markdown -------------------------------------------------------------------------------
+
+
+def _findings(n: int) -> str:
+    return "finding" if n == 1 else "findings"
 
 
 def _cell(text: str) -> str:
@@ -230,7 +252,11 @@ def diff_markdown(report: DiffReport, top: int, link_base: str = "", report_url:
         before, after = report.totals[name]
         cells = (_value(before, spec), _value(after, spec), _delta(before, after, spec))
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
-    lines += ["", f"**{len(report.added)} new** finding(s), {len(report.removed)} removed."]
+    lines += [
+        "",
+        f"**{len(report.added)} new** {_findings(len(report.added))}, "
+        f"{len(report.removed)} removed.",
+    ]
     for title, changes in (("New", report.added), ("Removed", report.removed)):
         if not changes:
             continue
@@ -243,7 +269,7 @@ def diff_markdown(report: DiffReport, top: int, link_base: str = "", report_url:
         if top and len(changes) > top:
             lines.append(f"| | | … and {len(changes) - top} more |")
     if report.suppressed:
-        lines += ["", f"{report.suppressed} finding(s) left out: in the baseline."]
+        lines += ["", f"{count(report.suppressed, 'finding')} left out: in the baseline."]
     return "\n".join([*lines, *_skipped_markdown(report.skipped, top)]) + "\n"
 
 

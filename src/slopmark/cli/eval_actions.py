@@ -23,6 +23,7 @@ from slopmark.evals.runner import Outcome
 from slopmark.evals.session import SuiteRequest, paste_target, plan_suite, run_plan
 from slopmark.evals.summary import Summary, summarise
 from slopmark.llm.retry import OnRetry, Retrying
+from slopmark.plurals import count
 from slopmark.store import Run, Series, series_runs
 
 
@@ -74,7 +75,7 @@ def _cost(summary: Summary) -> str:
     if summary.ok == 0:
         return "undefined (no finished run)"
     if summary.total_cost_usd is None:
-        return f"unknown ({summary.cost_unknown} of {summary.ok} runs without a cost)"
+        return f"unknown ({summary.cost_unknown} of {count(summary.ok, 'run')} without a cost)"
     return f"${summary.total_cost_usd:.4f}"
 
 
@@ -82,7 +83,7 @@ def _errors(summary: Summary) -> str:
     if not summary.errors:
         return ""
     return (
-        f"\n{summary.errors} task(s) errored (kept out of the pass rate); most common error "
+        f"\n{count(summary.errors, 'task')} errored (kept out of the pass rate); most common error "
         f"({summary.top_error_count}×): {summary.top_error}\n"
         "run the same command again, or with --retry-errors to ask only those"
     )
@@ -94,9 +95,9 @@ def _summary_text(series: Series, domain: str, outcome: Outcome, summary: Summar
     return (
         f"{series.model} ({series.provider}) on {domain}, mode {series.mode}, "
         f"harness {series.harness_version}, task set {series.task_set_version}\n"
-        f"asked {outcome.planned} task(s) now; {outcome.skipped} skipped\n"
+        f"asked {count(outcome.planned, 'task')} now; {outcome.skipped} skipped\n"
         f"ok {summary.ok}, error {summary.errors}, not run {summary.not_run} "
-        f"of {summary.tasks} tasks\n"
+        f"of {count(summary.tasks, 'task')}\n"
         f"pass rate {rate} ({summary.passed}/{summary.n}, n={summary.n}), "
         f"mean score {_undefined_or(summary.mean_score, '{:.3f}')}\n"
         f"mean latency {_undefined_or(summary.mean_latency_ms, '{:.0f} ms')}, "

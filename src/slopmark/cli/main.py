@@ -64,6 +64,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # every subcommand's context inherits these names from the root's
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 

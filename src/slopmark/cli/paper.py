@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
 
 from slopmark.cli import paper_store, sweep_options
 from slopmark.cli.output import output_file, print_json
 from slopmark.cli.paper_revise import register
+from slopmark.cli.tables import sized_console
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def _measure_one(
         print_json({**findings_json(str(path), scored.score), "profile": job.profile,
                     "notes": notes, **stored})  # fmt: skip
         return
-    print_score(Console(), str(path), scored.notes, scored.score)
+    print_score(sized_console(), str(path), scored.notes, scored.score)
     if stored:
         paper_id = stored["stored_id"]
         print(f"stored as paper {paper_id} (slopmark serve: /papers/{paper_id})")
@@ -155,7 +155,7 @@ def bench(
     if as_json:
         print_json({**bench_json(result, problems), "profile": chosen})
     else:
-        print_bench(Console(), result)
+        print_bench(sized_console(), result)
     _report_left_out([*problems, *result.problems])
     if problems or result.problems:
         raise typer.Exit(2)

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from slopmark.cli.options import non_empty
 from slopmark.cli.output import output_folder, print_json
-from slopmark.cli.tables import print_table
+from slopmark.cli.tables import print_table, sized_console
 from slopmark.errors import BadInput
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def revise(
     if as_json:
         print_json({**run_json(run), "out": str(target)})
     else:
-        _print_run(Console(), run, target)
+        _print_run(sized_console(), run, target)
 
 
 def revise_bench(
@@ -136,7 +136,7 @@ def revise_bench(
     if as_json:
         print_json(_bench_json(result))
     else:
-        _print_bench(Console(), result)
+        _print_bench(sized_console(), result)
     if result.failures:
         raise typer.Exit(2)
 

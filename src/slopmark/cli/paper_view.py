@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli.output import write_file
-from slopmark.cli.tables import print_table
+from slopmark.cli.tables import print_table, sized_console
 from slopmark.executor import Executor
 from slopmark.paper.bench import CROSSED, BenchResult
 from slopmark.paper.document import Note
@@ -21,6 +21,7 @@ from slopmark.paper.findings import counts, findings_json, findings_markdown, ti
 from slopmark.paper.pairs import Estimate
 from slopmark.paper.score import PaperScore
 from slopmark.paper.sweep import PaperJob
+from slopmark.plurals import count
 
 
 def _num(value: float | None) -> str:
@@ -64,7 +65,8 @@ def _estimate(estimate: Estimate) -> str:
 def design_line(result: BenchResult) -> str:
     """What was compared and how the intervals were made."""
     last = result.reports[-1] if result.reports else None
-    papers = f"{last.ai_papers} AI and {last.human_papers} human papers" if last else ""
+    human = count(last.human_papers, "human paper") if last else ""
+    papers = f"{last.ai_papers} AI and {human}" if last else ""
     if result.design == CROSSED:
         what = "all-cross-pairs accuracy (every AI paper against every human paper; = AUROC)"
     else:
@@ -74,7 +76,7 @@ def design_line(result: BenchResult) -> str:
 
 
 def print_bench(console: Console, result: BenchResult) -> None:
-    heading = f"Pair benchmark ({result.pairs} usable pairs; higher = more AI-like)"
+    heading = f"Pair benchmark ({count(result.pairs, 'usable pair')}; higher = more AI-like)"
     table = Table("measure", "pairs", "PairAcc [95% CI]", "AUROC [95% CI]", "TPR@5%FPR [95% CI]",
                   title=heading)  # fmt: skip
     for report in result.reports:
@@ -117,7 +119,7 @@ def print_papers(paths: Sequence[Path], job: PaperJob, executor: Executor, as_js
         problems = [{"where": where, "error": error} for where, error in done.problems]
         print_json({"papers": papers, "problems": problems})
     else:
-        console = Console()
+        console = sized_console()
         for key in dict.fromkeys(map(str, paths)):
             if key in done.scored:
                 print_score(console, key, done.scored[key].notes, done.scored[key].score)

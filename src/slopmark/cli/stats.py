@@ -9,6 +9,7 @@ import typer
 from slopmark.board.sample_size import SampleSize, margin_sample_size, paired_sample_size
 from slopmark.cli.output import print_json
 from slopmark.errors import BadInput
+from slopmark.plurals import count
 
 app = typer.Typer(help="Statistics: how many tasks a benchmark needs.")
 
@@ -113,4 +114,4 @@ def _print_text(results: dict[str, SampleSize | None], settings: dict[str, float
     }
     for name, result in results.items():
         if result is not None:
-            print(f"n = {result.n} tasks {headings[name]}\n  {result.formula}")
+            print(f"n = {count(result.n, 'task')} {headings[name]}\n  {result.formula}")

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli.history_view import roots_note
 from slopmark.cli.output import print_json
+from slopmark.cli.tables import print_table, sized_console
 from slopmark.code.study.intervals import MeanInterval
 from slopmark.code.study.panel import BINS, DEFAULT_BIRTH, BirthRule, Share
 from slopmark.code.study.records import RepoRecord
@@ -19,8 +20,12 @@ from slopmark.code.study.summary import MetricSummary, Spread
 from slopmark.code.study.sweep import StudyPlan
 from slopmark.errors import BadInput
 from slopmark.executor import Finished
+from slopmark.plurals import count
 from slopmark.store.location import StoreLocation, locate
 from slopmark.sweep.drive import Tally
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def _target(target: str, db: str | None) -> tuple[str, StoreLocation]:
@@ -148,7 +153,7 @@ def _root_warnings(study: LoadedStudy, console: Console) -> None:
 
 
 def print_report(study: LoadedStudy) -> None:
-    console = Console()
+    console = sized_console()
     summary = study.summary
     console.print(
         f"[bold]study {study.study}[/bold]: {_progress(study)}; "
@@ -159,7 +164,7 @@ def print_report(study: LoadedStudy) -> None:
         f"languages: {', '.join(chosen['languages'])}; scopes: {', '.join(chosen['scopes'])}",
         highlight=False,
     )
-    console.print(_repo_table(study))
+    print_table(console, _repo_table(study))
     console.print(
         f"birth effect: {summary.birth_flagged} of {summary.used} repositories start under "
         f"{summary.birth.sloc} SLOC or {summary.birth.files} files; slopes are OLS over sample "
@@ -202,7 +207,7 @@ def write_plot(path: Path, study: LoadedStudy) -> None:
         m.metric: [(p.position, p.q1, p.median, p.q3) for p in m.band]
         for m in study.summary.metrics
     }
-    title = f"{study.study}: {study.summary.used} repositories (median and IQR)"
+    title = f"{study.study}: {count(study.summary.used, 'repository')} (median and IQR)"
     band_chart(path, title=title, x_label="normalised commit position", panels=panels)
 
 
@@ -235,9 +240,10 @@ def print_run(
                       "failed": len(failed)},
         })  # fmt: skip
         return
-    console = Console()
+    console = sized_console()
     console.print(
-        f"study {plan.study}: {len(records) - len(failed)} of {len(plan.entries)} repositories "
+        f"study {plan.study}: {len(records) - len(failed)} of "
+        f"{count(len(plan.entries), 'repository')} "
         f"stored ({tally.skipped} from earlier runs), {len(failed)} failed; "
         f"{tally.executor}, {tally.seconds:.1f} s"
     )

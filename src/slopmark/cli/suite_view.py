@@ -7,10 +7,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli import sweep_options
+from slopmark.cli.tables import print_table, sized_console
 from slopmark.evals.slices import SliceJob, slice_units, suite_jobs
 from slopmark.evals.suitefile import read_suite
 from slopmark.evals.summary import summarise
@@ -48,7 +48,7 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
         s = row["summary"]
         table.add_row(row["model"], row["domain"], _rate(s), str(s["n"]), str(s["errors"]),
                       str(s["not_run"]), row["status"])  # fmt: skip
-    Console().print(table)
+    print_table(sized_console(), table)
 
 
 def run_suite_file(path: Path, where: tuple[str, str | None, int], db: str | None,

@@ -8,10 +8,15 @@ what each column could use. When even that does not fit, the table is
 printed without vertical rules; when that does not fit either, its columns
 are split over several tables that each repeat the first ``keys`` columns
 (a row's name), so every value is still printed whole.
+
+`sized_console` is the console every command prints its tables on: as wide as the
+terminal, or ``$COLUMNS`` when set, and 80 columns in a pipe.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Sequence
 
 from rich import box
@@ -20,6 +25,23 @@ from rich.measure import Measurement
 from rich.table import Column, Table
 
 _UNBOUNDED = 1_000_000
+#: the width of output that goes to a pipe or a file (CI logs, ``| less``) without $COLUMNS
+PIPE_WIDTH = 80
+
+
+def width(stderr: bool = False) -> int | None:
+    """``$COLUMNS`` when it is a positive number; else None (the terminal's own width) at a
+    terminal and `PIPE_WIDTH` in a pipe, whatever terminal stdin or stderr may be."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    stream = sys.stderr if stderr else sys.stdout
+    return None if stream.isatty() else PIPE_WIDTH
+
+
+def sized_console(stderr: bool = False, highlight: bool = True) -> Console:
+    """The console a command prints on, at `width`."""
+    return Console(stderr=stderr, width=width(stderr), highlight=highlight)
 
 
 def _span(console: Console, column: Column) -> tuple[int, int]:
@@ -132,6 +154,10 @@ def split(console: Console, table: Table, keys: int = 1) -> list[Table]:
 
 
 def print_table(console: Console, table: Table, keys: int = 1) -> None:
-    """Print ``table`` whole at the console's width (see `split`)."""
+    """Print ``table`` whole at the console's width (see `split`); its caption under it as
+    text of the console's width, not wrapped to the width of the last part's columns."""
+    caption, table.caption = table.caption, None
     for part in split(console, table, keys):
         console.print(part)
+    if caption:
+        console.print(caption, justify="left")

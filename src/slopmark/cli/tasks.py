@@ -10,13 +10,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from slopmark.cli.output import output_file, print_json, write_file
-from slopmark.cli.tables import print_table
+from slopmark.cli.tables import print_table, sized_console
 from slopmark.errors import BadInput
 from slopmark.evals.task import SOURCES, Task
+from slopmark.plurals import count
 
 app = typer.Typer(help="Eval tasks: list the pool, validate task files, generate tasks.")
 
@@ -63,7 +63,7 @@ def list_tasks(
         counts = [asdict(row) for row in _counts(tasks)]
         print_json({"counts": counts, "tasks": [t.public() for t in tasks]})
     else:
-        print_table(Console(), _count_table(tasks))
+        print_table(sized_console(), _count_table(tasks))
 
 
 def _count_table(tasks: Sequence[Task]) -> Table:
@@ -90,7 +90,7 @@ def validate(
         print(problem, file=sys.stderr)
     if problems:
         raise typer.Exit(2)
-    print(f"{len(tasks)} tasks valid in {len(files)} path(s)")
+    print(f"{count(len(tasks), 'task')} valid in {count(len(files), 'path')}")
 
 
 @app.command()
@@ -113,7 +113,7 @@ def generate(
         sys.stdout.write(lines)
     else:
         write_file(out, lines, "--out")
-        print(f"{len(tasks)} tasks written to {out}", file=sys.stderr)
+        print(f"{count(len(tasks), 'task')} written to {out}", file=sys.stderr)
 
 
 def _record(task: Task) -> dict[str, object]:

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from slopmark.errors import BadInput
 from slopmark.evals.task import Task
 from slopmark.llm.base import Message
+from slopmark.plurals import count
 
 MODES = ("standard", "zero_context")
 
@@ -74,7 +75,8 @@ def _system(task: Task, mode: str, harness: Harness) -> str | None:
 
 
 def _turn_mismatch(task: Task, answers: Sequence[str]) -> str:
-    return f"task {task.id!r} has {len(task.turns)} turn(s); got {len(answers)} answer(s)"
+    turns, got = count(len(task.turns), "turn"), count(len(answers), "answer")
+    return f"task {task.id!r} has {turns}; got {got}"
 
 
 def messages_for(

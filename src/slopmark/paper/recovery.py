@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from slopmark.paper.document import Document
+from slopmark.plurals import count
 
 MIN_SECTIONS = 3
 MIN_WORDS = 400
@@ -55,7 +56,7 @@ def gaps(found: Recovery) -> dict[str, str]:
     """Measure → why the recovered structure is too poor for it (empty when it is enough)."""
     reasons: dict[str, str] = {}
     if found.sections < MIN_SECTIONS:
-        why = (f"the PDF route recovered {found.sections} body section(s), fewer than "
+        why = (f"the PDF route recovered {count(found.sections, 'body section')}, fewer than "
                f"{MIN_SECTIONS}: too few to measure")  # fmt: skip
         reasons.update(dict.fromkeys(SECTIONED, why))
     if found.bibliography == 0:

@@ -7,6 +7,8 @@ bytes. Without matplotlib, drawing raises `BadInput`:
 
 - `cost_capability_chart`: a board's pass rate [95% CI] against its average
   cost per run, with the Pareto frontier (``slopmark board plot``);
+- `pass_rate_chart`: a board's pass rate [95% CI] per model, drawn instead when
+  no model has a known cost (``slopmark board plot``);
 - `reliability_chart`: a calibration board's reliability diagrams
   (``slopmark board plot --reliability``);
 - `line_chart` and `bar_chart`: named series over labelled x positions, for
@@ -19,6 +21,7 @@ from slopmark.plot.charts import bar_chart, line_chart
 from slopmark.plot.costcap import cost_capability_chart
 from slopmark.plot.figure import FORMATS, INSTALL_HINT, chart_format
 from slopmark.plot.panels import Panel, panel_chart
+from slopmark.plot.passrates import pass_rate_chart
 from slopmark.plot.reliability import reliability_chart
 
 __all__ = [
@@ -30,5 +33,6 @@ __all__ = [
     "cost_capability_chart",
     "line_chart",
     "panel_chart",
+    "pass_rate_chart",
     "reliability_chart",
 ]

@@ -1,7 +1,9 @@
 """``/docs``: the API reference as a plain page, built from the app's own OpenAPI document.
 
 FastAPI's default docs page loads Swagger UI from a CDN; this one needs
-nothing from outside the server, like every other page.
+nothing from outside the server, like every other page. Descriptions are the
+routes' docstrings: their reStructuredText code (````x````, ```x```) is shown
+as code (`slopmark.server.inline_code`), not as raw backticks.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
+from slopmark.server.inline_code import paragraphs
 from slopmark.server.pages import render
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
@@ -64,4 +67,5 @@ def operations(spec: dict[str, Any]) -> list[Operation]:
 
 @router.get("/docs")
 def docs(request: Request) -> Response:
-    return render(request, "docs.html", operations=operations(request.app.openapi()))
+    found = operations(request.app.openapi())
+    return render(request, "docs.html", operations=found, paragraphs=paragraphs)

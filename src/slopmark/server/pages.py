@@ -24,7 +24,8 @@ from slopmark.board.leaderboard import CALIBRATION_DOMAIN, MIN_DISPLAY, MIN_RANK
 from slopmark.board.stats import Interval
 from slopmark.evals.task import DOMAINS
 from slopmark.server import reads
-from slopmark.server.chart import chart, reliability_panels
+from slopmark.server.chart import reliability_panels
+from slopmark.server.passrate_chart import board_chart
 from slopmark.server.state import ServerState, get_state
 
 router = APIRouter(include_in_schema=False, default_response_class=HTMLResponse)
@@ -102,7 +103,7 @@ def chart_page(
 ) -> Response:
     tabs, chosen = _domains(state, domain)
     where = reads.run_filter(state.engine, chosen, source or None)
-    charts = [chart(board) for board in state.boards.boards(where)]
+    charts = [board_chart(board) for board in state.boards.boards(where)]
     return render(
         request, "chart.html", nav="chart", tabs=tabs, domain=chosen, source=source or "",
         charts=charts,

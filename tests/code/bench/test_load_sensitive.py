@@ -90,7 +90,7 @@ def test_validate_prints_load_sensitive_tests_apart(validated: Validated) -> Non
         "(Failed: no answer within 0.5 s)"
     )
     assert validated.printed[-1] == (
-        "1/1 reference checkpoints ok, 0 failed, 0 errored; 2 load-sensitive test(s), judged apart"
+        "1/1 reference checkpoints ok, 0 failed, 0 errored; 2 load-sensitive tests, judged apart"
     )
 
 

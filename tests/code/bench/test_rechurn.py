@@ -53,7 +53,7 @@ def test_old_results_get_their_churn_back_from_the_snapshots(run_dir: Path) -> N
     print_report(console, run_dir, found.results, found.recomputed)
     text = console.export_text()
     assert "0.60 +5/-1" in text
-    assert "relative churn recomputed from the workspace snapshots for 4 checkpoint(s)" in text
+    assert "relative churn recomputed from the workspace snapshots for 4 checkpoints" in text
 
 
 def test_a_missing_snapshot_is_skipped_and_the_one_before_it_is_the_previous(run_dir: Path) -> None:

@@ -71,7 +71,7 @@ def test_baseline_suppresses_known_findings_only(make_tree, tmp_path: Path) -> N
     found = json.loads(new.stdout)["baseline_new"]
     line = SHIFTED.count("\n") + 4
     assert [(f["rule"], f["line"]) for f in found] == [("inequality-with-none", line)]
-    assert f"1 finding(s) not in the baseline: mod.py:{line} inequality-with-none" in new.stderr
+    assert f"1 finding not in the baseline: mod.py:{line} inequality-with-none" in new.stderr
 
 
 def test_diff_fingerprints_are_stable_and_baselined(tmp_path: Path) -> None:

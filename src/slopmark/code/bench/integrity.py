@@ -24,6 +24,7 @@ from pathlib import Path
 
 from slopmark.code.measure.discovery import EXCLUDED_DIRS
 from slopmark.code.measure.languages import grammar_of
+from slopmark.plurals import count as count_of
 
 #: Files that configure a pytest session (with the section that makes them one).
 TEST_CONFIG = {
@@ -149,7 +150,7 @@ def _in_code(rel: str, found: os.stat_result, data: bytes) -> Iterator[Finding]:
         return
     count = data.count(SUPPRESSION)
     if count:
-        yield _finding("suppression", rel, f"{count} '# slopmark: ignore' comment(s)")
+        yield _finding("suppression", rel, count_of(count, "'# slopmark: ignore' comment"))
     folders = set(rel.split("/")[:-1]) & EXCLUDED_DIRS
     if folders:
         yield _finding("hidden-code", rel, f"source in a folder measure skips ({min(folders)}/)")

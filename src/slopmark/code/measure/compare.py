@@ -430,7 +430,18 @@ def _rows(
             added=added[pair.new or ""],
             removed=removed[pair.old or ""],
         ))  # fmt: skip
-    return rows
+    return sorted(rows, key=_by_added)
+
+
+def _rise(pair: tuple[float | None, float | None]) -> float:
+    before, after = pair
+    return (after or 0.0) - (before or 0.0)
+
+
+def _by_added(row: FileRow) -> tuple[int, float, str]:
+    """A changed file's place in the list: most new findings first, then the largest rise
+    in erosion (a new file rises from 0), then by name."""
+    return -row.added, -_rise(row.erosion), row.path
 
 
 def _get(metrics: FileMetrics | None, name: str) -> Any:

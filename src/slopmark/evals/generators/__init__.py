@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from slopmark import plurals
 from slopmark.errors import BadInput
 from slopmark.evals.task import DOMAINS, Task
 from slopmark.registry import Registry, unknown
@@ -66,7 +67,8 @@ def generate(domain: str, count: int | None, variants: int, seed: int) -> list[T
     chosen = list(templates(domain).items())[:count]
     if count is not None and len(chosen) < count:
         raise BadInput(
-            f"domain '{domain}' has {len(chosen)} templates, fewer than --templates {count}"
+            f"domain '{domain}' has {plurals.count(len(chosen), 'template')}, fewer than "
+            f"--templates {count}"
         )
     tasks = []
     for template_id, make in chosen:

@@ -42,6 +42,7 @@ from slopmark.paper.measures.base import (
     shown,
 )
 from slopmark.paper.models import ModelSet, PromptLogprobs
+from slopmark.plurals import count
 
 NAME = "argument_graph"
 PLANE: Plane = "ARGUMENT"
@@ -172,7 +173,8 @@ class ArgumentGraph(ModelMeasure):
         if len(sentences) < 2:
             return MeasureResult.of(
                 NAME, PLANE, 0, 0, UNIT,
-                reason=f"the introduction has {len(sentences)} sentence(s); a claim needs another",
+                reason=f"the introduction has {count(len(sentences), 'sentence')}; "
+                "a claim needs another",
             )  # fmt: skip
         return _measured(document, sentences, models)
 
@@ -230,9 +232,10 @@ def _reason(claims: int, scored: int, sentences: int) -> str | None:
     if claims == 0:
         return f"no key claims among {sentences} introduction sentences"
     if scored == 0:
-        return f"none of the {claims} key claim(s) has a second token to score"
+        return f"no key claim of {claims} has a second token to score"
     if claims < WEAK_BELOW:
-        return f"{claims} key claim(s) among {sentences} introduction sentences (< {WEAK_BELOW})"
+        found = count(claims, "key claim")
+        return f"{found} among {sentences} introduction sentences (< {WEAK_BELOW})"
     return None
 
 

@@ -21,6 +21,7 @@ from slopmark.paper.document import Document, Note, Span
 from slopmark.paper.pdf.extract import read_rows
 from slopmark.paper.pdf.rebuild import Rebuilt, rebuild
 from slopmark.paper.recovery import is_paper, recovery
+from slopmark.plurals import count
 
 __all__ = ["document_of", "load_pdf", "rebuild_pdf", "rebuild_source"]
 
@@ -45,7 +46,8 @@ def document_of(rebuilt: Rebuilt, name: str) -> Document:
     found = recovery(document)
     if not is_paper(found):
         raise BadInput(
-            f"{name}: not a paper ({rebuilt.pages} page(s), {found.words} words, no section "
+            f"{name}: not a paper ({count(rebuilt.pages, 'page')}, {count(found.words, 'word')}, "
+            "no section "
             "heading, no reference list); pass the PDF of a paper"
         )
     notes = tuple(Note(message, Span(name, 1)) for message in rebuilt.notes)
