@@ -13,11 +13,13 @@ four templates of three tasks each.
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import uvicorn
@@ -144,3 +146,11 @@ def browser() -> Iterator[Browser]:
         pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM}")
     with launched_chromium() as launched:
         yield launched
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    """Where screenshots go: ``$SLOPMARK_SCREENSHOTS`` (docs/screenshots), else tmp_path."""
+    folder = Path(os.environ.get("SLOPMARK_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

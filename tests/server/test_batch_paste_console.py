@@ -6,7 +6,6 @@ line, on real uvicorn servers over real SQLite files, and once through chromium.
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -146,14 +145,6 @@ def test_the_api_twin_answers_the_same_counts(token_server: LiveServer) -> None:
 def page(browser: Browser) -> Iterator[Page]:
     with open_page(browser, viewport={"width": 1280, "height": 900}) as opened:
         yield opened
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    """Where screenshots go: ``$SLOPMARK_SCREENSHOTS`` (docs/screenshots), else tmp_path."""
-    folder = Path(os.environ.get("SLOPMARK_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @needs_chromium

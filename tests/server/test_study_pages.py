@@ -10,7 +10,6 @@ temporary folder).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -298,14 +297,6 @@ def page(browser: Browser) -> Iterator[Page]:
     viewport = {"width": 1280, "height": 900}
     with open_page(browser, java_script_enabled=False, viewport=viewport) as opened:
         yield opened
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    """Where screenshots go: ``$SLOPMARK_SCREENSHOTS`` (docs/screenshots), else tmp_path."""
-    folder = Path(os.environ.get("SLOPMARK_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @needs_chromium

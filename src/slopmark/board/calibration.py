@@ -73,9 +73,11 @@ def _bin_index(confidence: float, bins: int) -> int:
 def _bin(k: int, bins: int, members: list[tuple[float, bool]]) -> Bin:
     if not members:
         return Bin(k / bins, (k + 1) / bins, 0, None, None)
-    mean_confidence = math.fsum(c for c, _ in members) / len(members)
+    low, high = k / bins, (k + 1) / bins
+    # the mean of values in [low, high] lies there; rounding of the sum can put it a hair out
+    mean_confidence = min(max(math.fsum(c for c, _ in members) / len(members), low), high)
     accuracy = sum(1 for _, ok in members if ok) / len(members)
-    return Bin(k / bins, (k + 1) / bins, len(members), mean_confidence, accuracy)
+    return Bin(low, high, len(members), mean_confidence, accuracy)
 
 
 def _report(

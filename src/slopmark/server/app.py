@@ -54,8 +54,10 @@ DESCRIPTION = (
 
 
 def _bad_input(request: Request, error: Exception) -> Response:
-    """Bad input is a 400 with the reason: JSON for the API, a page for a person."""
-    if request.url.path.startswith("/api/"):
+    """Bad input is a 400 with the reason: JSON for the API and the CSV exports (read by
+    programs), a page for a person."""
+    path = request.url.path
+    if path.startswith("/api/") or path.endswith(".csv"):
         return JSONResponse({"detail": str(error)}, status_code=400)
     return pages.error_page(request, 400, str(error))
 

@@ -80,7 +80,10 @@ def compare_page(
     )  # fmt: skip
 
 
-@api.get("/compare")
+@api.get(
+    "/compare",
+    responses={400: {"description": "An unknown domain, a bad filter, or the same model twice."}},
+)
 def compare_json(
     state: State, a: Annotated[str, Query(max_length=200)],
     b: Annotated[str, Query(max_length=200)], domain: Annotated[str, Query(max_length=200)],
