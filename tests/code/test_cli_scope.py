@@ -165,6 +165,47 @@ def test_study_measures_only_the_chosen_language_and_scope(tmp_path: Path) -> No
     )
 
 
+def _commit(repo: Path, files: dict[str, str], message: str) -> str:
+    _write(repo, files)
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", message)
+    return _git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_a_python_study_of_a_python_and_rust_repository_is_measure_at_every_point(
+    tmp_path: Path,
+) -> None:
+    """Each sampled commit of ``study --language python`` equals ``measure --language
+    python`` of that commit's own tree (``git archive``), and HEAD is the last point."""
+    repo = _repo(tmp_path / "repo", python_rust_tree(tmp_path))
+    shas = [_git(repo, "rev-parse", "HEAD").strip()]
+    for n in range(1, 4):
+        shas.append(_commit(repo, {
+            f"pkg/step{n}.py": PYTHON.replace("parse", f"parse{n}") * n,
+            f"src/step{n}.rs": RUST.replace("classify", f"classify{n}") * n,
+        }, f"step {n}"))  # fmt: skip
+    repos = tmp_path / "REPOS.txt"
+    repos.write_text(f"{repo}\n", encoding="utf-8")
+    db, out = f"sqlite:///{tmp_path / 'runs.db'}", tmp_path / "study"
+    done = run_cli("code", "study", str(repos), "--language", "python", "--db", db,
+                   "--out", str(out), "--executor", "local", "--jobs", "1")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = cli_json("code", "study", "report", str(out), "--db", db, "--min-commits", "1")
+    points = report["repositories"][0]["commits"]
+    assert [point["sha"] for point in points] == shas  # every commit, HEAD last
+    for point in points:
+        tree = tmp_path / "archive" / point["sha"]
+        tree.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(repo), "archive", point["sha"]],
+                                 capture_output=True, check=True)  # fmt: skip
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+        measured = cli_json("code", "measure", str(tree), "--language", "python", "--no-cache")
+        assert (point["files"], point["sloc"], point["erosion"], point["verbosity"]) == (
+            measured["files_measured"], measured["sloc"], measured["erosion"],
+            measured["verbosity"],
+        ), point["sha"]  # fmt: skip
+
+
 def test_gitignore_build_output_and_virtual_environments_are_skipped_with_reasons(
     tmp_path: Path,
 ) -> None:
