@@ -194,16 +194,56 @@ def test_a_python_study_of_a_python_and_rust_repository_is_measure_at_every_poin
     points = report["repositories"][0]["commits"]
     assert [point["sha"] for point in points] == shas  # every commit, HEAD last
     for point in points:
-        tree = tmp_path / "archive" / point["sha"]
-        tree.mkdir(parents=True)
-        archive = subprocess.run(["git", "-C", str(repo), "archive", point["sha"]],
-                                 capture_output=True, check=True)  # fmt: skip
-        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+        tree = _archive(repo, point["sha"], tmp_path / "archive" / point["sha"])
         measured = cli_json("code", "measure", str(tree), "--language", "python", "--no-cache")
         assert (point["files"], point["sloc"], point["erosion"], point["verbosity"]) == (
             measured["files_measured"], measured["sloc"], measured["erosion"],
             measured["verbosity"],
         ), point["sha"]  # fmt: skip
+
+
+def _archive(repo: Path, sha: str, target: Path) -> Path:
+    target.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(repo), "archive", sha], capture_output=True,
+                             check=True)  # fmt: skip
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
+def test_a_study_reports_each_scope_side_by_side(tmp_path: Path) -> None:
+    """Every commit keeps its numbers per scope, each equal to ``measure --scope S`` of that
+    commit's tree; ``study report`` gives the statistics per scope beside the whole tree's
+    (one repository: its HEAD mean is its HEAD value, growth (last − first)/first)."""
+    repo = _repo(tmp_path / "repo", python_rust_tree(tmp_path))
+    for n in (1, 2):
+        _commit(repo, {f"tests/test_more{n}.py": PYTHON.replace("parse", f"check{n}") * n,
+                       f"pkg/grow{n}.py": PYTHON.replace("parse", f"grow{n}")}, f"grow {n}")
+    repos = tmp_path / "REPOS.txt"
+    repos.write_text(f"{repo}\n", encoding="utf-8")
+    db, out = f"sqlite:///{tmp_path / 'runs.db'}", tmp_path / "study"
+    done = run_cli("code", "study", str(repos), "--db", db, "--out", str(out),
+                   "--executor", "local", "--jobs", "1")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = cli_json("code", "study", "report", str(out), "--db", db, "--min-commits", "1")
+    commits = report["repositories"][0]["commits"]
+    for point in commits:
+        tree = _archive(repo, point["sha"], tmp_path / "archive" / point["sha"])
+        for scope, numbers in point["by_scope"].items():
+            measured = cli_json("code", "measure", str(tree), "--scope", scope, "--no-cache")
+            assert numbers == {"files": measured["files_measured"], "sloc": measured["sloc"],
+                               "erosion": measured["erosion"],
+                               "verbosity": measured["verbosity"]}, (point["sha"], scope)
+    assert set(report["scopes"]) == {"source", "tests", "examples", "docs"}
+    for scope, found in report["scopes"].items():
+        first, last = commits[0]["by_scope"][scope], commits[-1]["by_scope"][scope]
+        verbosity = found["metrics"]["verbosity"]
+        assert found["used"] == 1 and verbosity["head_mean"]["mean"] == last["verbosity"]
+        if first["verbosity"]:
+            growth = (last["verbosity"] - first["verbosity"]) / first["verbosity"]
+            assert verbosity["growth"]["median"] == pytest.approx(growth)
+    text = run_cli("code", "study", "report", str(out), "--db", db, "--min-commits", "1")
+    assert text.returncode == 0, text.stderr
+    assert "per scope" in text.stdout and "verbosity HEAD mean" in text.stdout
 
 
 def test_gitignore_build_output_and_virtual_environments_are_skipped_with_reasons(

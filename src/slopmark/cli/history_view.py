@@ -54,6 +54,7 @@ def history_json(report: HistoryReport) -> dict[str, Any]:
                 },
                 "skipped": [{"path": s.path, "reason": s.reason} for s in p.skipped],
                 "lineage": p.lineage,
+                "by_scope": p.by_scope,
             }
             for p in report.commits
         ],

@@ -16,7 +16,7 @@ from slopmark.code.study.intervals import MeanInterval
 from slopmark.code.study.panel import BINS, DEFAULT_BIRTH, BirthRule, Share
 from slopmark.code.study.records import RepoRecord
 from slopmark.code.study.report import LoadedStudy, first_last, measured
-from slopmark.code.study.summary import MetricSummary, Spread
+from slopmark.code.study.summary import MetricSummary, Spread, StudySummary
 from slopmark.code.study.sweep import StudyPlan
 from slopmark.errors import BadInput
 from slopmark.executor import Finished
@@ -177,7 +177,35 @@ def print_report(study: LoadedStudy) -> None:
         console.print(f"[bold]group {name}[/bold]: {group.used} repositories, "
                       f"{group.birth_flagged} with the birth effect")  # fmt: skip
         _print_metrics(console, group.metrics)
+    if study.by_scope:
+        print_table(console, _scope_table(study))
     _root_warnings(study, console)
+
+
+def _scope_cells(summary: StudySummary) -> list[str]:
+    """One column of the scope table: repositories, then per metric its share that rose,
+    median growth and HEAD mean."""
+    cells = [str(summary.used)]
+    for metric in summary.metrics:
+        rose, growth, head = metric.paper.rose, metric.paper.growth.median, metric.paper.head
+        cells += [f"{rose.k}/{rose.n}", "–" if growth is None else f"{100 * growth:+.1f}%",
+                  _num(head.mean, "{:.4f}")]
+    return cells  # fmt: skip
+
+
+def _scope_table(study: LoadedStudy) -> Table:
+    """The study's numbers per scope side by side with the whole tree's."""
+    columns = {"all": study.summary, **study.by_scope}
+    table = Table("per scope", *columns, title="per scope, each measured apart: repositories "
+                  "that rose of those that count, median growth, HEAD mean")  # fmt: skip
+    labels = ["repositories that count"]
+    for metric in study.summary.metrics:
+        labels += [f"{metric.metric} rose", f"{metric.metric} median growth",
+                   f"{metric.metric} HEAD mean"]  # fmt: skip
+    cells = [_scope_cells(summary) for summary in columns.values()]
+    for index, label in enumerate(labels):
+        table.add_row(label, *(column[index] for column in cells))
+    return table
 
 
 def _group_plot(path: Path, study: LoadedStudy) -> None:

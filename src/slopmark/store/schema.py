@@ -194,8 +194,10 @@ study_commits = Table(
     Column("complex_callables", Integer, nullable=False),
     Column("erosion", Float),
     Column("verbosity", Float),
-    #: mainline, branch or second-root (migration 0008)
+    #: mainline, branch or second-root (migration 0012)
     Column("lineage", String(12)),
+    #: each scope's files, SLOC, erosion and verbosity (migration 0013)
+    Column("by_scope", JSON),
     UniqueConstraint("study_id", "repo", "position", name="uq_study_commits_position"),
 )
 

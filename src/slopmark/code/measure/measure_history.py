@@ -15,9 +15,11 @@ commit costs only the files it changed plus the (cheap) pooling of clones and hi
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from slopmark.code.measure.cache.files import Analyzer, Version
 from slopmark.code.measure.discovery import excluded
@@ -34,9 +36,9 @@ from slopmark.code.measure.measure_tree import (
     split,
 )
 from slopmark.code.measure.metrics import rose, slope
-from slopmark.code.measure.report import FileMemo, build_report
+from slopmark.code.measure.report import FileMemo, TreeReport, build_report
 from slopmark.code.measure.rules import Rule, choose
-from slopmark.code.measure.scopes import SCOPES, Choice, Coverage
+from slopmark.code.measure.scopes import SCOPES, Choice, Coverage, scope_of
 from slopmark.errors import BadInput
 
 #: Blobs read from git and handed to the core at a time (bounds the bytes held).
@@ -59,6 +61,8 @@ class CommitMetrics:
     coverage: Coverage = field(default_factory=Coverage)
     #: where the commit lies: mainline, branch or second-root (`mainline`)
     lineage: str = MAINLINE
+    #: each scope's files, SLOC, erosion and verbosity, measured apart (`_scope_numbers`)
+    by_scope: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -286,11 +290,32 @@ def _commit_metrics(
     the rules run and every known rule id)."""
     rules, known = catalog
     analyses, skipped = versions.files_of(tree.entries)
-    report = build_report(
-        commit.sha, analyses, skipped, min_hits_of(rules), known, options.settings, 0, memo
-    )
+    pool = partial(build_report, commit.sha, skipped=(), min_hits=min_hits_of(rules),
+                   known_rules=known, settings=options.settings, memo=memo)  # fmt: skip
+    report = pool(analyses)
     return CommitMetrics(
         commit, len(analyses), report.sloc, len(report.callables),
         len(report.complex_callables()), report.erosion, report.verbosity,
-        (*tree.skipped, *skipped), tree.coverage,
+        (*tree.skipped, *skipped), tree.coverage, by_scope=_scope_numbers(analyses, report, pool),
     )  # fmt: skip
+
+
+def _scope_numbers(
+    analyses: Sequence[FileAnalysis], whole: TreeReport,
+    pool: Callable[[Sequence[FileAnalysis]], TreeReport],
+) -> dict[str, dict[str, Any]]:  # fmt: skip
+    """Each scope's files, SLOC, erosion and verbosity, its files pooled alone (clones
+    within the scope only), as ``code measure --scope S`` of the commit's tree gives them;
+    one scope alone is the whole tree."""
+    by_scope: dict[str, list[FileAnalysis]] = {}
+    for analysis in analyses:
+        by_scope.setdefault(scope_of(analysis.path), []).append(analysis)
+    reports = {
+        scope: whole if len(by_scope) == 1 else pool(by_scope[scope])
+        for scope in SCOPES if scope in by_scope
+    }  # fmt: skip
+    return {
+        scope: {"files": len(by_scope[scope]), "sloc": report.sloc, "erosion": report.erosion,
+                "verbosity": report.verbosity}
+        for scope, report in reports.items()
+    }  # fmt: skip

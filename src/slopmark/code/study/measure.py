@@ -88,7 +88,8 @@ def _head(location: Path) -> str | None:
 def _points(report: HistoryReport) -> tuple[CommitPoint, ...]:
     return tuple(
         CommitPoint(index, p.commit.sha, p.commit.date, p.commit.subject, p.files, p.sloc,
-                    p.callables, p.complex_callables, p.erosion, p.verbosity, p.lineage)
+                    p.callables, p.complex_callables, p.erosion, p.verbosity, p.lineage,
+                    p.by_scope)
         for index, p in enumerate(report.commits)
     )  # fmt: skip
 

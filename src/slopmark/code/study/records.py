@@ -81,8 +81,10 @@ class CommitPoint:
     complex_callables: int
     erosion: float | None
     verbosity: float | None
-    #: mainline, branch or second-root (`slopmark.code.measure.mainline`); None before 0008
+    #: mainline, branch or second-root (`slopmark.code.measure.mainline`); None before 0012
     lineage: str | None = None
+    #: each scope's files, SLOC, erosion and verbosity (`scopes.by_scope`); None before 0013
+    by_scope: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -9,12 +9,14 @@ A repository's numbers never include where or how long it ran (``node``,
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
+from functools import cached_property
 from typing import Any
 
 from slopmark import __version__
 from slopmark.code.study.intervals import MeanInterval
 from slopmark.code.study.panel import BINS, PaperStats, Share
 from slopmark.code.study.records import CommitPoint, RepoRecord, StudySettings
+from slopmark.code.study.scoped import scope_summaries
 from slopmark.code.study.summary import GroupSummary, MetricSummary, Spread, StudySummary
 
 #: how each statistic is computed, printed beside them (``definitions``)
@@ -54,6 +56,11 @@ class LoadedStudy:
         if self.repos_total is None:
             return None
         return max(self.repos_total - len(self.records), 0)
+
+    @cached_property
+    def by_scope(self) -> dict[str, StudySummary]:
+        """The summary per scope, side by side (`scoped`; empty with one scope)."""
+        return scope_summaries(list(self.records), self.summary)
 
     @property
     def second_root(self) -> int:
@@ -142,8 +149,15 @@ def report_json(study: LoadedStudy) -> dict[str, Any]:
         "definitions": DEFINITIONS,
         "metrics": {m.metric: metric_json(m) for m in summary.metrics},
         "groups": [group_json(group) for group in summary.groups],
+        "scopes": {scope: scope_json(found) for scope, found in study.by_scope.items()},
         "repositories": [_repo_row(study, record) for record in study.records],
     }  # fmt: skip
+
+
+def scope_json(summary: StudySummary) -> dict[str, Any]:
+    """One scope's repositories that count and every statistic over them (`scoped`)."""
+    return {"used": summary.used, "birth_flagged": summary.birth_flagged,
+            "metrics": {m.metric: metric_json(m) for m in summary.metrics}}  # fmt: skip
 
 
 def measured(settings: StudySettings) -> dict[str, list[str]]:
