@@ -157,7 +157,14 @@ def test_study_measures_only_the_chosen_language_and_scope(tmp_path: Path) -> No
                    "--db", db, "--out", str(out), "--executor", "local", "--jobs", "1")  # fmt: skip
     assert done.returncode == 0, done.stderr
     report = cli_json("code", "study", "report", str(out), "--db", db, "--min-commits", "1")
-    assert report["measured"] == {"languages": ["python"], "scopes": ["source"]}
+    assert report["measured"] == {
+        "languages": ["python"], "scopes": ["source"],
+        "excluded_at_head": {"by_language": {"rust": 3},
+                             "by_scope": {"tests": 1, "examples": 1, "docs": 1}},
+    }  # fmt: skip
+    assert report["repositories"][0]["excluded_at_head"] == (
+        report["measured"]["excluded_at_head"]
+    )
     point = report["repositories"][0]["commits"][-1]
     measured = cli_json("code", "measure", str(repo), "--language", "python", "--scope", "source")
     assert (point["files"], point["sloc"], point["erosion"]) == (

@@ -15,7 +15,7 @@ from slopmark.cli.tables import print_table, sized_console
 from slopmark.code.study.intervals import MeanInterval
 from slopmark.code.study.panel import BINS, DEFAULT_BIRTH, BirthRule, Share
 from slopmark.code.study.records import RepoRecord
-from slopmark.code.study.report import LoadedStudy, first_last, measured
+from slopmark.code.study.report import LoadedStudy, excluded_at_head, first_last, measured
 from slopmark.code.study.summary import MetricSummary, Spread, StudySummary
 from slopmark.code.study.sweep import StudyPlan
 from slopmark.errors import BadInput
@@ -160,8 +160,11 @@ def print_report(study: LoadedStudy) -> None:
         f"{summary.used} with ≥ {summary.min_commits} commits"
     )
     chosen = measured(study.settings)
+    left = excluded_at_head(study)
+    out = [f"{n} {name}" for kind in ("by_language", "by_scope") for name, n in left[kind].items()]
     console.print(
-        f"languages: {', '.join(chosen['languages'])}; scopes: {', '.join(chosen['scopes'])}",
+        f"languages: {', '.join(chosen['languages'])}; scopes: {', '.join(chosen['scopes'])}"
+        + (f"; left out at HEAD (all repositories): {', '.join(out)}" if out else ""),
         highlight=False,
     )
     print_table(console, _repo_table(study))

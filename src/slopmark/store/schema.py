@@ -196,8 +196,10 @@ study_commits = Table(
     Column("verbosity", Float),
     #: mainline, branch or second-root (migration 0012)
     Column("lineage", String(12)),
-    #: each scope's files, SLOC, erosion and verbosity (migration 0013)
+    #: each scope's files, SLOC, erosion and verbosity, and the files --language/--scope
+    #: left out (migration 0013)
     Column("by_scope", JSON),
+    Column("excluded", JSON),
     UniqueConstraint("study_id", "repo", "position", name="uq_study_commits_position"),
 )
 

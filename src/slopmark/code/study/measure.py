@@ -89,7 +89,7 @@ def _points(report: HistoryReport) -> tuple[CommitPoint, ...]:
     return tuple(
         CommitPoint(index, p.commit.sha, p.commit.date, p.commit.subject, p.files, p.sloc,
                     p.callables, p.complex_callables, p.erosion, p.verbosity, p.lineage,
-                    p.by_scope)
+                    p.by_scope, p.coverage.to_json()["excluded"])
         for index, p in enumerate(report.commits)
     )  # fmt: skip
 

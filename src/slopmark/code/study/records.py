@@ -83,8 +83,11 @@ class CommitPoint:
     verbosity: float | None
     #: mainline, branch or second-root (`slopmark.code.measure.mainline`); None before 0012
     lineage: str | None = None
-    #: each scope's files, SLOC, erosion and verbosity (`scopes.by_scope`); None before 0013
+    #: each scope's files, SLOC, erosion and verbosity, measured apart; None before 0013
     by_scope: dict[str, Any] | None = None
+    #: the files ``--language``/``--scope`` left out, by language and by scope (as
+    #: ``code history --json``'s ``excluded``); None before 0013
+    excluded: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -129,7 +129,21 @@ def group_json(group: GroupSummary) -> dict[str, Any]:
 
 def _repo_row(study: LoadedStudy, record: RepoRecord) -> dict[str, Any]:
     birth = study.summary.birth.flags(record)
-    return {**repo_json(record), "group": study.groups.get(record.repo), "birth_effect": birth}
+    head = record.commits[-1].excluded if record.commits else None
+    return {**repo_json(record), "group": study.groups.get(record.repo), "birth_effect": birth,
+            "excluded_at_head": head}  # fmt: skip
+
+
+def excluded_at_head(study: LoadedStudy) -> dict[str, dict[str, int]]:
+    """The files ``--language``/``--scope`` left out at each repository's HEAD, summed over
+    the repositories (by language, by scope)."""
+    total: dict[str, dict[str, int]] = {"by_language": {}, "by_scope": {}}
+    for record in study.records:
+        found = (record.commits[-1].excluded if record.commits else None) or {}
+        for kind, counts in total.items():
+            for name, n in (found.get(kind) or {}).items():
+                counts[name] = counts.get(name, 0) + int(n)
+    return total
 
 
 def report_json(study: LoadedStudy) -> dict[str, Any]:
@@ -140,7 +154,7 @@ def report_json(study: LoadedStudy) -> dict[str, Any]:
         "study": study.study,
         "repos_file": study.repos_file,
         "settings": asdict(study.settings),
-        "measured": measured(study.settings),
+        "measured": {**measured(study.settings), "excluded_at_head": excluded_at_head(study)},
         "repos": {"total": summary.repos + (study.pending or 0), "ok": summary.ok,
                   "failed": summary.failed, "pending": study.pending, "used": summary.used,
                   "min_commits": summary.min_commits, "birth_flagged": summary.birth_flagged,
