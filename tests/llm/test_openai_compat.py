@@ -121,6 +121,11 @@ def test_a_server_that_never_answers_times_out(openai_server: FakeOpenAIServer) 
     client = provider(openai_server, timeout_s=0.3, max_retries=1)
     with pytest.raises(ProviderError, match="after 2 attempts"):
         timed(client, ask())
+    # The client gives up on the retry after 0.3 s; on a loaded machine the server may not
+    # have read that request yet, so wait for it (it was sent) rather than race it.
+    deadline = time.monotonic() + 10
+    while openai_server.request_count < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert openai_server.request_count == 2
 
 
