@@ -165,4 +165,3 @@ class Choice:
             by_language={lang: languages[lang] for lang in LANGUAGES if languages[lang]},
             by_scope={s: left[s] for s in SCOPES if left[s]},
         )
-
