@@ -88,7 +88,8 @@ def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 READ = errors(400)
 WRITE = errors(400, 401, 403, 413)
 _JSON_STREAM = {"content": {"application/json": {"schema": {"type": "object"}}}}
-_CSV_STREAM = {"content": {"text/csv": {"schema": {"type": "string"}}}}
+#: How a streamed CSV export is documented (its 200 response).
+CSV_STREAM = {"content": {"text/csv": {"schema": {"type": "string"}}}}
 
 
 class PasteBody(BaseModel):
@@ -218,7 +219,7 @@ def export_json(state: State, domain: Domain = None, source: Source = None) -> S
     return StreamingResponse(chunks, media_type="application/json")
 
 
-@router.get("/export.csv", responses=READ | {200: _CSV_STREAM})
+@router.get("/export.csv", responses=READ | {200: CSV_STREAM})
 def export_csv(
     state: State, domain: Domain = None, source: Source = None, tasks: Tasks = "common"
 ) -> StreamingResponse:

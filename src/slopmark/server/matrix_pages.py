@@ -28,7 +28,7 @@ from slopmark.board.counted import Group
 from slopmark.board.matrix import Cell, Filters, Row, TemplatePair, significant
 from slopmark.errors import BadInput, did_you_mean
 from slopmark.server import reads
-from slopmark.server.api import READ
+from slopmark.server.api import CSV_STREAM, READ
 from slopmark.server.matrix_reads import (
     MAX_PAGE,
     PAGE,
@@ -50,7 +50,6 @@ State = Annotated[ServerState, Depends(get_state)]
 _ON, _OFF = ("1", "on", "true", "yes"), ("", "0", "off", "false", "no")
 #: a page's cells unless ``limit`` says otherwise, and its fewest rows then
 PAGE_CELLS, MIN_PAGE = 2_500, 10
-_CSV_STREAM = {"content": {"text/csv": {"schema": {"type": "string"}}}}
 
 
 @dataclass(frozen=True)
@@ -365,7 +364,7 @@ def _csv_lines(state: ServerState, view: MatrixView) -> Iterator[str]:
     yield buffer.getvalue()
 
 
-@exports.get("/matrix.csv", responses=READ | {200: _CSV_STREAM})
+@exports.get("/matrix.csv", responses=READ | {200: CSV_STREAM})
 def matrix_csv(state: State, params: Params) -> StreamingResponse:
     """The tasks × models matrix as CSV, every row of the view (from ``after`` on): the
     task, then per shown model its verdict, the run shown and the number of runs."""

@@ -129,9 +129,13 @@ def group_json(group: GroupSummary) -> dict[str, Any]:
 
 def _repo_row(study: LoadedStudy, record: RepoRecord) -> dict[str, Any]:
     birth = study.summary.birth.flags(record)
-    head = record.commits[-1].excluded if record.commits else None
     return {**repo_json(record), "group": study.groups.get(record.repo), "birth_effect": birth,
-            "excluded_at_head": head}  # fmt: skip
+            "excluded_at_head": _head_excluded(record)}  # fmt: skip
+
+
+def _head_excluded(record: RepoRecord) -> dict[str, Any] | None:
+    """What ``--language``/``--scope`` left out at the repository's last point (HEAD)."""
+    return record.commits[-1].excluded if record.commits else None
 
 
 def excluded_at_head(study: LoadedStudy) -> dict[str, dict[str, int]]:
@@ -139,7 +143,7 @@ def excluded_at_head(study: LoadedStudy) -> dict[str, dict[str, int]]:
     the repositories (by language, by scope)."""
     total: dict[str, dict[str, int]] = {"by_language": {}, "by_scope": {}}
     for record in study.records:
-        found = (record.commits[-1].excluded if record.commits else None) or {}
+        found = _head_excluded(record) or {}
         for kind, counts in total.items():
             for name, n in (found.get(kind) or {}).items():
                 counts[name] = counts.get(name, 0) + int(n)
