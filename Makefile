@@ -8,6 +8,7 @@
 # make e2e   — one domain against a real local model (llama.cpp + SmolLM2)
 # make bench — the speed and fidelity benchmarks (needs network for peers)
 # make fuzz  — the long fuzzing run (API and readers); writes fuzz/REPORT.md
+# make dist  — the wheel and the sdist into dist/ (pip install dist/slopmark-*.whl)
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
@@ -17,7 +18,7 @@ NATIVE := native/Cargo.toml native/Cargo.lock native/build.rs $(wildcard native/
 	$(shell find native/src -name '*.rs' 2>/dev/null)
 CARGO  := cargo --quiet
 
-.PHONY: run test test-fast check smoke e2e bench fuzz clean
+.PHONY: run test test-fast check smoke e2e bench fuzz dist clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -51,7 +52,8 @@ check: $(STAMP)
 	$(CARGO) clippy --manifest-path native/Cargo.toml --all-targets --features python -- -D warnings
 	$(CARGO) test --manifest-path native/Cargo.toml
 	$(CARGO) test --manifest-path native/Cargo.toml --features cursor-walk preorder
-	$(VENV)/bin/slopmark code measure src/ --top 0 --fail-over erosion=0.21 --fail-over verbosity=0.11
+	$(VENV)/bin/slopmark code measure src/ --top 0 --fail-over erosion=0.21 --fail-over verbosity=0.11 \
+	  --exclude 'slopmark/problems/*'
 	$(MAKE) --no-print-directory smoke
 
 # Each script of benchmarks/ and fuzz/ on a tiny input, its peers skipped and nothing fetched
@@ -97,5 +99,12 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	$(PY) fuzz/run.py
 
+# The wheel (abi3: CPython 3.11 and later; tagged manylinux as maturin's check of its symbols
+# finds it) and the sdist, into dist/. Other platforms' wheels: .github/workflows/release.yml.
+dist: $(STAMP)
+	rm -rf dist
+	$(VENV)/bin/maturin build --release --out dist
+	$(VENV)/bin/maturin sdist --manifest-path native/Cargo.toml --out dist
+
 clean:
-	rm -rf $(VENV) build *.egg-info native/target src/slopmark/_core*.so
+	rm -rf $(VENV) dist build *.egg-info native/target src/slopmark/_core*.so

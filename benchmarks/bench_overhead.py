@@ -29,7 +29,7 @@ from slopmark.code.bench.problem import Problem, load_problems
 from slopmark.code.bench.pythons import probe
 
 HERE = Path(__file__).resolve().parent
-PROBLEMS = HERE.parent / "problems"
+PROBLEMS = HERE.parent / "src" / "slopmark" / "problems"
 PARTS = ("agent_s", "tests_s", "metrics_s", "total_s")
 
 

@@ -77,9 +77,13 @@ class Import:
 
 @cache
 def modules() -> dict[str, Path]:
-    """Every module of ``src/slopmark`` by dotted name."""
+    """Every module of ``src/slopmark`` by dotted name (the bundled problems' solutions and
+    hidden tests are data the package ships, not modules of it)."""
     found = {}
+    data = SRC / "slopmark" / "problems"
     for path in (SRC / "slopmark").rglob("*.py"):
+        if path.is_relative_to(data):
+            continue
         parts = list(path.relative_to(SRC).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()

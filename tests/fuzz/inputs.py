@@ -250,7 +250,8 @@ def taskfile_inputs() -> st.SearchStrategy[Files]:
 
 def _problem_folders() -> list[Path]:
     found = [ROOT / "tests" / "code" / "bench" / "data" / "wordcount"]
-    return found + sorted(p for p in (ROOT / "problems").iterdir() if (p / "config.yaml").is_file())
+    bundled = (ROOT / "src" / "slopmark" / "problems").iterdir()
+    return found + sorted(p for p in bundled if (p / "config.yaml").is_file())
 
 
 def _problem_skeleton(folder: Path) -> Files:

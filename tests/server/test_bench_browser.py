@@ -30,7 +30,7 @@ from server.browsing import needs_chromium, open_page
 from slopmark.server import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
-PROBLEMS = ROOT / "problems"
+PROBLEMS = ROOT / "src" / "slopmark" / "problems"
 #: Where the screenshots go: ``$SLOPMARK_SCREENSHOTS`` (docs/screenshots to refresh the
 #: README's), else a temporary folder: a test run never writes into the source tree.
 SHOTS = Path(os.environ.get("SLOPMARK_SCREENSHOTS") or tempfile.mkdtemp(prefix="bench-shots-"))

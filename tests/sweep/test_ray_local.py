@@ -104,7 +104,7 @@ def test_bench_chains_are_the_same_on_ray(tmp_path: Path) -> None:
     # locally (tests/code/bench/test_problems.py); here, that Ray gives the same two.
     problems = tmp_path / "problems"
     for name in ("kvstore", "jobgraph"):
-        shutil.copytree(ROOT / "problems" / name, problems / name)
+        shutil.copytree(ROOT / "src" / "slopmark" / "problems" / name, problems / name)
     both("code", "bench", "run", "--problems", str(problems), "--agent", "replay",
          "--sandbox", "bwrap", "--out", "{out}/{executor}", "--db", "sqlite:///{out}/{executor}.db",
          "--jobs", "2", out=tmp_path)  # fmt: skip

@@ -27,7 +27,12 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-_PROBLEMS = typer.Option(..., "--problems", help="Folder of problems (SlopCodeBench layout).")
+#: The problems shipped inside the package (src/slopmark/problems), the default folder.
+BUNDLED_PROBLEMS = Path(__file__).resolve().parents[1] / "problems"
+_PROBLEMS = typer.Option(
+    BUNDLED_PROBLEMS, "--problems", show_default=False,
+    help="Folder of problems (SlopCodeBench layout); default: the four bundled with slopmark.",
+)  # fmt: skip
 _PROBLEM = typer.Option([], "--problem", help="Only this problem (repeatable).")
 _SANDBOX = typer.Option(
     "auto", "--sandbox", help="auto | bwrap | docker | none-unsafe (no isolation: explicit only)."

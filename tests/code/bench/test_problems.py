@@ -21,7 +21,7 @@ from slopmark.store.runs import list_runs
 pytestmark = pytest.mark.slow  # starts bwrap, python
 
 ROOT = Path(__file__).parents[3]
-PROBLEMS = ROOT / "problems"
+PROBLEMS = ROOT / "src" / "slopmark" / "problems"
 NAIVE = Path(__file__).parent / "naive"
 SHIPPED = load_problems(PROBLEMS)
 

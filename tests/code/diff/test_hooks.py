@@ -30,9 +30,20 @@ def _environment(tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def _try_repo(repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    command = [str(BIN / "pre-commit"), "try-repo", str(ROOT), "slopmark-diff", "--color", "never"]
+def _try_repo(repo: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    command = [str(BIN / "pre-commit"), "try-repo", str(ROOT), "slopmark-diff", *args]
+    return _run([*command, "--color", "never"], repo, env)
+
+
+def _run(command: list[str], repo: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+
+
+def _readme_local_hook() -> str:
+    """The README's `repo: local` pre-commit config, as a user would paste it."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", text, flags=re.DOTALL)
+    return next(block for block in blocks if "- repo: local" in block)
 
 
 @pytest.fixture
@@ -57,6 +68,34 @@ def test_pre_commit_hook_fails_on_slop_and_passes_clean(scratch: Path, tmp_path:
     passed = _try_repo(scratch, env)
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
+
+
+def test_try_repo_at_a_commit_of_the_checkout(scratch: Path, tmp_path: Path) -> None:
+    """The remote form's `rev:` resolved: the hook as committed at HEAD (no working tree)."""
+    write(scratch, {"app.py": "def main():\n    return 0\n\n\n" + branchy("dispatch", 12)})
+    git(scratch, "add", "app.py")
+    failed = _try_repo(scratch, _environment(tmp_path), "--ref", "HEAD")
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "new-complex: `dispatch` (app.py:5, CC 12)" in failed.stdout
+
+
+def test_readme_local_hook_gates_a_commit(scratch: Path, tmp_path: Path) -> None:
+    """The README's `repo: local` config, installed as the git hook: a commit adding a
+    complex function is refused, a clean one goes through."""
+    env = _environment(tmp_path)
+    write(scratch, {".pre-commit-config.yaml": _readme_local_hook()})
+    git(scratch, "add", ".pre-commit-config.yaml")
+    installed = _run([str(BIN / "pre-commit"), "install"], scratch, env)
+    assert installed.returncode == 0, installed.stderr
+    write(scratch, {"app.py": "def main():\n    return 0\n\n\n" + branchy("route", 13)})
+    git(scratch, "add", "app.py")
+    refused = _run(["git", "commit", "-qm", "slop"], scratch, env)
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "new-complex: `route` (app.py:5, CC 13)" in refused.stdout + refused.stderr
+    write(scratch, {"app.py": "def main():\n    return 1\n"})
+    git(scratch, "add", "app.py")
+    done = _run(["git", "commit", "-qm", "clean"], scratch, env)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def _expression(text: str, context: dict[str, str]) -> str:
