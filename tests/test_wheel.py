@@ -223,3 +223,36 @@ def test_serve_answers_the_home_page(installed: Installed) -> None:
             server.wait(timeout=30)
     assert "<html" in page.lower() and "slopmark" in page
     assert_untouched(log)
+
+
+def test_pipx_installs_the_wheel(installed: Installed, wheel: Path) -> None:
+    """`pipx install` of the wheel (pipx itself from the package index into the fresh venv):
+    the `slopmark` it puts on PATH runs from its own environment."""
+    env = installed.env(installed.home / "pipx.log") | {
+        "SLOPMARK_AUDIT_ROOT": "",
+        "PIPX_HOME": str(installed.home / "pipx"),
+        "PIPX_BIN_DIR": str(installed.home / "pipx-bin"),
+    }
+    python = str(installed.bin / "python")
+    for command in ([python, "-m", "pip", "install", "--quiet", "pipx"],
+                    [python, "-m", "pipx", "install", str(wheel)]):  # fmt: skip
+        done = subprocess.run(command, cwd=installed.home, env=env, capture_output=True,
+                              text=True, timeout=1200)  # fmt: skip
+        assert done.returncode == 0, done.stderr[-3000:]
+    sites = list((installed.home / "pipx" / "venvs" / "slopmark").glob("lib/python*/site-packages"))
+    assert sites, "pipx made no venv for slopmark"
+    for site in sites:
+        (site / "sitecustomize.py").write_text(AUDIT)  # the same audit in pipx's venv
+    log = installed.home / "pipx-run.log"
+    version = subprocess.run(
+        [str(installed.home / "pipx-bin" / "slopmark"), "--version"], cwd=installed.home,
+        env=installed.env(log), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert version.stdout.strip() == f"slopmark {__version__}"
+    assert_untouched(log)
+    bench = subprocess.run(
+        [str(installed.home / "pipx-bin" / "slopmark"), "code", "bench", "list", "--json"],
+        cwd=installed.home, env=installed.env(log), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert len(json.loads(bench.stdout)) == 4
+    assert_untouched(log)
