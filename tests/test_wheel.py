@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -135,6 +136,7 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Installe
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     target = Installed(venv / "bin", home)
     env = target.env(home / "pip.log") | {"SLOPMARK_AUDIT_ROOT": ""}
+    assert shutil.which("cargo", path=env["PATH"]) is None, "the user has no Rust toolchain"
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)]
     done = subprocess.run(pip, cwd=home, env=env, capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stderr[-3000:]
