@@ -1,5 +1,5 @@
 # make run   — start the web app on 127.0.0.1:8000 (the default store, `slopmark store path`;
-#              created if missing; bundled tasks)
+#              created if missing; bundled tasks); installs the runtime dependencies only
 # make test  — the whole test suite, the 20 slowest tests listed at the end
 # make test-fast — the suite less the tests marked slow (tests/conftest.py): under 2 minutes on 2 cores
 # make check — lint, types, the Rust checks (fmt, clippy, cargo test), the dogfood gate and
@@ -12,6 +12,9 @@
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+RUNTIME := $(VENV)/.runtime
+# The first build of the native core, measured on a fresh clone (README, Install).
+CORE_BUILD := 4 minutes
 # The native core (Rust, built into slopmark._core by `pip install -e .`): rebuilt when it changes,
 # its build script and its C file (the walk's reading of the tree) included.
 NATIVE := native/Cargo.toml native/Cargo.lock native/build.rs $(wildcard native/csrc/*.c native/csrc/*.h) \
@@ -20,16 +23,33 @@ CARGO  := cargo --quiet
 
 .PHONY: run test test-fast check smoke e2e bench fuzz dist clean
 
+# Set-up says what it does, a line a step: `make run` is a user's first contact.
+SAY := @printf 'slopmark: %s\n'
+
 $(PY):
-	python3 -m venv $(VENV)
+	$(SAY) "creating the virtual environment in $(VENV)"
+	@python3 -m venv $(VENV)
+	@$(PY) -m pip install --quiet --upgrade pip
+
+# What `make run` needs: the runtime dependencies (pyproject's [project] dependencies, no dev
+# tools) and the package with its native core. The contributors' set-up ($(STAMP)) holds it too.
+$(RUNTIME): pyproject.toml $(NATIVE) | $(PY)
+	$(SAY) "installing the runtime dependencies (pyproject.toml [project] dependencies)"
+	@$(PY) -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"], sep="\n")' \
+	  > $(VENV)/runtime-requirements.txt
+	@$(PY) -m pip install --quiet -r $(VENV)/runtime-requirements.txt
+	$(SAY) "building the native core (Rust, native/): about $(CORE_BUILD) on 2 cores the first time, seconds after"
+	@$(PY) -m pip install --quiet --no-deps -e .
+	@touch $@
 
 $(STAMP): pyproject.toml $(NATIVE) | $(PY)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(SAY) "installing the development set-up (.[dev]; the native core builds in about $(CORE_BUILD) the first time)"
+	@$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP) $(RUNTIME)
 
-run: $(STAMP)
-	$(VENV)/bin/slopmark serve
+run: $(RUNTIME)
+	$(SAY) "starting the web app on http://127.0.0.1:8000 (Ctrl-C stops it)"
+	@exec $(VENV)/bin/slopmark serve
 
 # On every core (pytest-xdist); each module's tests stay on one worker (--dist loadscope),
 # so a module's fixtures (a server, a workspace, a Ray cluster) start once.
