@@ -33,10 +33,10 @@ $(PY):
 
 # What `make run` needs: the runtime dependencies (pyproject's [project] dependencies, no dev
 # tools) and the package with its native core. The contributors' set-up ($(STAMP)) holds it too.
+RUNTIME_REQUIREMENTS := import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"], sep="\n")
 $(RUNTIME): pyproject.toml $(NATIVE) | $(PY)
 	$(SAY) "installing the runtime dependencies (pyproject.toml [project] dependencies)"
-	@$(PY) -c 'import tomllib; print(*tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"], sep="\n")' \
-	  > $(VENV)/runtime-requirements.txt
+	@$(PY) -c '$(RUNTIME_REQUIREMENTS)' > $(VENV)/runtime-requirements.txt
 	@$(PY) -m pip install --quiet -r $(VENV)/runtime-requirements.txt
 	$(SAY) "building the native core (Rust, native/): about $(CORE_BUILD) on 2 cores the first time, seconds after"
 	@$(PY) -m pip install --quiet --no-deps -e .
