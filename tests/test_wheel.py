@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tarfile
 import time
 import urllib.request
 import zipfile
@@ -258,3 +259,41 @@ def test_pipx_installs_the_wheel(installed: Installed, wheel: Path) -> None:
     )  # fmt: skip
     assert len(json.loads(bench.stdout)) == 4
     assert_untouched(log)
+
+
+@pytest.fixture(scope="module")
+def sdist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist of the sources as they are: dist/'s when it is newer than every source, or
+    one `maturin sdist` writes (seconds: it packs, it does not build)."""
+    sources = _tracked("pyproject.toml", "README.md", "src", "native")
+    newest = max((ROOT / name).stat().st_mtime for name in sources if (ROOT / name).exists())
+    found = [p for p in DIST.glob(f"slopmark-{__version__}.tar.gz") if p.stat().st_mtime > newest]
+    if found:
+        return found[0]
+    out = tmp_path_factory.mktemp("sdist")
+    manifest = ["--manifest-path", "native/Cargo.toml"]
+    command = [str(BIN / "maturin"), "sdist", *manifest, "--out", str(out)]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return next(out.glob("slopmark-*.tar.gz"))
+
+
+def test_the_sdist_builds_a_wheel_away_from_the_repository(sdist: Path, tmp_path: Path) -> None:
+    """The sdist holds everything its build reads: unpacked in a temporary folder, pip builds
+    a working wheel from it with Rust and Python alone (the repository's compiled
+    dependencies reused through CARGO_TARGET_DIR, so the test compiles one crate)."""
+    with tarfile.open(sdist) as archive:
+        archive.extractall(tmp_path, filter="data")
+    (unpacked,) = tmp_path.iterdir()
+    assert (unpacked / "src" / "slopmark" / "problems" / "kvstore" / "config.yaml").is_file()
+    path = os.pathsep.join([str(BIN), str(Path.home() / ".cargo" / "bin"), os.environ["PATH"]])
+    env = {**os.environ, "PATH": path, "CARGO_TARGET_DIR": str(ROOT / "native" / "target")}
+    pip = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation"]
+    command = [*pip, "--wheel-dir", str(tmp_path / "out"), str(unpacked)]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=1800)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    (built,) = (tmp_path / "out").glob("slopmark-*.whl")
+    names = zipfile.ZipFile(built).namelist()
+    assert any(n.startswith("slopmark/_core.") and n.endswith(".so") for n in names)
+    assert any(n.startswith("slopmark/code/measure/rules/pack/booleans/") for n in names)
