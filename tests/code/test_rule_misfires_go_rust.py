@@ -1,0 +1,152 @@
+"""Go and Rust rules on the real snippets they misfired on (issue 36): each snippet is a
+few lines from a published package, cited by package@version and path, and the rule
+must stay silent on it; beside each, a real or example snippet it must still flag."""
+
+from __future__ import annotations
+
+import pytest
+
+from slopmark.code.measure.native import Engine
+from slopmark.code.measure.rules import load_catalog
+
+RULES = {rule.id: rule for rule in load_catalog() if rule.language in ("go", "rust")}
+
+#: (rule id, source, hits the rule must give); the file suffix follows the rule's prefix.
+CASES = [
+    # thiserror-impl@2.0.21 src/fmt.rs: the None arm returns, unwrap_or is impossible
+    ("rust-manual-unwrap-or", """
+fn f(read: &str) -> Result<(), ()> {
+    let next = match read.chars().next() {
+        Some(next) => next,
+        None => return Ok(()),
+    };
+    Ok(())
+}""", 0),
+    # smallvec@1.16.6 src/lib.rs: the None arm breaks out of the loop
+    ("rust-manual-unwrap-or", """
+fn f() {
+    while num_added < lower_size_bound {
+        let element = match iter.next() {
+            Some(x) => x,
+            None => break
+        };
+    }
+}""", 0),
+    # bytes@1.12.2 src/buf/buf_mut.rs: the None arm calls a function that panics
+    ("rust-manual-unwrap-or", """
+fn put_uint(&mut self, n: u64, nbytes: usize) {
+    let start = match mem::size_of_val(&n).checked_sub(nbytes) {
+        Some(start) => start,
+        None => panic_does_not_fit(nbytes, mem::size_of_val(&n)),
+    };
+}""", 0),
+    # syn@3.0.10 src/punctuated.rs: the None arm indexes, which unwrap_or would do eagerly
+    ("rust-manual-unwrap-or", """
+fn index(&self, index: usize) -> &T {
+    match &self.last {
+        Some(t) => t,
+        None => &self.inner[index].0,
+    }
+}""", 0),
+    # serde-saphyr@2.2.0 src/tag.rs: the else arm is a plain name: `.unwrap_or(tag)`
+    ("rust-manual-unwrap-or", """
+fn simple(tag: &str) -> &str {
+    if let Some(inner) = tag.strip_prefix("!<").and_then(|s| s.strip_suffix('>')) {
+        inner
+    } else {
+        tag
+    }
+}""", 1),
+    # bytes@1.12.2 src/bytes.rs: PartialEq<Vec<u8>> fixes the parameter type
+    ("rust-ref-to-owned-param", """
+impl PartialEq<Vec<u8>> for Bytes {
+    fn eq(&self, other: &Vec<u8>) -> bool {
+        *self == other[..]
+    }
+}
+impl Bytes {
+    fn own(&self, other: &Vec<u8>) -> bool { true }
+}""", 1),
+    # smallvec@1.16.6 src/lib.rs: is_empty is defined by the length
+    ("rust-len-zero", """
+impl<A: Array> SmallVec<A> {
+    pub fn is_empty(&self) -> bool { self.len() == 0 }
+    fn full(&self) -> bool { self.len() == 0 }
+}""", 1),
+    # indexmap@2.14.2 src/set.rs: the closure takes two parameters, sort_key one
+    ("rust-redundant-closure", """
+fn f() {
+    let (index, existing) = self.map.insert_sorted_by_key(value, (), |k, _| sort_key(k));
+}""", 0),
+    # indexmap@2.14.2 src/util.rs: two slices indexed in step
+    ("rust-range-loop-index", """
+fn eq(left: &[T], right: &[T]) -> bool {
+    for i in 0..left.len() {
+        if !eq(&left[i], &right[i]) {
+            return false;
+        }
+    }
+    true
+}""", 0),
+    # indexmap@2.14.2 src/map/tests.rs: one slice, `iter_mut()` would do
+    ("rust-range-loop-index", """
+fn t() {
+    for i in 0..slice.len() {
+        slice[i] += 1;
+    }
+}""", 1),
+    # log@0.4.35 src/kv/value.rs: unsupported variants of a test helper, and a
+    # visitor method with a message
+    ("rust-unfinished-macro", """
+fn to_test_token(&self) -> Token<'_> {
+    match self {
+        Inner::None => Token::None,
+        Inner::I128(_) => unimplemented!(),
+    }
+}
+impl<'v> VisitValue<'v> for Extract {
+    fn visit_any(&mut self, value: Value) -> Result<(), Error> {
+        unimplemented!("unexpected value: {value:?}")
+    }
+}
+fn stub() { todo!() }""", 1),
+    # bytes@1.12.2 tests/test_buf.rs, log@0.4.35 src/kv/source.rs, indexmap@2.14.2
+    # src/map/slice.rs, smallvec@1.16.6 src/lib.rs: reasoned or required allows
+    ("rust-allow-attribute", """
+#[allow(unused_allocation)] // This is intentional.
+fn a() {}
+#[allow(clippy::needless_lifetimes)] // Not needless.
+fn b() {}
+#[allow(unsafe_code)]
+fn c() {}
+#[allow(deprecated)]
+fn d() {}
+#[allow(dead_code, reason = "kept for the FFI table")]
+fn e() {}
+#[allow(dead_code)]
+fn f() {}""", 1),
+    # urfave/cli/v2@v2.27.5 flag_bool.go: "%v" of a bool is the ordinary way to format it
+    ("go-sprintf-single-string", """package cli
+func (f *BoolFlag) GetDefaultText() string {
+	return fmt.Sprintf("%v", f.Value)
+}
+""", 0),
+    # spf13/pflag@v1.0.10 duration_slice.go: "%s" of a time.Duration is val.String()
+    ("go-sprintf-single-string", """package pflag
+func (s *durationSliceValue) toString(val time.Duration) string {
+	return fmt.Sprintf("%s", val)
+}
+""", 1),
+]
+
+
+def hits(rule_id: str, source: str) -> int:
+    suffix = ".go" if rule_id.startswith("go-") else ".rs"
+    found = Engine([RULES[rule_id]]).analyze_sources([(source.encode(), "snippet" + suffix)])
+    assert all(not getattr(f, "notes", ()) for f in found)
+    return sum(h.rule == rule_id for f in found for h in getattr(f, "hits", ()))
+
+
+@pytest.mark.parametrize(("rule_id", "source", "expected"), CASES)
+def test_rule_on_the_real_snippet(rule_id: str, source: str, expected: int) -> None:
+    assert hits(rule_id, source) == expected
