@@ -173,6 +173,78 @@ fn e() {}
 fn f() {}""",
         1,
     ),
+    # encoding_rs@0.8.44 src/mem.rs: the index is also the value, and the slice is used
+    # whole inside the loop
+    (
+        "rust-range-loop-index",
+        """
+fn t() {
+    for i in 0..src.len() {
+        src[i] = i as u16;
+    }
+    for j in 0..tail.len() {
+        tail[j] = 0xA0;
+        assert!(!is_basic_latin(tail));
+    }
+}""",
+        0,
+    ),
+    # borsh@1.8.1 src/de/mod.rs: `?` leaves the function, the inner Ok builds another type
+    (
+        "rust-ok-question-mark",
+        """
+fn deserialize_reader<R: Read>(reader: &mut R) -> Result<Result<T, E>> {
+    if flag == 1 {
+        Ok(Ok(T::deserialize_reader(reader)?))
+    } else {
+        other()
+    }
+}
+fn parse(s: &str) -> Result<u32, ParseIntError> {
+    Ok(s.parse::<u32>()?)
+}""",
+        1,
+    ),
+    # streaming-iterator@0.1.9 src/lib.rs: the loop advances before it matches
+    (
+        "rust-manual-while-let",
+        """
+fn find(&mut self) -> Option<&Self::Item> {
+    loop {
+        self.advance();
+        match self.get() {
+            Some(i) => {
+                if f(i) {
+                    break;
+                }
+            }
+            None => break,
+        }
+    }
+    self.get()
+}""",
+        0,
+    ),
+    # winnow@1.0.5 src/combinator/core.rs: a deliberate todo! under allow(clippy::todo)
+    (
+        "rust-unfinished-macro",
+        """
+pub fn todo<Input, Output, Error>(input: &mut Input) -> Result<Output, Error> {
+    #![allow(clippy::todo)]
+    trace("todo", move |_input: &mut Input| todo!("unimplemented parse")).parse_next(input)
+}""",
+        0,
+    ),
+    # base64@0.23.1 src/engine/tests.rs and memchr@2.8.3 src/macros.rs: the comment on
+    # the line before gives the reason
+    (
+        "rust-allow-attribute",
+        """
+// rstest_reuse template functions have unused variables
+#![allow(unused_variables)]
+fn a() {}""",
+        0,
+    ),
     # urfave/cli/v2@v2.27.5 flag_bool.go: "%v" of a bool is the ordinary way to format it
     (
         "go-sprintf-single-string",
