@@ -245,6 +245,41 @@ pub fn todo<Input, Output, Error>(input: &mut Input) -> Result<Output, Error> {
 fn a() {}""",
         0,
     ),
+    # petgraph@0.6.5 src/algo/feedback_arc_set.rs: the collection is reached through
+    # `nodes`, which the loop borrows mutably again
+    (
+        "rust-range-loop-index",
+        """
+fn update_neighbour_node_buckets(&mut self, ix: FasNodeIndex, nodes: &mut FasNodeContainer) {
+    for i in 0..nodes[ix].data().out_edges.len() {
+        let out_ix = nodes[ix].data().out_edges[i];
+        self.buckets.push_front(out_ix, nodes);
+    }
+}""",
+        0,
+    ),
+    # tar@0.4.43 src/header.rs and time@0.1.45 src/sys.rs: stubs for unsupported platforms
+    (
+        "rust-unfinished-macro",
+        """
+impl Header {
+    #[cfg(target_arch = "wasm32")]
+    #[allow(unused_variables)]
+    fn fill_platform_from(&mut self, meta: &fs::Metadata, mode: HeaderMode) {
+        unimplemented!();
+    }
+}
+#[cfg(target_os = "unknown")]
+mod inner {
+    pub fn get_time() -> (i64, i32) {
+        unimplemented!()
+    }
+}
+fn stub() -> u8 {
+    unimplemented!()
+}""",
+        1,
+    ),
     # urfave/cli/v2@v2.27.5 flag_bool.go: "%v" of a bool is the ordinary way to format it
     (
         "go-sprintf-single-string",
