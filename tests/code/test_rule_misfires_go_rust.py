@@ -280,6 +280,44 @@ fn stub() -> u8 {
 }""",
         1,
     ),
+    # alecthomas/kingpin/v2@v2.4.0 args.go: the guard's block also returns;
+    # jessevdk/go-flags@v1.6.1 option.go: the block is the loop alone
+    (
+        "go-guard-before-range",
+        """package kingpin
+func (a *ArgClause) setDefault() error {
+	if len(a.defaultValues) > 0 {
+		for _, defaultValue := range a.defaultValues {
+			if err := a.value.Set(defaultValue); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(option.Default) != 0 {
+		for _, v := range option.Default {
+			convert(v, checkval, option.tag)
+		}
+	}
+	return nil
+}
+""",
+        1,
+    ),
+    # jmoiron/sqlx@v1.4.0 sqlx.go: a Must method's contract is to panic
+    (
+        "go-panic-on-error",
+        """package sqlx
+func (db *DB) MustBegin() *Tx {
+	tx, err := db.Beginx()
+	if err != nil {
+		panic(err)
+	}
+	return tx
+}
+""",
+        0,
+    ),
     # urfave/cli/v2@v2.27.5 flag_bool.go: "%v" of a bool is the ordinary way to format it
     (
         "go-sprintf-single-string",
