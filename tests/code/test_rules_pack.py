@@ -106,3 +106,39 @@ def test_a_rule_file_that_is_not_utf8_is_one_line_naming_it(tmp_path: Path) -> N
     (tmp_path / "latin.yml").write_bytes(b"id: caf\xe9\nlanguage: python\nrule: {pattern: x}\n")
     with pytest.raises(BadInput, match=r"latin\.yml: cannot read the rule file"):
         load_catalog([tmp_path])
+
+
+#: Real lines a rule misfired on (issue 36's labelled precision set), each cited by the
+#: package and file it came from: (rule, citation, snippet). None of them may fire now.
+MISFIRES = [
+    ("type-check-suppressed", "flask 3.1.3 src/flask/app.py",
+     "def f(value):\n    return value  # type: ignore[no-any-return]\n"),
+    ("type-check-suppressed", "requests 2.34.2 src/requests/auth.py",
+     "def f(username):\n"
+     "    if not isinstance(username, basestring):  # type: ignore[reportUnnecessaryIsInstance]  # runtime guard for non-str/bytes\n"  # noqa: E501
+     "        raise TypeError(username)\n"),
+    ("coverage-excluded-branch", "flask 3.1.3 src/flask/ctx.py",
+     "import typing as t\nif t.TYPE_CHECKING:  # pragma: no cover\n"
+     "    from .wrappers import Response\n"),
+    ("coverage-excluded-branch", "packaging 26.4 src/packaging/version.py",
+     "import sys, typing\n"
+     "if sys.version_info >= (3, 13):  # pragma: no cover\n"
+     "    from warnings import deprecated as _deprecated\n"
+     "elif typing.TYPE_CHECKING:\n"
+     "    from typing_extensions import deprecated as _deprecated\n"
+     "else:  # pragma: no cover\n"
+     "    import functools\n"),
+    ("coverage-excluded-branch", "httpx 0.29.0 httpx/_decoders.py",
+     "try:\n    import brotli\nexcept ImportError:  # pragma: no cover\n    brotli = None\n"),
+    ("coverage-excluded-branch", "rich 15.0.0 rich/color.py",
+     'if __name__ == "__main__":  # pragma: no cover\n    print("Hello")\n'),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "source", "snippet"), MISFIRES, ids=[f"{m[0]}:{m[1]}" for m in MISFIRES]
+)
+def test_a_real_misfire_stays_fixed(rule_id: str, source: str, snippet: str) -> None:
+    rule = next(r for r in CATALOG if r.id == rule_id)
+    (found,) = Engine([rule]).analyze_sources([(snippet.encode(), "real.py")])
+    assert not found.hits, f"{rule_id} fires again on {source}"
