@@ -132,6 +132,16 @@ MISFIRES = [
      "try:\n    import brotli\nexcept ImportError:  # pragma: no cover\n    brotli = None\n"),
     ("coverage-excluded-branch", "rich 15.0.0 rich/color.py",
      'if __name__ == "__main__":  # pragma: no cover\n    print("Hello")\n'),
+    ("else-return-after-return", "flask 3.1.3 src/flask/cli.py",
+     "def locate_app(module, app_name):\n    if app_name is None:\n"
+     "        return find_best_app(module)\n    else:\n"
+     "        return find_app_by_string(module, app_name)\n"),
+    ("else-return-after-return", "flask 3.1.3 src/flask/sansio/scaffold.py",
+     "def find_package(root_spec):\n    if root_spec.submodule_search_locations:\n"
+     "        search_location = root_spec.submodule_search_locations[0]\n"
+     "        return os.path.dirname(search_location)\n    else:\n"
+     "        # package with __init__.py\n"
+     "        return os.path.dirname(os.path.dirname(root_spec.origin))\n"),
 ]  # fmt: skip
 
 
