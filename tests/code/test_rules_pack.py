@@ -142,6 +142,12 @@ MISFIRES = [
      "        return os.path.dirname(search_location)\n    else:\n"
      "        # package with __init__.py\n"
      "        return os.path.dirname(os.path.dirname(root_spec.origin))\n"),
+    ("append-loop-extend", "packaging 26.4 src/packaging/metadata.py",
+     "def process(self, value):\n    normalized_names = []\n    try:\n"
+     "        for name in value:\n"
+     "            normalized_names.append(utils.canonicalize_name(name, validate=True))\n"
+     "    except utils.InvalidName as exc:\n"
+     "        raise self._invalid_metadata(f\"{name!r} is invalid\", cause=exc) from exc\n"),
 ]  # fmt: skip
 
 
