@@ -148,6 +148,16 @@ MISFIRES = [
      "            normalized_names.append(utils.canonicalize_name(name, validate=True))\n"
      "    except utils.InvalidName as exc:\n"
      "        raise self._invalid_metadata(f\"{name!r} is invalid\", cause=exc) from exc\n"),
+    ("except-isinstance-dispatch", "httpx 0.29.0 httpx/_transports/default.py",
+     "def map_httpcore_exceptions():\n    try:\n        yield\n    except Exception as exc:\n"
+     "        mapped_exc = None\n"
+     "        for from_exc, to_exc in HTTPCORE_EXC_MAP.items():\n"
+     "            if not isinstance(exc, from_exc):\n                continue\n"
+     "            mapped_exc = to_exc\n"),
+    ("unreachable-code-after-raise", "httpx 0.29.0 httpx/_types.py",
+     "class SyncByteStream:\n    def __iter__(self):\n"
+     "        raise NotImplementedError(\"The '__iter__' method must be implemented.\")\n"
+     "        yield b\"\"  # pragma: no cover\n"),
 ]  # fmt: skip
 
 
