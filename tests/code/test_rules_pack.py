@@ -158,6 +158,27 @@ MISFIRES = [
      "class SyncByteStream:\n    def __iter__(self):\n"
      "        raise NotImplementedError(\"The '__iter__' method must be implemented.\")\n"
      "        yield b\"\"  # pragma: no cover\n"),
+    ("negated-equality-comparison", "requests 2.34.2 src/requests/auth.py",
+     "class HTTPBasicAuth:\n    def __ne__(self, other):\n        return not self == other\n"),
+    ("lambda-wraps-call", "attrs 26.1.0 src/attr/_make.py",
+     "class Converter:\n    def __init__(self):\n"
+     "        self.__call__ = lambda value, instance, __: self.converter(\n"
+     "            value, instance\n        )\n"),
+    ("identical-if-else-branches", "rich 15.0.0 rich/traceback.py",
+     "def render(stack):\n    if stack.is_cause:\n        yield Text.from_markup(\n"
+     "            \"\\n[i]The above exception was the direct cause of \"\n"
+     "            \"the following exception:\\n\",\n"
+     "        )\n    else:\n        yield Text.from_markup(\n"
+     "            \"\\n[i]During handling of the above exception, \"\n"
+     "            \"another exception occurred:\\n\",\n"
+     "        )\n"),
+    ("while-index-loop", "rich 15.0.0 rich/pretty.py",
+     "def expand(node, expand_all, max_width, indent_size):\n"
+     "    lines = [_Line(node=node, is_root=True)]\n    line_no = 0\n"
+     "    while line_no < len(lines):\n        line = lines[line_no]\n"
+     "        if expand_all or not line.check_length(max_width):\n"
+     "            lines[line_no : line_no + 1] = line.expand(indent_size)\n"
+     "        line_no += 1\n"),
 ]  # fmt: skip
 
 
