@@ -179,6 +179,16 @@ MISFIRES = [
      "        if expand_all or not line.check_length(max_width):\n"
      "            lines[line_no : line_no + 1] = line.expand(indent_size)\n"
      "        line_no += 1\n"),
+    ("len-at-least-one-test", "attrs 26.1.0 src/attr/_version_info.py",
+     "def _ensure_tuple(self, other):\n    if not (1 <= len(other) <= 4):\n"
+     "        raise NotImplementedError\n    return other\n"),
+    ("list-comprehension-in-reducer", "rich 15.0.0 rich/_unicode_data/__init__.py",
+     "VERSION_ORDER = sorted(\n    [\n        tuple(\n            map(int, version.split(\".\")),\n"
+     "        )\n        for version in VERSIONS\n    ]\n)\n"),
+    ("if-return-bool-then-opposite", "httpx 0.29.0 httpx/_utils.py",
+     "def matches(self, other):\n    if self.scheme and self.scheme != other.scheme:\n"
+     "        return False\n    if self.port is not None and self.port != other.port:\n"
+     "        return False\n    return True\n"),
 ]  # fmt: skip
 
 
