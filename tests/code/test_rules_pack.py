@@ -106,3 +106,96 @@ def test_a_rule_file_that_is_not_utf8_is_one_line_naming_it(tmp_path: Path) -> N
     (tmp_path / "latin.yml").write_bytes(b"id: caf\xe9\nlanguage: python\nrule: {pattern: x}\n")
     with pytest.raises(BadInput, match=r"latin\.yml: cannot read the rule file"):
         load_catalog([tmp_path])
+
+
+#: Real lines a rule misfired on (issue 36's labelled precision set), each cited by the
+#: package and file it came from: (rule, citation, snippet). None of them may fire now.
+MISFIRES = [
+    ("type-check-suppressed", "flask 3.1.3 src/flask/app.py",
+     "def f(value):\n    return value  # type: ignore[no-any-return]\n"),
+    ("type-check-suppressed", "requests 2.34.2 src/requests/auth.py",
+     "def f(username):\n"
+     "    if not isinstance(username, basestring):  # type: ignore[reportUnnecessaryIsInstance]  # runtime guard for non-str/bytes\n"  # noqa: E501
+     "        raise TypeError(username)\n"),
+    ("coverage-excluded-branch", "flask 3.1.3 src/flask/ctx.py",
+     "import typing as t\nif t.TYPE_CHECKING:  # pragma: no cover\n"
+     "    from .wrappers import Response\n"),
+    ("coverage-excluded-branch", "packaging 26.4 src/packaging/version.py",
+     "import sys, typing\n"
+     "if sys.version_info >= (3, 13):  # pragma: no cover\n"
+     "    from warnings import deprecated as _deprecated\n"
+     "elif typing.TYPE_CHECKING:\n"
+     "    from typing_extensions import deprecated as _deprecated\n"
+     "else:  # pragma: no cover\n"
+     "    import functools\n"),
+    ("coverage-excluded-branch", "httpx 0.29.0 httpx/_decoders.py",
+     "try:\n    import brotli\nexcept ImportError:  # pragma: no cover\n    brotli = None\n"),
+    ("coverage-excluded-branch", "rich 15.0.0 rich/color.py",
+     'if __name__ == "__main__":  # pragma: no cover\n    print("Hello")\n'),
+    ("else-return-after-return", "flask 3.1.3 src/flask/cli.py",
+     "def locate_app(module, app_name):\n    if app_name is None:\n"
+     "        return find_best_app(module)\n    else:\n"
+     "        return find_app_by_string(module, app_name)\n"),
+    ("else-return-after-return", "flask 3.1.3 src/flask/sansio/scaffold.py",
+     "def find_package(root_spec):\n    if root_spec.submodule_search_locations:\n"
+     "        search_location = root_spec.submodule_search_locations[0]\n"
+     "        return os.path.dirname(search_location)\n    else:\n"
+     "        # package with __init__.py\n"
+     "        return os.path.dirname(os.path.dirname(root_spec.origin))\n"),
+    ("append-loop-extend", "packaging 26.4 src/packaging/metadata.py",
+     "def process(self, value):\n    normalized_names = []\n    try:\n"
+     "        for name in value:\n"
+     "            normalized_names.append(utils.canonicalize_name(name, validate=True))\n"
+     "    except utils.InvalidName as exc:\n"
+     "        raise self._invalid_metadata(f\"{name!r} is invalid\", cause=exc) from exc\n"),
+    ("except-isinstance-dispatch", "httpx 0.29.0 httpx/_transports/default.py",
+     "def map_httpcore_exceptions():\n    try:\n        yield\n    except Exception as exc:\n"
+     "        mapped_exc = None\n"
+     "        for from_exc, to_exc in HTTPCORE_EXC_MAP.items():\n"
+     "            if not isinstance(exc, from_exc):\n                continue\n"
+     "            mapped_exc = to_exc\n"),
+    ("unreachable-code-after-raise", "httpx 0.29.0 httpx/_types.py",
+     "class SyncByteStream:\n    def __iter__(self):\n"
+     "        raise NotImplementedError(\"The '__iter__' method must be implemented.\")\n"
+     "        yield b\"\"  # pragma: no cover\n"),
+    ("negated-equality-comparison", "requests 2.34.2 src/requests/auth.py",
+     "class HTTPBasicAuth:\n    def __ne__(self, other):\n        return not self == other\n"),
+    ("lambda-wraps-call", "attrs 26.1.0 src/attr/_make.py",
+     "class Converter:\n    def __init__(self):\n"
+     "        self.__call__ = lambda value, instance, __: self.converter(\n"
+     "            value, instance\n        )\n"),
+    ("identical-if-else-branches", "rich 15.0.0 rich/traceback.py",
+     "def render(stack):\n    if stack.is_cause:\n        yield Text.from_markup(\n"
+     "            \"\\n[i]The above exception was the direct cause of \"\n"
+     "            \"the following exception:\\n\",\n"
+     "        )\n    else:\n        yield Text.from_markup(\n"
+     "            \"\\n[i]During handling of the above exception, \"\n"
+     "            \"another exception occurred:\\n\",\n"
+     "        )\n"),
+    ("while-index-loop", "rich 15.0.0 rich/pretty.py",
+     "def expand(node, expand_all, max_width, indent_size):\n"
+     "    lines = [_Line(node=node, is_root=True)]\n    line_no = 0\n"
+     "    while line_no < len(lines):\n        line = lines[line_no]\n"
+     "        if expand_all or not line.check_length(max_width):\n"
+     "            lines[line_no : line_no + 1] = line.expand(indent_size)\n"
+     "        line_no += 1\n"),
+    ("len-at-least-one-test", "attrs 26.1.0 src/attr/_version_info.py",
+     "def _ensure_tuple(self, other):\n    if not (1 <= len(other) <= 4):\n"
+     "        raise NotImplementedError\n    return other\n"),
+    ("list-comprehension-in-reducer", "rich 15.0.0 rich/_unicode_data/__init__.py",
+     "VERSION_ORDER = sorted(\n    [\n        tuple(\n            map(int, version.split(\".\")),\n"
+     "        )\n        for version in VERSIONS\n    ]\n)\n"),
+    ("if-return-bool-then-opposite", "httpx 0.29.0 httpx/_utils.py",
+     "def matches(self, other):\n    if self.scheme and self.scheme != other.scheme:\n"
+     "        return False\n    if self.port is not None and self.port != other.port:\n"
+     "        return False\n    return True\n"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rule_id", "source", "snippet"), MISFIRES, ids=[f"{m[0]}:{m[1]}" for m in MISFIRES]
+)
+def test_a_real_misfire_stays_fixed(rule_id: str, source: str, snippet: str) -> None:
+    rule = next(r for r in CATALOG if r.id == rule_id)
+    (found,) = Engine([rule]).analyze_sources([(snippet.encode(), "real.py")])
+    assert not found.hits, f"{rule_id} fires again on {source}"
