@@ -72,7 +72,9 @@ def design_line(result: BenchResult) -> str:
     else:
         what = "matched-pair accuracy (the pairs of the file; a paper may sit in several)"
     return (f"computed: {what}; {papers} (aggregate). PairAcc intervals: two-way cluster "
-            "bootstrap over AI papers and human papers; AUROC and TPR: papers redrawn per group")
+            "bootstrap over AI papers and human papers (Wilson's score interval when every pair "
+            "goes one way); AUROC: Newcombe's score interval; TPR: papers redrawn per group, "
+            "widened to Wilson's interval over the AI papers")
 
 
 def print_bench(console: Console, result: BenchResult) -> None:
@@ -86,6 +88,8 @@ def print_bench(console: Console, result: BenchResult) -> None:
         )  # fmt: skip
     print_table(console, table)
     console.print(design_line(result))
+    for note in result.reports[-1].notes if result.reports else ():
+        console.print(f"[yellow]note:[/] {note}")
 
 
 def bench_json(result: BenchResult, problems: list[tuple[str, str]]) -> dict[str, Any]:
