@@ -15,7 +15,9 @@ An exhibit (one is enough, anywhere) is
   minted, alltt, tcolorbox, mdframed, framed), ``quote`` / ``quotation``
   outside the related work, or a custom box whose name holds one of
   `EXHIBIT_NAME_STEMS` (``promptbox``, ``examplebox``, ``outputbox``, ...);
-  an environment with no content is not an exhibit;
+  an environment with no content is not an exhibit, nor one whose lines are
+  settings (optimizer settings, hyperparameters: neither input nor output
+  material; `slopmark.paper.measures.configuration`);
 - a float caption announcing an example, a case or a failure
   (`CAPTION_CUES`: example(s), case study / studies, qualitative, failure
   case(s) / mode(s) / example(s), sample output(s), example output(s),
@@ -49,6 +51,7 @@ from slopmark.paper.measures.base import (
     heading,
     register,
 )
+from slopmark.paper.measures.configuration import is_configuration
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
@@ -196,12 +199,27 @@ def _is_exhibit_environment(document: Document, environment: Environment) -> boo
     return name in EXHIBIT_ENVIRONMENTS or any(s in name.lower() for s in EXHIBIT_NAME_STEMS)
 
 
+def _displays(document: Document) -> list[Environment]:
+    """The exhibit-kind environments with content (configuration blocks included)."""
+    return [e for e in document.environments
+            if _is_exhibit_environment(document, e) and _has_content(e)]  # fmt: skip
+
+
+def _is_settings(environment: Environment) -> bool:
+    """A block of settings; a quotation is never one."""
+    return environment.name.rstrip("*") not in QUOTE_ENVIRONMENTS and is_configuration(
+        environment.source
+    )
+
+
 def _environment_exhibits(document: Document) -> list[Exhibit]:
-    return [
-        Exhibit("environment", e.name, e.at)
-        for e in document.environments
-        if _is_exhibit_environment(document, e) and _has_content(e)
-    ]
+    return [Exhibit("environment", e.name, e.at)
+            for e in _displays(document) if not _is_settings(e)]  # fmt: skip
+
+
+def settings_blocks(document: Document) -> list[Exhibit]:
+    """The display environments left out as configuration (reported in ``detail``)."""
+    return [Exhibit("settings", e.name, e.at) for e in _displays(document) if _is_settings(e)]
 
 
 def announces_exhibit(caption: str) -> bool:
@@ -267,6 +285,8 @@ def evidence_gap(document: Document) -> MeasureResult:
         )
         return MeasureResult.of(NAME, PLANE, 0, 0, UNIT, reason=reason)
     detail: dict[str, object] = {"result_tables": [t.name for t in tables]}
+    if settings := settings_blocks(document):
+        detail["settings_not_exhibits"] = [asdict(e) for e in settings]
     found = exhibits(document)
     if found:
         detail["exhibits"] = [asdict(e) for e in found]
