@@ -137,10 +137,11 @@ def score_paper(
     poor = gaps(found) if found is not None else {}
     released: dict[str, MeasureResult] = {}
     if reference is not None:
+        from slopmark.paper.measures.pointers import printed_names
         from slopmark.paper.reference import reference_results
 
         wanted = [spec.name for spec in specs if spec.name not in poor]
-        released = reference_results(reference, wanted)
+        released = reference_results(replace(reference, printed=printed_names(document)), wanted)
     results = [
         _not_measured(spec, poor[spec.name]) if spec.name in poor
         else released.get(spec.name) or spec.build().measure(document, models)

@@ -27,7 +27,6 @@ statistical inference", JASA 22(158)).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 Z95 = 1.959963984540054

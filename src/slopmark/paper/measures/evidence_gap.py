@@ -50,6 +50,7 @@ from slopmark.paper.measures.base import (
     Plane,
     heading,
     register,
+    shown_caption,
 )
 from slopmark.paper.measures.configuration import is_configuration
 
@@ -147,10 +148,10 @@ def is_result_table(cells: TableCells) -> bool:
     return cells.data_rows >= MIN_DATA_ROWS and cells.numeric_cells >= MIN_NUMERIC_CELLS
 
 
-def _table_name(numbers: dict[str, str | None], table: Float) -> str:
+def _table_name(document: Document, numbers: dict[str, str | None], table: Float) -> str:
     """``Table 2: caption`` (the first numbered label of ``table``), else ``Table: caption``."""
     number = next((numbers[k] for k in table.labels if numbers.get(k)), None)
-    caption = " ".join(table.caption.split())
+    caption = " ".join(shown_caption(document, table).split())
     return f"Table {number}: {caption}" if number else f"Table: {caption}"
 
 
@@ -174,7 +175,7 @@ def result_tables(document: Document) -> tuple[ResultTable, ...]:
     """The body's result tables, in floats first and then bare tabulars, in document order."""
     numbers = {label.key: label.number for label in document.labels}
     floats = [
-        ResultTable(_table_name(numbers, f), f.at, f.section)
+        ResultTable(_table_name(document, numbers, f), f.at, f.section)
         for f in document.floats
         if _in_body(document, f.section) and any(map(is_result_table, f.tables))
     ]

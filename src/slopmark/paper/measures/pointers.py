@@ -40,6 +40,7 @@ from slopmark.paper.document import (
     Sentence,
     Span,
 )
+from slopmark.paper.measures.base import shown_caption
 
 PointerKind = Literal["section", "figure", "table", "equation", "algorithm", "theorem", "appendix"]
 
@@ -204,6 +205,10 @@ _PRINTED_NAME = {
     "equation": "Equation ({})", "algorithm": "Algorithm {}", "theorem": "Theorem {}",
 }  # fmt: skip
 _DESCRIPTION_CHARS = 80
+#: Dropped from an environment's source when it describes the object: its wrapper and labels.
+_BOOKKEEPING = re.compile(
+    r"\\(?:begin|end)\s*\{[^{}]*\}|\\label\s*\{[^{}]*\}|\\(?:nonumber|notag)\b"
+)
 #: The target of a pointer into the appendix.
 APPENDIX = "@appendix"
 
@@ -267,6 +272,20 @@ def _labelled_objects(document: Document, homes: set[int]) -> list[DeclaredObjec
     return found
 
 
+def printed_names(document: Document) -> dict[str, str]:
+    """Every object label's printed name ("Equation (3)", "Table 2"), where its number is
+    known (from the numbering order or the float's position among its kind)."""
+    ordinals = _float_ordinals(document.floats)
+    floats = {key: f for f in document.floats for key in f.labels}
+    names = {}
+    for label in document.labels:
+        held = floats.get(label.key)
+        number = label.number or (ordinals[id(held)] if held else None)
+        if number and label.kind in _PRINTED_NAME:
+            names[label.key] = _PRINTED_NAME[label.kind].format(number)
+    return names
+
+
 def _float_ordinals(floats: Iterable[Float]) -> dict[int, str]:
     """Each float's number by order of its kind, for labels whose number is unknown."""
     counts: Counter[str] = Counter()
@@ -279,10 +298,10 @@ def _float_ordinals(floats: Iterable[Float]) -> dict[int, str]:
 
 def _describe(document: Document, key: str, held: Float | None) -> str:
     if held is not None:
-        return _shorten(held.caption)
+        return _shorten(shown_caption(document, held))
     marker = f"\\label{{{key}}}"
     source = next((e.source for e in document.environments if marker in e.source), "")
-    return _shorten(source.replace(marker, ""))
+    return _shorten(_BOOKKEEPING.sub(" ", source))
 
 
 def _shorten(text: str) -> str:
