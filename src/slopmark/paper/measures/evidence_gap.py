@@ -24,7 +24,10 @@ An exhibit (one is enough, anywhere) is
   generated samples / examples / outputs, samples generated, model outputs,
   transcript(s), illustrative), once the phrases of `CAPTION_NOT_CUES`
   ("for example", "number of ... examples", "training examples",
-  "examples per") are set aside;
+  "examples per") are set aside. "Generated samples" counts: the text looks
+  for "inputs, outputs, or cases" so readers can "inspect individual successes
+  and failures" (Section 3.1), and samples a model generated are its outputs
+  (the authors' release does not list the phrase; docs/paper-definitions.md);
 - a long quotation outside the related work: at least `LONG_QUOTE_WORDS`
   words inside ````...''``, ``“...”``, ``"..."`` or ``\\enquote{...}``.
 
