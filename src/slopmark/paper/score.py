@@ -137,7 +137,7 @@ def score_paper(
     poor = gaps(found) if found is not None else {}
     released: dict[str, MeasureResult] = {}
     if reference is not None:
-        from slopmark.paper.measures.pointers import printed_names
+        from slopmark.paper.measures.printed import printed_names
         from slopmark.paper.reference import reference_results
 
         wanted = [spec.name for spec in specs if spec.name not in poor]

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 import string
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -41,6 +40,7 @@ from slopmark.paper.document import (
     Span,
 )
 from slopmark.paper.measures.base import shown_caption
+from slopmark.paper.measures.printed import PRINTED_NAME, float_ordinals
 
 PointerKind = Literal["section", "figure", "table", "equation", "algorithm", "theorem", "appendix"]
 
@@ -200,10 +200,6 @@ def _read_named(match: re.Match[str], text: str) -> NamedPointer | None:
 OBJECT_KINDS: tuple[LabelKind, ...] = ("figure", "table", "equation", "algorithm", "theorem")
 #: Body sections that are not objects (nobody is expected to point at them).
 _NOT_OBJECT_ROLES = {"abstract", "statement", "acknowledgements", "references", "appendix"}
-_PRINTED_NAME = {
-    "section": "Section {}", "figure": "Figure {}", "table": "Table {}",
-    "equation": "Equation ({})", "algorithm": "Algorithm {}", "theorem": "Theorem {}",
-}  # fmt: skip
 _DESCRIPTION_CHARS = 80
 #: Dropped from an environment's source when it describes the object: its wrapper and labels.
 _BOOKKEEPING = re.compile(
@@ -245,7 +241,7 @@ def declared_objects(document: Document) -> tuple[DeclaredObject, ...]:
 
 
 def _section_object(section: Section) -> DeclaredObject:
-    name = _PRINTED_NAME["section"].format(section.number) if section.number else section.title
+    name = PRINTED_NAME["section"].format(section.number) if section.number else section.title
     return DeclaredObject(
         f"section:{section.index}", "section", name, section.index, section.at, section.title,
         number=section.number,
@@ -254,7 +250,7 @@ def _section_object(section: Section) -> DeclaredObject:
 
 def _labelled_objects(document: Document, homes: set[int]) -> list[DeclaredObject]:
     floats = {key: f for f in document.floats for key in f.labels}
-    ordinals = _float_ordinals(document.floats)
+    ordinals = float_ordinals(document.floats)
     seen: set[str] = set()
     found: list[DeclaredObject] = []
     for label in document.labels:
@@ -266,34 +262,10 @@ def _labelled_objects(document: Document, homes: set[int]) -> list[DeclaredObjec
         seen.update(keys)
         number = label.number or (ordinals[id(held)] if held else None)
         found.append(DeclaredObject(
-            label.key, label.kind, _PRINTED_NAME[label.kind].format(number or label.key), home,
+            label.key, label.kind, PRINTED_NAME[label.kind].format(number or label.key), home,
             label.at, _describe(document, label.key, held), keys, number,
         ))  # fmt: skip
     return found
-
-
-def printed_names(document: Document) -> dict[str, str]:
-    """Every object label's printed name ("Equation (3)", "Table 2"), where its number is
-    known (from the numbering order or the float's position among its kind)."""
-    ordinals = _float_ordinals(document.floats)
-    floats = {key: f for f in document.floats for key in f.labels}
-    names = {}
-    for label in document.labels:
-        held = floats.get(label.key)
-        number = label.number or (ordinals[id(held)] if held else None)
-        if number and label.kind in _PRINTED_NAME:
-            names[label.key] = _PRINTED_NAME[label.kind].format(number)
-    return names
-
-
-def _float_ordinals(floats: Iterable[Float]) -> dict[int, str]:
-    """Each float's number by order of its kind, for labels whose number is unknown."""
-    counts: Counter[str] = Counter()
-    ordinals: dict[int, str] = {}
-    for held in floats:
-        counts[held.kind] += 1
-        ordinals[id(held)] = str(counts[held.kind])
-    return ordinals
 
 
 def _describe(document: Document, key: str, held: Float | None) -> str:
