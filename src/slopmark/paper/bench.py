@@ -16,6 +16,7 @@ out, so a reader sees how much of the aggregate's separation one flag makes.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,11 +44,7 @@ Progress = Callable[[int, int], None]
 
 def flag_summary(scores: Mapping[str, PaperScore]) -> dict[str, int]:
     """How many scored papers have each plane resting on a single 0/1 measure."""
-    found: dict[str, int] = {}
-    for score in scores.values():
-        for plane in score.flag_planes:
-            found[plane] = found.get(plane, 0) + 1
-    return found
+    return dict(Counter(plane for score in scores.values() for plane in score.flag_planes))
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ def is_configuration(source: str) -> bool:
     """Is the block's text (its LaTeX wrapper included or not) a list of settings?"""
     lines = [line for line in _LATEX_WRAPPER.sub("", source).splitlines()
              if line.strip() and not _COMMENT.match(line)]  # fmt: skip
-    if any(_io_key(line) for line in lines):
+    if any(map(_io_key, lines)):
         return False
     values = [v for v in map(_setting_value, lines) if v is not None]
     structure = sum(1 for line in lines if _STRUCTURE.match(line))
