@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from slopmark.paper.pairs import FEW_PAPERS, Design, evaluate
@@ -68,3 +68,17 @@ def test_a_group_of_fewer_than_five_papers_is_noted() -> None:
     assert len(report.notes) == 1
     assert report.notes[0].startswith(f"only 3 AI papers (fewer than {FEW_PAPERS})")
     assert auroc_interval(0.5, 0, 3) is None and wilson_interval(0.5, 0) is None
+
+
+groups = st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0]), min_size=2, max_size=9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(groups, groups)
+def test_every_interval_holds_its_estimate(ai: list[float], human: list[float]) -> None:
+    report = evaluate("m", Design.crossed(ai, human), samples=200)
+    for estimate in (report.pair_accuracy, report.auroc, report.tpr_at_5_fpr):
+        assert estimate.value is not None and estimate.low is not None
+        assert estimate.high is not None
+        assert 0.0 <= estimate.low <= estimate.value + 1e-12
+        assert estimate.value - 1e-12 <= estimate.high <= 1.0
