@@ -12,6 +12,7 @@ from slopmark.paper.latex.convert import plain_text
 from slopmark.paper.latex.readable import readable
 from slopmark.paper.load import load_with_reference
 from slopmark.paper.measures import choose_measures
+from slopmark.paper.measures.base import shown
 from slopmark.paper.score import score_paper
 
 PAPER = r"""\documentclass{article}
@@ -95,3 +96,39 @@ def test_the_repair_asks_for_a_pointer_that_counts(tmp_path: Path) -> None:
     )
     assert "from 2 Method itself" in repairs["Equation (1)"]
     assert repairs["Section 3"].startswith("if another body section builds on Section 3")
+
+
+EQUATIONS = r"""\documentclass{article}
+\begin{document}
+\section{Intro}
+We use \eqref{eq:g}, \eqref{eq:t}, \eqref{eq:s1}, \eqref{eq:s2}, \eqref{eq:sub} and \eqref{eq:e}.
+\section{Method}
+\begin{gather}
+a = b \label{eq:g}
+\end{gather}
+\begin{equation}
+x = y \tag{A1} \label{eq:t}
+\end{equation}
+\begin{subequations}\label{eq:sub}
+\begin{align}
+p &= q \label{eq:s1}\\
+r &= s \label{eq:s2}
+\end{align}
+\end{subequations}
+\begin{eqnarray}
+e &=& f \label{eq:e}
+\end{eqnarray}
+\end{document}
+"""
+
+
+def test_equations_are_shown_with_the_numbers_latex_prints(tmp_path: Path) -> None:
+    """amsmath's subequations: one number for the group, a letter per row, and the
+    counter goes on after it."""
+    path = tmp_path / "paper.tex"
+    path.write_text(EQUATIONS)
+    document = load_document(path)
+    numbers = {label.key: label.number for label in document.labels}
+    assert numbers == {"eq:g": "1", "eq:t": "A1", "eq:sub": "2",
+                       "eq:s1": "2a", "eq:s2": "2b", "eq:e": "3"}  # fmt: skip
+    assert shown(document, document.sentences[0]) == "We use (1), (A1), (2a), (2b), (2) and (3)."

@@ -5,7 +5,9 @@ Figures, tables and algorithms are numbered in order of their first
 adds a letter (``2a``). Equations are numbered in order: one number per
 ``equation``/``multline``, one per row of ``align``/``gather``/``eqnarray``
 (and friends) unless the row says ``\nonumber``/``\notag``; starred
-environments are unnumbered; ``\tag{x}`` prints x. Theorem-like
+environments are unnumbered; ``\tag{x}`` prints x. A ``subequations``
+environment takes one number (its own label prints it) and the rows inside
+print that number with a letter (``3a``, ``3b``), as amsmath does. Theorem-like
 environments (the common names plus every ``\newtheorem``) count per counter,
 shared counters (``\newtheorem{lemma}[theorem]{Lemma}``) and per-section
 numbering (``[section]``) included.
@@ -115,7 +117,7 @@ def label_kind(frame: Frame, theorems: dict[str, TheoremCounter]) -> LabelKind |
     kind = FLOAT_KINDS.get(name) or SUBFLOATS.get(name) or frame.caption_kind
     if kind is not None:
         return kind
-    if name in EQUATIONS:
+    if name in EQUATIONS or name == "subequations":
         return "equation"
     if name in theorems:
         return "theorem"
@@ -130,6 +132,17 @@ class Numbering:
         self.floats: Counter[str] = Counter()
         self.equation = 0
         self.counts: dict[str, tuple[str | None, int]] = {}
+        #: Inside ``subequations``: its number and the rows numbered so far.
+        self.sub: tuple[str, int] | None = None
+
+    def begin_subequations(self) -> str:
+        """The number a ``subequations`` environment takes; its rows get letters."""
+        self.equation += 1
+        self.sub = (str(self.equation), 0)
+        return self.sub[0]
+
+    def end_subequations(self) -> None:
+        self.sub = None
 
     def next_float(self, kind: str) -> str:
         self.floats[kind] += 1
@@ -151,6 +164,10 @@ class Numbering:
             return tag.group(1).strip()
         if starred or _NO_NUMBER.search(row) or (rows > 1 and not row.strip()):
             return None
+        if self.sub is not None:
+            parent, count = self.sub[0], self.sub[1] + 1
+            self.sub = (parent, count)
+            return parent + chr(ord("a") + min(count, 26) - 1)
         self.equation += 1
         return str(self.equation)
 

@@ -238,6 +238,8 @@ class Scanner:
         if name in SUBFLOATS and parent is not None:
             parent.subs += 1
             frame.number = chr(ord("a") + min(parent.subs, 26) - 1)
+        elif name == "subequations":
+            frame.number = self.numbering.begin_subequations()
         elif name in self.numbering.theorems and name not in EQUATIONS:
             frame.number = self.numbering.next_theorem(name, self.tracker.current_top_number())
         elif name == "abstract":
@@ -262,6 +264,8 @@ class Scanner:
         self.environments.append(Environment(frame.name, frame.section, frame.at, source))
         if frame.name in EQUATIONS:
             self.numbering.number_equations(frame, self.masked, inner_end)
+        elif frame.name == "subequations":
+            self.numbering.end_subequations()
         elif frame.name in SUBFLOATS and self.stack:
             for draft in frame.labels:
                 draft.sub = frame.number or ""
