@@ -3,6 +3,7 @@ prints, no sentinel, and a repair that asks for a pointer that counts."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,7 @@ Done.
         (r"a $3 \times 4$ grid", "a 3 × 4 grid"),
         (r"maps $A \to B$ and $B \leftarrow C$", "maps A → B and B ← C"),
         (r"$p \Rightarrow q$, $x \rightarrow y$", "p ⇒ q, x → y"),
-        (r"a 2\texttimes{} speed-up", "a 2 × speed-up"),
+        (r"a 2\texttimes{} speed-up", "a 2× speed-up"),
         (r"$\alpha \leq 0.5$", "α ≤ 0.5"),
         (r"$\tof$ stays a command", "tof stays a command"),
     ],
@@ -132,3 +133,36 @@ def test_equations_are_shown_with_the_numbers_latex_prints(tmp_path: Path) -> No
     assert numbers == {"eq:g": "1", "eq:t": "A1", "eq:sub": "2",
                        "eq:s1": "2a", "eq:s2": "2b", "eq:e": "3"}  # fmt: skip
     assert shown(document, document.sentences[0]) == "We use (1), (A1), (2a), (2b), (2) and (3)."
+
+
+def test_labels_and_environment_wrappers_print_nothing() -> None:
+    sentence = r"a \begin{equation}\label{eq:f} g_\theta(\Lambda) = B\theta, \end{equation} here"
+    assert readable(sentence) == "a g_θ(Λ) = Bθ, here"
+    assert readable(r"\label{tab:res}Comparison of rates") == "Comparison of rates"
+
+
+REPEATED = r"""\documentclass{article}
+\begin{document}
+\begin{abstract}
+Diffusion models achieve remarkable success across many domains of modern machine
+learning research today \cite{ho2020}.
+\end{abstract}
+\section{Introduction}
+Diffusion models achieve remarkable success across many domains of modern machine
+learning research today \cite{ho2020}.
+The loss $L$ is simple, as shown in Figure~\ref{fig:a} and discussed by \cite{song2021}.
+\section{Related Work}
+Score models were studied by \cite{song2021}.
+\end{document}
+"""
+
+
+def test_reference_findings_show_no_placeholder(tmp_path: Path) -> None:
+    path = tmp_path / "paper.tex"
+    path.write_text(REPEATED)
+    document, source = load_with_reference(path, None, True)
+    score = score_paper(document, choose_measures("deterministic"), None, source)
+    texts = [item.text for result in score.results for item in result.instances]
+    assert any(text.startswith("Diffusion models achieve") for text in texts)
+    assert not [text for text in texts if re.search(r"xx\w+xx|zz(?:cite|ref|math)", text)]
+    assert any("[cite]" in text or "[ho2020]" in text for text in texts)

@@ -3,7 +3,8 @@ r"""A sentence's LaTeX as a person reads it, for findings (``0\%`` → ``0%``).
 Citation commands become their keys in brackets (``\citep{a,b}`` → ``[a, b]``);
 reference commands become the printed number when it is known, else the key
 (``Table~\ref{tab:main}`` → ``Table 2``; ``\eqref`` adds parentheses); text
-styles keep their text; footnotes are dropped; symbol commands print their
+styles keep their text; footnotes, labels (``\label{eq:x}`` prints nothing) and
+environment wrappers are dropped; symbol commands print their
 character (``$3 \times 3$`` → ``3 × 3``, ``\rightarrow`` → ``→``; `symbols`);
 inline math loses its ``$`` and its other commands' backslashes; escaped
 characters, ties, dashes and TeX quotes become the characters they print; any
@@ -33,6 +34,10 @@ _STYLE = re.compile(
     r"|mathit|mathcal|operatorname|textnormal)\s*\{((?:[^{}]|\{[^{}]*\})*)\}"
 )
 _MATH = re.compile(r"\$([^$]*)\$|\\\((.*?)\\\)", re.S)
+#: What prints nothing: labels, environment wrappers, equation-number switches.
+_SILENT = re.compile(
+    r"\\label\s*\{[^{}]*\}|\\(?:begin|end)\s*\{[^{}]*\}|\\(?:nonumber|notag)(?![A-Za-z])"
+)
 _ESCAPED = re.compile(r"\\([%&_#$])")
 _COMMAND = re.compile(r"\\[A-Za-z@]+\*?\s*(?:\[[^\]]*\])?")
 _CHARACTERS = (("---", "—"), ("--", "–"), ("``", "“"), ("''", "”"), ("~", " "), ("\\\\", " "))
@@ -42,7 +47,7 @@ def readable(latex: str, numbers: Mapping[str, str | None] | None = None) -> str
     """One line of readable text from a LaTeX sentence; ``numbers`` maps label keys to
     their printed numbers."""
     printed = numbers or {}
-    text = _FOOTNOTE.sub("", latex)
+    text = _SILENT.sub(" ", _FOOTNOTE.sub("", latex))
     text = _CITE.sub(lambda m: "[" + ", ".join(k.strip() for k in m.group(1).split(",")) + "]",
                      text)  # fmt: skip
     text = _REF.sub(lambda m: _reference(m.group(1), m.group(2), printed), text)

@@ -30,9 +30,12 @@ SYMBOLS = {
 }  # fmt: skip
 #: Every character a symbol command prints (kept where other marks are dropped).
 CHARACTERS = "".join(sorted(set(SYMBOLS.values())))
-_SYMBOL = re.compile(r"\\(" + "|".join(sorted(SYMBOLS, key=len, reverse=True)) + r")(?![A-Za-z])")
+_SYMBOL = re.compile(
+    r"\\(" + "|".join(sorted(SYMBOLS, key=len, reverse=True)) + r")(?![A-Za-z])(?:\{\})?"
+)
 
 
 def print_symbols(latex: str) -> str:
-    """``latex`` with every symbol command of `SYMBOLS` replaced by its character, spaced."""
-    return _SYMBOL.sub(lambda m: f" {SYMBOLS[m.group(1)]} ", latex)
+    """``latex`` with every symbol command of `SYMBOLS` replaced by its character (the
+    spaces around it as written; a space ending the command name is dropped)."""
+    return _SYMBOL.sub(lambda m: SYMBOLS[m.group(1)], latex)
