@@ -166,3 +166,30 @@ def test_reference_findings_show_no_placeholder(tmp_path: Path) -> None:
     assert any(text.startswith("Diffusion models achieve") for text in texts)
     assert not [text for text in texts if re.search(r"xx\w+xx|zz(?:cite|ref|math)", text)]
     assert any("[cite]" in text or "[ho2020]" in text for text in texts)
+
+
+WITHIN = r"""\documentclass{article}
+\usepackage{amsmath}
+\numberwithin{equation}{section}
+\begin{document}
+\section{Intro}
+\begin{equation} a = b \label{eq:one} \end{equation}
+\begin{figure}\caption{One.}\label{fig:one}\end{figure}
+\section{Method}
+\begin{align} c &= d \label{eq:two} \\ e &= f \label{eq:three} \end{align}
+\begin{figure}\caption{Two.}\label{fig:two}\end{figure}
+\appendix
+\section{Proofs}
+\begin{equation} g = h \label{eq:four} \end{equation}
+\end{document}
+"""
+
+
+def test_equations_numbered_within_sections(tmp_path: Path) -> None:
+    r"""``\numberwithin{equation}{section}`` prints (2.1) and starts again per section;
+    figures, not named, stay numbered through the paper."""
+    path = tmp_path / "paper.tex"
+    path.write_text(WITHIN)
+    numbers = {label.key: label.number for label in load_document(path).labels}
+    assert numbers == {"eq:one": "1.1", "fig:one": "1", "eq:two": "2.1", "eq:three": "2.2",
+                       "fig:two": "2", "eq:four": "A.1"}  # fmt: skip
