@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from slopmark.errors import BadInput
 from slopmark.paper.document import Document
 from slopmark.paper.measures.base import PLANES, MeasureResult, MeasureSpec, Plane
+from slopmark.paper.measures.printed import printed_names
 from slopmark.paper.recovery import gaps, recovery
 
 if TYPE_CHECKING:
@@ -137,7 +138,6 @@ def score_paper(
     poor = gaps(found) if found is not None else {}
     released: dict[str, MeasureResult] = {}
     if reference is not None:
-        from slopmark.paper.measures.printed import printed_names
         from slopmark.paper.reference import reference_results
 
         wanted = [spec.name for spec in specs if spec.name not in poor]
