@@ -5,7 +5,8 @@ copy is compiled with: a stub package for each missing venue style (natbib
 loaded as the venues' styles do, their own commands defined as no-ops, the
 page left to ``article``), natbib's ``plainnat`` for a missing bibliography
 style, figures drawn as boxes (``graphicx``'s ``demo`` option), and the usual pdflatex, bibtex,
-pdflatex, pdflatex sequence. Nothing about the text or structure changes.
+pdflatex, pdflatex sequence (biber instead of bibtex for a paper citing with biblatex,
+whose first run writes a ``.bcf``). Nothing about the text or structure changes.
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ def available() -> bool:
     if not all(shutil.which(tool) for tool in ("pdflatex", "kpsewhich", "bibtex")):
         return False
     return all(_where(name) for name in NEEDED)
+
+
+def biblatex_available() -> bool:
+    """biblatex (texlive-bibtex-extra) and biber, its default backend (see .ci/run)."""
+    return available() and bool(shutil.which("biber")) and bool(_where("biblatex.sty"))
 
 
 def _where(name: str) -> str:
@@ -71,7 +77,9 @@ def compile_paper(source: Path, main: str, work: Path) -> Path:
     stem = tex.stem
     latex = ["pdflatex", "-interaction=nonstopmode", main]
     _run(latex, work)
-    if (work / f"{stem}.aux").is_file() and shutil.which("bibtex"):
+    if (work / f"{stem}.bcf").is_file() and shutil.which("biber"):
+        _run(["biber", stem], work)
+    elif (work / f"{stem}.aux").is_file() and shutil.which("bibtex"):
         _run(["bibtex", stem], work)
     _run(latex, work)
     _run(latex, work)

@@ -24,6 +24,13 @@ def test_measure_prints_counts_and_the_aggregate() -> None:
     assert done.returncode == 0, done.stderr
     assert "3 / 9 objects flagged" in " ".join(done.stdout.split())
     assert "aggregate S(p)" in done.stdout
+    assert "rests on: STRUCTURE: macro_redundancy, cross_section_references" in " ".join(
+        done.stdout.split()
+    )
+    gap = run_cli("paper", "measure", str(GAP), "--measures", "deterministic")
+    assert "ARTIFACTS: evidence_gap (0/1) — ARTIFACTS rests on a single 0/1 flag" in " ".join(
+        gap.stdout.split()
+    )
 
 
 def test_measure_json_and_findings_files(tmp_path: Path) -> None:
@@ -100,9 +107,17 @@ def test_bench_scores_pairs_and_reports_what_it_left_out(tmp_path: Path) -> None
     measures = {r["measure"]: r for r in report["reports"]}
     assert set(measures) == {
         "macro_redundancy", "cross_section_references", "citation_isolation", "evidence_gap",
-        "aggregate",
+        "aggregate", "aggregate_without_0/1_planes",
     }  # fmt: skip
     assert measures["aggregate"]["pairs"] == 2
+    assert report["flag_planes"] == {"ARTIFACTS": 1}  # only gap.tex has a result table
+    assert report["papers"][str(tmp_path / "gap.tex")]["rests_on"]["ARTIFACTS"] == [
+        "evidence_gap (0/1)"
+    ]
+    shown = run_cli("paper", "bench", str(pairs), "--measures", "deterministic")
+    assert "rests on a single 0/1 measure: ARTIFACTS in 1 of 3 papers" in " ".join(
+        shown.stdout.split()
+    )
 
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="needs ../shared/corpora/papers")

@@ -207,7 +207,12 @@ def test_pointers_from_the_home_section_count_neither_way() -> None:
     instance = next(i for i in result.instances if i.text.startswith("Table 2"))
     assert instance.text == "Table 2: The tab:ablation caption."
     assert instance.section == "4 Experiments"
-    assert instance.repair == "refer to Table 2 from the section that discusses its result"
+    # The repair asks for a pointer that would count: from another body section.
+    assert instance.repair == (
+        "if a body section other than 4 Experiments discusses the result in Table 2, point to "
+        "Table 2 from there (a pointer from 4 Experiments itself, from the introduction's "
+        "roadmap or from the appendix is not counted)"
+    )
 
 
 def test_the_abstract_and_the_appendix_point_at_nothing() -> None:

@@ -7,7 +7,7 @@ import pytest
 from slopmark.paper.document import Span
 from slopmark.paper.findings import findings_json, findings_markdown
 from slopmark.paper.measures.base import Instance, MeasureResult
-from slopmark.paper.score import aggregate
+from slopmark.paper.score import aggregate, without_planes
 
 
 def result(measure: str, plane: str, flagged: int, units: int, **rest: object) -> MeasureResult:
@@ -48,3 +48,36 @@ def test_findings_list_every_instance_grouped_by_section() -> None:
     assert "### 1 Intro (8)" in text and "### 2 Related (3)" in text
     assert text.index("`intro.tex:8`") < text.index("### 2 Related") < text.index("`intro.tex:9`")
     assert len(findings_json("paper/", score)["measures"][0]["instances"]) == 11
+
+
+def test_each_plane_says_what_it_rests_on() -> None:
+    """Without model measures, ARTIFACTS is evidence gap alone: one 0/1 flag."""
+    score = aggregate([
+        result("macro_redundancy", "STRUCTURE", 1, 4),
+        result("cross_section_references", "STRUCTURE", 3, 4),
+        result("citation_isolation", "ARGUMENT", 1, 10),
+        MeasureResult("argument_graph", "ARGUMENT", "not_run", None, 0, 0, "claims", reason="x"),
+        result("evidence_gap", "ARTIFACTS", 1, 1),
+    ])  # fmt: skip
+    assert score.rests_on == {
+        "STRUCTURE": ["macro_redundancy", "cross_section_references"],
+        "ARGUMENT": ["citation_isolation"],
+        "ARTIFACTS": ["evidence_gap (0/1)"],
+    }
+    assert score.flag_planes == ("ARTIFACTS",)
+    assert score.aggregate == pytest.approx((0.5 + 0.1 + 1.0) / 3)
+    assert without_planes(score, score.flag_planes) == pytest.approx((0.5 + 0.1) / 2)
+    report = findings_json("paper/", score)
+    assert report["rests_on"]["ARTIFACTS"] == ["evidence_gap (0/1)"]
+    assert report["flag_planes"] == ["ARTIFACTS"]
+
+
+def test_a_flag_beside_a_graded_measure_is_not_a_flag_plane() -> None:
+    score = aggregate([
+        result("evidence_gap", "ARTIFACTS", 0, 1),
+        result("figure_exposition", "ARTIFACTS", 2, 5),
+        result("citation_isolation", "ARGUMENT", 0, 0),
+    ])  # fmt: skip
+    assert score.rests_on["ARTIFACTS"] == ["evidence_gap (0/1)", "figure_exposition"]
+    assert score.rests_on["ARGUMENT"] == [] and score.flag_planes == ()
+    assert without_planes(score, ("ARTIFACTS",)) is None

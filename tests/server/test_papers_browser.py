@@ -103,6 +103,10 @@ def test_a_papers_page_lists_exactly_the_instances_of_its_findings_file(
                 for f in twin["findings"]]  # fmt: skip
         assert rows == expected
         assert twin["row"]["aggregate"] == stored.findings["aggregate"]
+        assert twin["rests_on"] == stored.findings["rests_on"]
+        basis = page.locator("td.rests-on")
+        for plane, names in stored.findings["rests_on"].items():
+            expect(basis).to_contain_text(f"{plane}: {', '.join(names) or 'nothing'}")
 
 
 def test_the_list_links_to_a_paper_whose_findings_filter_by_measure(

@@ -55,6 +55,16 @@ def test_a_real_report_round_trips_with_every_instance(store: Engine) -> None:
     found = paper_reads.findings(store, pid)
     assert [(f.measure, f.section, f.file, f.line, f.text, f.repair) for f in found] == expected
     assert view.row.findings == len(expected) > 0
+    assert view.rests_on == written["rests_on"] and list(view.flag_planes) == written["flag_planes"]
+
+
+def test_the_page_says_a_plane_rests_on_one_flag(store: Engine) -> None:
+    gap = NINE.parents[1] / "artifacts" / "gap.tex"
+    written = findings_json(str(gap), score_one(gap, PaperJob("deterministic")).score)
+    view = paper_reads.paper_view(store, store_paper(store, written))
+    assert view is not None
+    assert view.rests_on["ARTIFACTS"] == ["evidence_gap (0/1)"]
+    assert view.flag_planes == ("ARTIFACTS",)
 
 
 def _rank(standing: paper_reads.Standing) -> tuple[float | None, int]:

@@ -15,10 +15,10 @@ from rich.table import Table
 from slopmark.cli.output import write_file
 from slopmark.cli.tables import print_table, sized_console
 from slopmark.executor import Executor
-from slopmark.paper.bench import CROSSED, BenchResult
+from slopmark.paper.bench import AGGREGATE, AGGREGATE_NO_FLAGS, CROSSED, BenchResult, flag_summary
 from slopmark.paper.document import Note
 from slopmark.paper.findings import counts, findings_json, findings_markdown, title
-from slopmark.paper.pairs import Estimate
+from slopmark.paper.pairs import Estimate, PairReport
 from slopmark.paper.score import PaperScore
 from slopmark.paper.sweep import PaperJob
 from slopmark.plurals import count
@@ -26,6 +26,18 @@ from slopmark.plurals import count
 
 def _num(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}"
+
+
+def rests_on_line(score: PaperScore) -> str:
+    """``rests on: STRUCTURE: a, b; ARTIFACTS: evidence_gap (0/1)``, with a warning when one
+    0/1 measure carries a whole plane."""
+    basis = "; ".join(f"{plane}: {', '.join(names) or 'nothing'}"
+                      for plane, names in score.rests_on.items())  # fmt: skip
+    flags = score.flag_planes
+    if not flags:
+        return f"rests on: {basis}"
+    return (f"rests on: {basis} — {', '.join(flags)} rest{'s' if len(flags) == 1 else ''} on "
+            "a single 0/1 flag, which decides that plane's share of S(p)")
 
 
 def print_score(
@@ -38,6 +50,7 @@ def print_score(
     planes = ", ".join(f"{plane} {_num(value)}" for plane, value in score.planes.items())
     covered = ", ".join(score.covered) or "none"
     console.print(f"aggregate S(p) {_num(score.aggregate)} (planes covered: {covered}; {planes})")
+    console.print(rests_on_line(score))
     if score.recovery is not None:
         found = ", ".join(f"{value} {name}" for name, value in score.recovery.items())
         console.print(f"structure recovered from the PDF: {found}")
@@ -62,9 +75,23 @@ def _estimate(estimate: Estimate) -> str:
     return f"{estimate.value:.3f} [{estimate.low:.3f}, {estimate.high:.3f}]"
 
 
+def _aggregate(result: BenchResult) -> PairReport | None:
+    return next((r for r in result.reports if r.measure == AGGREGATE), None)
+
+
+def flag_line(result: BenchResult) -> str | None:
+    """Which planes rest on a single 0/1 measure, in how many papers (None: in none)."""
+    found = flag_summary(result.scores)
+    if not found:
+        return None
+    planes = ", ".join(f"{plane} in {n} of {len(result.scores)}" for plane, n in found.items())
+    return (f"rests on a single 0/1 measure: {planes} papers; "
+            f"'{title(AGGREGATE_NO_FLAGS)}' is S(p) with those planes left out")  # fmt: skip
+
+
 def design_line(result: BenchResult) -> str:
     """What was compared and how the intervals were made."""
-    last = result.reports[-1] if result.reports else None
+    last = _aggregate(result)
     human = count(last.human_papers, "human paper") if last else ""
     papers = f"{last.ai_papers} AI and {human}" if last else ""
     if result.design == CROSSED:
@@ -72,7 +99,9 @@ def design_line(result: BenchResult) -> str:
     else:
         what = "matched-pair accuracy (the pairs of the file; a paper may sit in several)"
     return (f"computed: {what}; {papers} (aggregate). PairAcc intervals: two-way cluster "
-            "bootstrap over AI papers and human papers; AUROC and TPR: papers redrawn per group")
+            "bootstrap over AI papers and human papers (Wilson's score interval when every pair "
+            "goes one way); AUROC: Newcombe's score interval; TPR: papers redrawn per group, "
+            "widened to Wilson's interval over the AI papers")
 
 
 def print_bench(console: Console, result: BenchResult) -> None:
@@ -86,15 +115,22 @@ def print_bench(console: Console, result: BenchResult) -> None:
         )  # fmt: skip
     print_table(console, table)
     console.print(design_line(result))
+    flags = flag_line(result)
+    if flags is not None:
+        console.print(flags)
+    aggregate = _aggregate(result)
+    for note in aggregate.notes if aggregate is not None else ():
+        console.print(f"[yellow]note:[/] {note}")
 
 
 def bench_json(result: BenchResult, problems: list[tuple[str, str]]) -> dict[str, Any]:
     return {
         "design": result.design,
         "computed": design_line(result),
+        "flag_planes": flag_summary(result.scores),
         "pairs": result.pairs,
         "reports": [asdict(report) for report in result.reports],
-        "papers": {path: {"aggregate": s.aggregate, "planes": s.planes,
+        "papers": {path: {"aggregate": s.aggregate, "planes": s.planes, "rests_on": s.rests_on,
                           "scores": {r.measure: r.score for r in s.results}}
                    for path, s in result.scores.items()},
         "problems": [{"where": w, "error": e} for w, e in [*problems, *result.problems]],

@@ -6,11 +6,17 @@ several pairs. Two labelled folders (``--ai DIR --human DIR``) compare every AI
 paper with every human paper. A paper is scored once; a line or paper that
 cannot be read is reported and left out, the rest is still scored. The
 statistics and their paper-level intervals are in `slopmark.paper.pairs`.
+
+Besides each measure and the aggregate S(p), when a paper's plane rests on a
+single 0/1 measure (evidence gap alone, without the model measures) the bench
+also reports `AGGREGATE_NO_FLAGS`: S(p) of every paper with such planes left
+out, so a reader sees how much of the aggregate's separation one flag makes.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,18 +26,25 @@ from slopmark.errors import BadInput, SlopmarkError
 from slopmark.paper.load import load_with_reference
 from slopmark.paper.measures.base import MeasureSpec
 from slopmark.paper.pairs import Design, PairReport, evaluate
-from slopmark.paper.score import PaperScore, Profile, score_paper
+from slopmark.paper.score import PaperScore, Profile, score_paper, without_planes
 from slopmark.regular import read_regular
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
 
 AGGREGATE = "aggregate"
+#: S(p) without the planes that rest on a single 0/1 measure (`score.flag_planes`).
+AGGREGATE_NO_FLAGS = "aggregate_without_0/1_planes"
 MATCHED = "matched pairs"
 CROSSED = "all cross pairs"
 #: A PAIRS.jsonl larger than this is refused (a line is a hundred bytes).
 MAX_PAIRS_BYTES = 16 * 2**20
 Progress = Callable[[int, int], None]
+
+
+def flag_summary(scores: Mapping[str, PaperScore]) -> dict[str, int]:
+    """How many scored papers have each plane resting on a single 0/1 measure."""
+    return dict(Counter(plane for score in scores.values() for plane in score.flag_planes))
 
 
 @dataclass(frozen=True)
@@ -99,6 +112,8 @@ def papers_in(folder: Path, option: str) -> list[Path]:
 def _value(score: PaperScore, measure: str) -> float | None:
     if measure == AGGREGATE:
         return score.aggregate
+    if measure == AGGREGATE_NO_FLAGS:
+        return without_planes(score, score.flag_planes)
     result = score.result(measure)
     return result.score if result is not None else None
 
@@ -164,7 +179,9 @@ def _design(
 
 def _reports(scored: _Scorer, pairs: list[tuple[str, str]], kind: str, seed: int
              ) -> tuple[PairReport, ...]:  # fmt: skip
-    measures = [*(spec.name for spec in scored.specs), AGGREGATE]
+    flagged = any(score.flag_planes for score in scored.scores.values())
+    measures = [*(spec.name for spec in scored.specs), AGGREGATE,
+                *([AGGREGATE_NO_FLAGS] if flagged else [])]  # fmt: skip
     return tuple(evaluate(m, _design(scored.scores, pairs, m, kind), seed=seed) for m in measures)
 
 

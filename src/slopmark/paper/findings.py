@@ -69,6 +69,8 @@ def findings_json(paper: str, score: PaperScore) -> dict[str, Any]:
         "paper": paper,
         "aggregate": score.aggregate,
         "planes": score.planes,
+        "rests_on": score.rests_on,
+        "flag_planes": list(score.flag_planes),
         "recovery": score.recovery,
         "measures": [
             {**asdict(r), "instances": [asdict(i) for i in r.instances]} for r in score.results

@@ -25,8 +25,16 @@ standard errors, with t quantiles on G − 1 degrees of
 freedom, G the smaller number of papers (CGM's advice for few clusters),
 on the logit scale (delta method), so it stays inside (0, 1).
 With one pair per paper this is the pair bootstrap; with shared papers it
-widens as it should. AUROC and TPR resample the AI papers and
-the human papers independently (stratified bootstrap, percentile interval).
+widens as it should. When every pair goes one way (PairAcc 0 or 1) that
+variance is 0; the interval is then Wilson's score interval on G comparisons
+(`slopmark.paper.score_intervals`), never [1, 1]. AUROC takes Newcombe's score
+interval (Method 5, the Hanley–McNeil variance at the candidate value; formula
+in `slopmark.paper.score_intervals`), which stays below 1 at perfect separation.
+TPR resamples the AI papers and the human papers independently (stratified
+bootstrap, percentile interval), widened to hold Wilson's interval of the same
+share over the AI papers (a bootstrap that draws only AI papers above every
+threshold repeats the estimate). A group of fewer than `FEW_PAPERS` papers is
+noted in the report: its intervals rest on very few papers.
 """
 
 from __future__ import annotations
@@ -38,11 +46,15 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from slopmark.paper.score_intervals import auroc_interval, wilson_interval
+
 Pair = tuple[float, float]  # (AI score, human score)
 BOOTSTRAP = 2000
 FPR = 0.05
 Z95 = 1.959963984540054
 STATISTICS = ("pair_accuracy", "auroc", "tpr_at_5_fpr")
+#: A group with fewer papers than this is noted: its intervals rest on very few papers.
+FEW_PAPERS = 5
 Floats = NDArray[np.float64]
 
 
@@ -139,8 +151,10 @@ def two_way_interval(
     variance = v_ai + v_human - v_pairs
     if variance < 0:
         variance = max(v_ai, v_human)
-    half = t_critical(min(len(design.ai), len(design.human)) - 1) * math.sqrt(variance)
-    return _logit_interval(float(wins.mean()), half)
+    clusters = min(len(design.ai), len(design.human))
+    if variance == 0:
+        return wilson_interval(float(wins.mean()), clusters) or (None, None)
+    return _logit_interval(float(wins.mean()), t_critical(clusters - 1) * math.sqrt(variance))
 
 
 def _logit_interval(value: float, half: float) -> tuple[float, float]:
@@ -182,24 +196,45 @@ def _percentile(values: Floats) -> tuple[float | None, float | None]:
     return float(low), float(high)
 
 
+def _hull(
+    bootstrap: tuple[float | None, float | None], score: tuple[float, float] | None
+) -> tuple[float | None, float | None]:
+    """The smallest interval holding both (the bootstrap alone when either is missing)."""
+    low, high = bootstrap
+    if low is None or high is None or score is None:
+        return bootstrap
+    return min(low, score[0]), max(high, score[1])
+
+
 def paper_intervals(
     design: Design, samples: int = BOOTSTRAP, seed: int = 0
 ) -> dict[str, tuple[float | None, float | None]]:
-    """95% percentile intervals of AUROC and TPR, AI and human papers redrawn independently."""
+    """95% intervals of AUROC (Newcombe's score interval) and TPR (the stratified bootstrap
+    widened to Wilson's interval over the AI papers); see the module docstring."""
     ai, human = np.asarray(design.ai), np.asarray(design.human)
     if len(ai) < 2 or len(human) < 2:
         return {"auroc": (None, None), "tpr_at_5_fpr": (None, None)}
+    tprs = _percentile(_bootstrap_tprs(ai, human, samples, seed))
+    area, value = auroc(design.ai, design.human), tpr_at_fpr(design.ai, design.human)
+    assert area is not None and value is not None  # both groups hold papers
+    return {
+        "auroc": auroc_interval(area, len(ai), len(human)) or (None, None),
+        "tpr_at_5_fpr": _hull(tprs, wilson_interval(value, len(ai))),
+    }
+
+
+def _bootstrap_tprs(ai: Floats, human: Floats, samples: int, seed: int) -> Floats:
+    """TPR at 5% FPR in each of ``samples`` draws of both groups (papers redrawn per group)."""
     rng = np.random.default_rng(seed + 1)
     ai_counts = _counts(rng.integers(0, len(ai), size=(samples, len(ai))), len(ai))
     human_counts = _counts(rng.integers(0, len(human), size=(samples, len(human))), len(human))
-    wins = _wins(ai[:, None], human[None, :])
-    aurocs = ((ai_counts @ wins) * human_counts).sum(axis=1) / (len(ai) * len(human))
     order = np.argsort(-human, kind="stable")
     allowed = min(math.floor(FPR * len(human)), len(human) - 1)
     first = (human_counts[:, order].cumsum(axis=1) > allowed).argmax(axis=1)
     thresholds = human[order][first]
-    tprs = (ai_counts * (ai[None, :] > thresholds[:, None])).sum(axis=1) / len(ai)
-    return {"auroc": _percentile(aurocs), "tpr_at_5_fpr": _percentile(tprs)}
+    return np.asarray(
+        (ai_counts * (ai[None, :] > thresholds[:, None])).sum(axis=1) / len(ai), dtype=np.float64
+    )
 
 
 @dataclass(frozen=True)
@@ -213,6 +248,17 @@ class PairReport:
     design: str = "matched pairs"
     ai_papers: int = 0
     human_papers: int = 0
+    #: Cautions for the reader (a group of fewer than `FEW_PAPERS` papers).
+    notes: tuple[str, ...] = ()
+
+
+def few_papers(ai: int, human: int) -> tuple[str, ...]:
+    """A note per group of fewer than `FEW_PAPERS` papers (its intervals rest on very few)."""
+    return tuple(
+        f"only {n} {group} paper{'s' if n != 1 else ''} (fewer than {FEW_PAPERS}): "
+        "the intervals rest on very few papers; read them as rough"
+        for group, n in (("AI", ai), ("human", human)) if n < FEW_PAPERS
+    )  # fmt: skip
 
 
 def evaluate(
@@ -225,4 +271,5 @@ def evaluate(
     area = Estimate(auroc(design.ai, design.human), *intervals["auroc"])
     tpr = Estimate(tpr_at_fpr(design.ai, design.human), *intervals["tpr_at_5_fpr"])
     return PairReport(measure, len(design.pairs), accuracy, area, tpr, design.kind,
-                      len(design.ai), len(design.human))  # fmt: skip
+                      len(design.ai), len(design.human),
+                      few_papers(len(design.ai), len(design.human)))  # fmt: skip

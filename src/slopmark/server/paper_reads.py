@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import Column, Connection, Engine, case, func, select
 
 from slopmark.errors import BadInput
+from slopmark.paper.score import flag_planes, rests_on
 from slopmark.server.paper_chart import BINS, Strip, strip
 from slopmark.store.schema import paper_findings, paper_measures, papers
 
@@ -86,6 +87,10 @@ class PaperView:
     measures: list[MeasureRow]
     #: Sections holding findings, in order of first appearance, with their counts.
     sections: list[tuple[str, int]]
+    #: Per plane, the measures its value rests on (`slopmark.paper.score.rests_on`).
+    rests_on: dict[str, list[str]]
+    #: The planes resting on a single 0/1 measure.
+    flag_planes: tuple[str, ...]
 
 
 def percentile(lower: int, same: int, n: int) -> float | None:
@@ -214,7 +219,7 @@ def paper_view(engine: Engine, pid: int) -> PaperView | None:
                              row.aggregate, own and row.aggregate is not None)  # fmt: skip
     scores = {m.measure: m.score for m in measures}
     return PaperView(_row(row, scores), dict(row.planes), list(row.notes), standing, measures,
-                     _sections(groups))  # fmt: skip
+                     _sections(groups), rests_on(measures), flag_planes(measures))  # fmt: skip
 
 
 def check_filter(view: PaperView, measure: str | None, section: str | None) -> None:

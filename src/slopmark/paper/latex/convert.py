@@ -12,7 +12,8 @@ dropped: their text interrupts the sentence that holds them.
 - structure: as prose, but citations, references and labels are written out
   (``[citep: a, b]``, ``[ref: fig:x]``, ``[label: fig:x]``) and each float is
   one line with its kind, environment, labels and caption.
-- plain: one-line text for a title or caption; math keeps its source letters.
+- plain: one-line text for a title or caption; math keeps its source letters
+  and the symbols its commands print (``\times`` → ×, ``\to`` → →).
 
 `Converted` keeps a map from output offsets back to source positions and the
 output offset of every citation and reference, so sentences find theirs.
@@ -29,6 +30,7 @@ from typing import Literal
 from slopmark.paper.document import CITE_TOKEN, MATH_TOKEN, REF_TOKEN, Citation, Float, Reference
 from slopmark.paper.latex import commands as cmd
 from slopmark.paper.latex.floats import EQUATIONS, FLOAT_KINDS, Region
+from slopmark.paper.latex.symbols import CHARACTERS, print_symbols
 from slopmark.paper.latex.tables import TABULARS
 
 Mode = Literal["prose", "structure", "plain"]
@@ -36,7 +38,7 @@ _TOKEN = re.compile(r"\\(?:[A-Za-z@]+\*?|.)|\$\$?|[{}~]|\n[ \t]*\n\s*", re.S)
 _ENV_NAME = re.compile(r"\s*\{([^{}]*)\}")
 _INLINE_END = re.compile(r"\\.|\$|\n[ \t]*\n", re.S)
 _SENTENCE_END = re.compile(r"\.\s*(?:\\(?:[,;!]|q?quad|nonumber|notag|label\{[^{}]*\})\s*)*$")
-_MATH_WORD = re.compile(r"\\[A-Za-z]+|[^A-Za-z0-9+\-=<>(). ]")
+_MATH_WORD = re.compile(rf"\\[A-Za-z]+|[^A-Za-z0-9+\-=<>(). {CHARACTERS}]")
 _MATH_ENVS = EQUATIONS | {"math", "dmath", "dmath*", "subequations", "IEEEeqnarray"}
 _SKIPPED_ENVS = TABULARS | {
     "verbatim", "verbatim*", "Verbatim", "BVerbatim", "lstlisting", "minted", "alltt",
@@ -51,6 +53,8 @@ _REPLACE = {
     "wrt": "w.r.t.", "etc": "etc.", "vs": "vs.", "cf": "cf.", "textasciitilde": "~",
     "textendash": "–", "textemdash": "—", "LaTeX": "LaTeX", "TeX": "TeX", "S": "§",
     "textsection": "§", "times": "×", "texttimes": "×", "pm": "±", "textpm": "±",
+    "textrightarrow": "→", "textleftarrow": "←", "textuparrow": "↑", "textdownarrow": "↓",
+    "textdegree": "°", "checkmark": "✓",
     "newline": " ", "linebreak": " ", "textquotesingle": "'", "textbackslash": "\\",
     "textless": "<", "textgreater": ">", "textbar": "|", "item": "\n\n", "par": "\n\n",
 }  # fmt: skip
@@ -222,7 +226,7 @@ class _Converter:
 
     def math(self, start: int, inner: str, display: bool) -> None:
         if self.mode == "plain":
-            self.emit(" ".join(_MATH_WORD.sub(" ", inner).split()), start)
+            self.emit(" ".join(_MATH_WORD.sub(" ", print_symbols(inner)).split()), start)
             return
         period = "." if display and _SENTENCE_END.search(inner) else ""
         self.emit(f" {MATH_TOKEN}{period} " if display else MATH_TOKEN, start)

@@ -5,7 +5,11 @@ Figures, tables and algorithms are numbered in order of their first
 adds a letter (``2a``). Equations are numbered in order: one number per
 ``equation``/``multline``, one per row of ``align``/``gather``/``eqnarray``
 (and friends) unless the row says ``\nonumber``/``\notag``; starred
-environments are unnumbered; ``\tag{x}`` prints x. Theorem-like
+environments are unnumbered; ``\tag{x}`` prints x. A ``subequations``
+environment takes one number (its own label prints it) and the rows inside
+print that number with a letter (``3a``, ``3b``), as amsmath does. A counter
+named in ``\numberwithin{equation}{section}`` (or ``\counterwithin``; figure,
+table and algorithm too) prints ``2.3`` and starts again in each section. Theorem-like
 environments (the common names plus every ``\newtheorem``) count per counter,
 shared counters (``\newtheorem{lemma}[theorem]{Lemma}``) and per-section
 numbering (``[section]``) included.
@@ -14,7 +18,6 @@ numbering (``[section]``) included.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 
 from slopmark.paper.document import FloatKind, LabelKind, Span, TableCells
@@ -109,13 +112,23 @@ def theorem_counters(text: str) -> dict[str, TheoremCounter]:
     return found
 
 
+_WITHIN = re.compile(
+    r"\\(?:numberwithin|counterwithin\*?)\s*\{(equation|figure|table|algorithm)\}\s*\{section\}"
+)
+
+
+def counters_within_section(text: str) -> frozenset[str]:
+    r"""The counters ``\numberwithin`` / ``\counterwithin`` number within the section."""
+    return frozenset(_WITHIN.findall(text))
+
+
 def label_kind(frame: Frame, theorems: dict[str, TheoremCounter]) -> LabelKind | None:
     """The kind a label inside this frame names, or None if the frame names nothing."""
     name = frame.name
     kind = FLOAT_KINDS.get(name) or SUBFLOATS.get(name) or frame.caption_kind
     if kind is not None:
         return kind
-    if name in EQUATIONS:
+    if name in EQUATIONS or name == "subequations":
         return "equation"
     if name in theorems:
         return "theorem"
@@ -125,15 +138,36 @@ def label_kind(frame: Frame, theorems: dict[str, TheoremCounter]) -> LabelKind |
 class Numbering:
     """LaTeX's counters for floats, equations and theorems."""
 
-    def __init__(self, theorems: dict[str, TheoremCounter]) -> None:
+    def __init__(
+        self, theorems: dict[str, TheoremCounter], within: frozenset[str] = frozenset()
+    ) -> None:
         self.theorems = theorems
-        self.floats: Counter[str] = Counter()
-        self.equation = 0
+        #: Counters numbered within the section (``\numberwithin{equation}{section}``).
+        self.within = within
         self.counts: dict[str, tuple[str | None, int]] = {}
+        self.steps: dict[str, tuple[str | None, int]] = {}
+        #: Inside ``subequations``: its number and the rows numbered so far.
+        self.sub: tuple[str, int] | None = None
 
-    def next_float(self, kind: str) -> str:
-        self.floats[kind] += 1
-        return str(self.floats[kind])
+    def _step(self, counter: str, section_number: str | None) -> str:
+        """The next value of ``counter`` (equation, figure, table, ...): ``2.3`` when it is
+        numbered within the section (and starts again in each), else ``7``."""
+        scope = section_number if counter in self.within else None
+        last_scope, count = self.steps.get(counter, (scope, 0))
+        count = count + 1 if last_scope == scope else 1
+        self.steps[counter] = (scope, count)
+        return f"{scope}.{count}" if scope else str(count)
+
+    def begin_subequations(self, section_number: str | None = None) -> str:
+        """The number a ``subequations`` environment takes; its rows get letters."""
+        self.sub = (self._step("equation", section_number), 0)
+        return self.sub[0]
+
+    def end_subequations(self) -> None:
+        self.sub = None
+
+    def next_float(self, kind: str, section_number: str | None = None) -> str:
+        return self._step(kind, section_number)
 
     def next_theorem(self, name: str, section_number: str | None) -> str | None:
         spec = self.theorems[name]
@@ -145,20 +179,26 @@ class Numbering:
         self.counts[spec.counter] = (scope, count)
         return f"{scope}.{count}" if scope else str(count)
 
-    def _row_number(self, row: str, starred: bool, rows: int) -> str | None:
+    def _row_number(self, row: str, starred: bool, rows: int, scope: str | None) -> str | None:
         tag = _TAG.search(row)
         if tag:
             return tag.group(1).strip()
         if starred or _NO_NUMBER.search(row) or (rows > 1 and not row.strip()):
             return None
-        self.equation += 1
-        return str(self.equation)
+        if self.sub is not None:
+            parent, count = self.sub[0], self.sub[1] + 1
+            self.sub = (parent, count)
+            return parent + chr(ord("a") + min(count, 26) - 1)
+        return self._step("equation", scope)
 
-    def number_equations(self, frame: Frame, masked: str, inner_end: int) -> None:
+    def number_equations(
+        self, frame: Frame, masked: str, inner_end: int, section_number: str | None = None
+    ) -> None:
         """Give the labels of a closed equation environment the number of their row."""
         rows = _rows(frame, masked, inner_end)
         starred = frame.name.endswith("*") or frame.name == "displaymath"
-        numbers = [self._row_number(masked[a:b], starred, len(rows)) for a, b in rows]
+        numbers = [self._row_number(masked[a:b], starred, len(rows), section_number)
+                   for a, b in rows]  # fmt: skip
         for draft in frame.labels:
             index = next((i for i, (_, stop) in enumerate(rows) if draft.pos < stop), -1)
             draft.number = numbers[index] if rows else None

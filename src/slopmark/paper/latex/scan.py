@@ -24,6 +24,7 @@ from slopmark.paper.latex.floats import (
     LabelDraft,
     Numbering,
     Region,
+    counters_within_section,
     label_kind,
     theorem_counters,
 )  # fmt: skip
@@ -72,7 +73,7 @@ class Scanner:
         self.text, self.masked, self.span = text, masked, span
         self.pointers = macros.pointers
         self.tracker = HeadingTracker()
-        self.numbering = Numbering(theorem_counters(masked))
+        self.numbering = Numbering(theorem_counters(masked), counters_within_section(masked))
         self.stack: list[Frame] = []
         self.labels: list[LabelDraft] = []
         self.references: list[tuple[int, Reference]] = []
@@ -194,7 +195,8 @@ class Scanner:
             return
         if frame is None or frame.name in SUBFLOATS or name == "subcaption":
             return
-        frame.number = self.numbering.next_float(FLOAT_KINDS[frame.name])
+        frame.number = self.numbering.next_float(FLOAT_KINDS[frame.name],
+                                                 self.tracker.current_top_number())  # fmt: skip
         frame.caption = caption if frame.caption is None else frame.caption
 
     def _captionof(self, args: cmd.Args, caption: str, frame: Frame | None) -> None:
@@ -202,7 +204,8 @@ class Scanner:
         kind = FLOAT_KINDS.get(args.required[0].strip()) if args.required else None
         frame = frame or (self.stack[-1] if self.stack else None)
         if frame is not None and kind is not None and frame.name not in FLOAT_KINDS:
-            frame.caption_kind, frame.number = kind, self.numbering.next_float(kind)
+            top = self.tracker.current_top_number()
+            frame.caption_kind, frame.number = kind, self.numbering.next_float(kind, top)
             frame.caption = frame.caption or caption
 
     def _bibliography(self, start: int) -> None:
@@ -238,6 +241,8 @@ class Scanner:
         if name in SUBFLOATS and parent is not None:
             parent.subs += 1
             frame.number = chr(ord("a") + min(parent.subs, 26) - 1)
+        elif name == "subequations":
+            frame.number = self.numbering.begin_subequations(self.tracker.current_top_number())
         elif name in self.numbering.theorems and name not in EQUATIONS:
             frame.number = self.numbering.next_theorem(name, self.tracker.current_top_number())
         elif name == "abstract":
@@ -261,7 +266,10 @@ class Scanner:
             return
         self.environments.append(Environment(frame.name, frame.section, frame.at, source))
         if frame.name in EQUATIONS:
-            self.numbering.number_equations(frame, self.masked, inner_end)
+            self.numbering.number_equations(frame, self.masked, inner_end,
+                                            self.tracker.current_top_number())  # fmt: skip
+        elif frame.name == "subequations":
+            self.numbering.end_subequations()
         elif frame.name in SUBFLOATS and self.stack:
             for draft in frame.labels:
                 draft.sub = frame.number or ""

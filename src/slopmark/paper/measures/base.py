@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
-from slopmark.paper.document import Document, Section, Sentence, Span
-from slopmark.paper.latex.readable import readable
+from slopmark.paper.document import Document, Float, Section, Sentence, Span
+from slopmark.paper.latex.readable import caption_latex, readable
 from slopmark.paper.models import ModelCallFailed
 from slopmark.registry import Registry
 
@@ -57,6 +57,16 @@ def shown(document: Document, sentence: Sentence) -> str:
     if not sentence.source:
         return sentence.text
     return readable(sentence.source, {label.key: label.number for label in document.labels})
+
+
+def shown_caption(document: Document, held: Float) -> str:
+    """A float's caption as a person reads it (symbols kept, references as printed
+    numbers, citations as their keys), for findings; the plain caption when its LaTeX
+    cannot be found (a caption rebuilt from a PDF)."""
+    source = caption_latex(held.source, held.caption)
+    if source is None:
+        return held.caption
+    return readable(source, {label.key: label.number for label in document.labels})
 
 
 @dataclass(frozen=True)

@@ -60,14 +60,25 @@ NAME = "cross_section_references"
 #: A roadmap points forward to at least this many places.
 ROADMAP_PLACES = 2
 
-_REPAIRS = {
-    "section": "refer to {name} from a later section that builds on it",
-    "figure": "refer to {name} from the section that discusses what it shows",
-    "table": "refer to {name} from the section that discusses its result",
-    "equation": "refer to {name} from the section that uses it",
-    "algorithm": "refer to {name} from the section that runs or analyses it",
-    "theorem": "refer to {name} from the section that relies on it",
+#: What another section does when it uses an object of each kind.
+_USES = {
+    "section": "builds on {name}",
+    "figure": "discusses what {name} shows",
+    "table": "discusses the result in {name}",
+    "equation": "uses {name}",
+    "algorithm": "runs or analyses {name}",
+    "theorem": "relies on {name}",
 }
+
+
+def repair_text(kind: str, name: str, home: str) -> str:
+    """The repair of an isolated object: a pointer from a body section other than its
+    home, where that section uses it. Pointers from the home itself, the introduction's
+    roadmap and the appendix are not counted (Appendix A), so the text says so."""
+    use = _USES.get(kind, "uses {name}").format(name=name)
+    where = "another body section" if kind == "section" else f"a body section other than {home}"
+    return (f"if {where} {use}, point to {name} from there (a pointer from {home} itself, from "
+            "the introduction's roadmap or from the appendix is not counted)")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -179,7 +190,7 @@ def _instance(document: Document, obj: DeclaredObject) -> Instance:
         at=obj.at,
         section=heading(document.section(obj.home)),
         text=f"{obj.name}: {obj.description}" if obj.description else obj.name,
-        repair=_REPAIRS[obj.kind].format(name=obj.name),
+        repair=repair_text(obj.kind, obj.name, heading(document.section(obj.home))),
     )
 
 

@@ -15,14 +15,19 @@ An exhibit (one is enough, anywhere) is
   minted, alltt, tcolorbox, mdframed, framed), ``quote`` / ``quotation``
   outside the related work, or a custom box whose name holds one of
   `EXHIBIT_NAME_STEMS` (``promptbox``, ``examplebox``, ``outputbox``, ...);
-  an environment with no content is not an exhibit;
+  an environment with no content is not an exhibit, nor one whose lines are
+  settings (optimizer settings, hyperparameters: neither input nor output
+  material; `slopmark.paper.measures.configuration`);
 - a float caption announcing an example, a case or a failure
   (`CAPTION_CUES`: example(s), case study / studies, qualitative, failure
   case(s) / mode(s) / example(s), sample output(s), example output(s),
   generated samples / examples / outputs, samples generated, model outputs,
   transcript(s), illustrative), once the phrases of `CAPTION_NOT_CUES`
   ("for example", "number of ... examples", "training examples",
-  "examples per") are set aside;
+  "examples per") are set aside. "Generated samples" counts: the text looks
+  for "inputs, outputs, or cases" so readers can "inspect individual successes
+  and failures" (Section 3.1), and samples a model generated are its outputs
+  (the authors' release does not list the phrase; docs/paper-definitions.md);
 - a long quotation outside the related work: at least `LONG_QUOTE_WORDS`
   words inside ````...''``, ``“...”``, ``"..."`` or ``\\enquote{...}``.
 
@@ -48,7 +53,9 @@ from slopmark.paper.measures.base import (
     Plane,
     heading,
     register,
+    shown_caption,
 )
+from slopmark.paper.measures.configuration import is_configuration
 
 if TYPE_CHECKING:
     from slopmark.paper.models import ModelSet
@@ -144,10 +151,10 @@ def is_result_table(cells: TableCells) -> bool:
     return cells.data_rows >= MIN_DATA_ROWS and cells.numeric_cells >= MIN_NUMERIC_CELLS
 
 
-def _table_name(numbers: dict[str, str | None], table: Float) -> str:
+def _table_name(document: Document, numbers: dict[str, str | None], table: Float) -> str:
     """``Table 2: caption`` (the first numbered label of ``table``), else ``Table: caption``."""
     number = next((numbers[k] for k in table.labels if numbers.get(k)), None)
-    caption = " ".join(table.caption.split())
+    caption = " ".join(shown_caption(document, table).split())
     return f"Table {number}: {caption}" if number else f"Table: {caption}"
 
 
@@ -171,7 +178,7 @@ def result_tables(document: Document) -> tuple[ResultTable, ...]:
     """The body's result tables, in floats first and then bare tabulars, in document order."""
     numbers = {label.key: label.number for label in document.labels}
     floats = [
-        ResultTable(_table_name(numbers, f), f.at, f.section)
+        ResultTable(_table_name(document, numbers, f), f.at, f.section)
         for f in document.floats
         if _in_body(document, f.section) and any(map(is_result_table, f.tables))
     ]
@@ -196,12 +203,27 @@ def _is_exhibit_environment(document: Document, environment: Environment) -> boo
     return name in EXHIBIT_ENVIRONMENTS or any(s in name.lower() for s in EXHIBIT_NAME_STEMS)
 
 
+def _displays(document: Document) -> list[Environment]:
+    """The exhibit-kind environments with content (configuration blocks included)."""
+    return [e for e in document.environments
+            if _is_exhibit_environment(document, e) and _has_content(e)]  # fmt: skip
+
+
+def _is_settings(environment: Environment) -> bool:
+    """A block of settings; a quotation is never one."""
+    return environment.name.rstrip("*") not in QUOTE_ENVIRONMENTS and is_configuration(
+        environment.source
+    )
+
+
 def _environment_exhibits(document: Document) -> list[Exhibit]:
-    return [
-        Exhibit("environment", e.name, e.at)
-        for e in document.environments
-        if _is_exhibit_environment(document, e) and _has_content(e)
-    ]
+    return [Exhibit("environment", e.name, e.at)
+            for e in _displays(document) if not _is_settings(e)]  # fmt: skip
+
+
+def settings_blocks(document: Document) -> list[Exhibit]:
+    """The display environments left out as configuration (reported in ``detail``)."""
+    return [Exhibit("settings", e.name, e.at) for e in _displays(document) if _is_settings(e)]
 
 
 def announces_exhibit(caption: str) -> bool:
@@ -267,6 +289,8 @@ def evidence_gap(document: Document) -> MeasureResult:
         )
         return MeasureResult.of(NAME, PLANE, 0, 0, UNIT, reason=reason)
     detail: dict[str, object] = {"result_tables": [t.name for t in tables]}
+    if settings := settings_blocks(document):
+        detail["settings_not_exhibits"] = [asdict(e) for e in settings]
     found = exhibits(document)
     if found:
         detail["exhibits"] = [asdict(e) for e in found]

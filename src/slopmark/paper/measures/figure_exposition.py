@@ -42,6 +42,7 @@ from slopmark.paper.measures.base import (
     Plane,
     heading,
     register,
+    shown_caption,
 )
 from slopmark.paper.models import ModelSet
 from slopmark.regular import Unreadable, read_regular
@@ -323,4 +324,4 @@ def _instance(document: Document, figure: Float, kind: str, evidence: str | None
         "keeping the figure to the method's steps and their connections"
     )
     section = heading(document.section(figure.section))
-    return Instance(NAME, figure.at, section, f"Figure: {figure.caption}", repair)
+    return Instance(NAME, figure.at, section, f"Figure: {shown_caption(document, figure)}", repair)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 import string
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -40,6 +39,8 @@ from slopmark.paper.document import (
     Sentence,
     Span,
 )
+from slopmark.paper.measures.base import shown_caption
+from slopmark.paper.measures.printed import PRINTED_NAME, float_ordinals
 
 PointerKind = Literal["section", "figure", "table", "equation", "algorithm", "theorem", "appendix"]
 
@@ -199,11 +200,11 @@ def _read_named(match: re.Match[str], text: str) -> NamedPointer | None:
 OBJECT_KINDS: tuple[LabelKind, ...] = ("figure", "table", "equation", "algorithm", "theorem")
 #: Body sections that are not objects (nobody is expected to point at them).
 _NOT_OBJECT_ROLES = {"abstract", "statement", "acknowledgements", "references", "appendix"}
-_PRINTED_NAME = {
-    "section": "Section {}", "figure": "Figure {}", "table": "Table {}",
-    "equation": "Equation ({})", "algorithm": "Algorithm {}", "theorem": "Theorem {}",
-}  # fmt: skip
 _DESCRIPTION_CHARS = 80
+#: Dropped from an environment's source when it describes the object: its wrapper and labels.
+_BOOKKEEPING = re.compile(
+    r"\\(?:begin|end)\s*\{[^{}]*\}|\\label\s*\{[^{}]*\}|\\(?:nonumber|notag)\b"
+)
 #: The target of a pointer into the appendix.
 APPENDIX = "@appendix"
 
@@ -240,7 +241,7 @@ def declared_objects(document: Document) -> tuple[DeclaredObject, ...]:
 
 
 def _section_object(section: Section) -> DeclaredObject:
-    name = _PRINTED_NAME["section"].format(section.number) if section.number else section.title
+    name = PRINTED_NAME["section"].format(section.number) if section.number else section.title
     return DeclaredObject(
         f"section:{section.index}", "section", name, section.index, section.at, section.title,
         number=section.number,
@@ -249,7 +250,7 @@ def _section_object(section: Section) -> DeclaredObject:
 
 def _labelled_objects(document: Document, homes: set[int]) -> list[DeclaredObject]:
     floats = {key: f for f in document.floats for key in f.labels}
-    ordinals = _float_ordinals(document.floats)
+    ordinals = float_ordinals(document.floats)
     seen: set[str] = set()
     found: list[DeclaredObject] = []
     for label in document.labels:
@@ -261,28 +262,18 @@ def _labelled_objects(document: Document, homes: set[int]) -> list[DeclaredObjec
         seen.update(keys)
         number = label.number or (ordinals[id(held)] if held else None)
         found.append(DeclaredObject(
-            label.key, label.kind, _PRINTED_NAME[label.kind].format(number or label.key), home,
+            label.key, label.kind, PRINTED_NAME[label.kind].format(number or label.key), home,
             label.at, _describe(document, label.key, held), keys, number,
         ))  # fmt: skip
     return found
 
 
-def _float_ordinals(floats: Iterable[Float]) -> dict[int, str]:
-    """Each float's number by order of its kind, for labels whose number is unknown."""
-    counts: Counter[str] = Counter()
-    ordinals: dict[int, str] = {}
-    for held in floats:
-        counts[held.kind] += 1
-        ordinals[id(held)] = str(counts[held.kind])
-    return ordinals
-
-
 def _describe(document: Document, key: str, held: Float | None) -> str:
     if held is not None:
-        return _shorten(held.caption)
+        return _shorten(shown_caption(document, held))
     marker = f"\\label{{{key}}}"
     source = next((e.source for e in document.environments if marker in e.source), "")
-    return _shorten(source.replace(marker, ""))
+    return _shorten(_BOOKKEEPING.sub(" ", source))
 
 
 def _shorten(text: str) -> str:

@@ -27,7 +27,7 @@ from slopmark.paper.measures.base import Instance, MeasureResult
 from slopmark.paper.reference.expand import RefSource
 from slopmark.paper.reference.mapped import Mapped, Replacement, join
 from slopmark.paper.reference.paper import RefPaper
-from slopmark.paper.reference.prose import CITE_COMMAND
+from slopmark.paper.reference.prose import CITE_COMMAND, shown_text
 
 NAME = "citation_isolation"
 WEAK_BELOW = 8
@@ -127,7 +127,7 @@ def citation_isolation(source: RefSource, paper: RefPaper) -> MeasureResult:
         return MeasureResult.of(NAME, "ARGUMENT", 0, 0, "citing sentences", reason=reason)
     isolated = [u for u in units if len(u.keys) < 2]
     instances = tuple(
-        Instance(NAME, source.span(u.start), u.section, readable(u.text),
+        Instance(NAME, source.span(u.start), u.section, shown_text(readable(u.text)),
                  f"say how {', '.join(sorted(u.keys))} relates to the other works it sits beside")
         for u in isolated
     )  # fmt: skip

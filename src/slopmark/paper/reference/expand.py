@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from slopmark.paper.document import Span
@@ -42,6 +43,9 @@ class RefSource:
     pieces: tuple[tuple[int, str, int], ...]
     newlines: tuple[int, ...]
     missing: tuple[str, ...] = ()
+    #: Label key → the name the paper prints for it ("Equation (3)", "Table 2"), from the
+    #: LaTeX route's numbering, so findings name objects as a reader sees them.
+    printed: Mapping[str, str] = field(default_factory=dict)
 
     def span(self, pos: int) -> Span:
         index = max(0, bisect.bisect_right([p[0] for p in self.pieces], pos) - 1)

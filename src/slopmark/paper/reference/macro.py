@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from slopmark.paper.measures.base import Instance, MeasureResult
 from slopmark.paper.reference.expand import RefSource
 from slopmark.paper.reference.paper import RefPaper, clean_title
-from slopmark.paper.reference.prose import SENTINELS, prose_view, sentences, tokens
+from slopmark.paper.reference.prose import SENTINELS, prose_view, sentences, shown_text, tokens
 
 NAME = "macro_redundancy"
 GRAM = 8
@@ -131,5 +131,5 @@ def macro_redundancy(source: RefSource, paper: RefPaper) -> MeasureResult:
 
 
 def _instance(source: RefSource, unit: Unit, first_seen: str) -> Instance:
-    return Instance(NAME, source.span(unit.shown), unit.title, unit.text,
+    return Instance(NAME, source.span(unit.shown), unit.title, shown_text(unit.text),
                     f"say it once; point back to {first_seen} instead")  # fmt: skip

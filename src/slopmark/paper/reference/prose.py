@@ -26,6 +26,18 @@ from slopmark.paper.reference.paper import FLOATS, MATHS
 
 MATH, CITE, REF = "xxmathxx", "xxcitexx", "xxrefxx"
 SENTINELS = frozenset({MATH, CITE, REF, "xxcaptionxx", "xxverbatimxx"})
+#: How a finding shows each placeholder to a person (as the default profile's findings do).
+SHOWN = {MATH: "[math]", CITE: "[cite]", REF: "[ref]", "xxcaptionxx": "[caption]",
+         "xxverbatimxx": "[verbatim]"}  # fmt: skip
+_SPACE_BEFORE_MARK = re.compile(r"\s+([.,;:!?])")
+_PLACEHOLDER = re.compile(r"\s*\b(" + "|".join(SHOWN) + r")\b")
+
+
+def shown_text(text: str) -> str:
+    """A prose-view sentence for a finding: placeholders as ``[cite]``, ``[math]``, ...;
+    the view's own tokens never reach a person."""
+    shown = _PLACEHOLDER.sub(lambda m: " " + SHOWN[m.group(1)], text)
+    return _SPACE_BEFORE_MARK.sub(r"\1", " ".join(shown.split()))
 
 CITE_COMMAND = re.compile(r"\\[cC]ite[A-Za-z*]*\s*(?:\[[^\]]*\]\s*)*\{([^}]*)\}")
 REF_COMMAND = re.compile(r"\\([A-Za-z]*[Rr]ef[A-Za-z]*)\s*((?:\{[^{}]*\}\s*)+)")

@@ -29,6 +29,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from slopmark.paper.measures.base import Instance, MeasureResult
+from slopmark.paper.measures.cross_section_references import repair_text
 from slopmark.paper.reference.expand import RefSource
 from slopmark.paper.reference.paper import RefLabel, RefPaper, clean_title
 from slopmark.paper.reference.prose import NOT_A_REF, REF_COMMAND, prose_view, sentences, tokens
@@ -317,15 +318,25 @@ def cross_section_references(source: RefSource, paper: RefPaper) -> MeasureResul
         if isinstance(target, tuple) and index not in road and event.source != found[target].home:
             reached[target].add(event.source)
     isolated = [oid for oid in found if not reached[oid]]
-    instances = tuple(_instance(source, paper, found[oid]) for oid in isolated)
+    numbers = {index: number for number, index in section_numbers(paper).items()}
+    instances = tuple(_instance(source, paper, found[oid], numbers) for oid in isolated)
     detail = {"profile": "reference", "roadmap_pointers": len(road),
               "appendix_pointers": sum(e.target == "appendix" for e in events)}  # fmt: skip
     return MeasureResult.of(NAME, "STRUCTURE", len(isolated), len(found), "objects",
                             instances=instances, detail=detail)  # fmt: skip
 
 
-def _instance(source: RefSource, paper: RefPaper, item: RefObject) -> Instance:
+def _instance(source: RefSource, paper: RefPaper, item: RefObject, numbers: dict[int, str]
+              ) -> Instance:  # fmt: skip
+    """An isolated object, named as printed (section numbers; for a label, whose title is
+    its key, the LaTeX route's number) where it is known, else by title or label key."""
     home = paper.tops[item.home].title if item.home < len(paper.tops) else ""
-    what = f"Section {item.title}" if item.kind == "section" else f"{item.kind} {item.title}"
-    return Instance(NAME, source.span(item.offset), home, what,
-                    f"refer to {what} from another section that builds on it")  # fmt: skip
+    if item.kind == "section":
+        number = numbers.get(item.home)
+        what = f"Section {number}" if number else f"Section {item.title}"
+        text = f"{what}: {item.title}" if number else what
+    else:
+        what = source.printed.get(item.title) or f"{item.kind} {item.title}"
+        text = what
+    return Instance(NAME, source.span(item.offset), home, text,
+                    repair_text(item.kind, what, home))  # fmt: skip
