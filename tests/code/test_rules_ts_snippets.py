@@ -1,0 +1,119 @@
+"""JavaScript and TypeScript rules on the real lines that misfired (issue 36).
+
+Each case is a few lines copied from a published npm package (named with its version and
+path); the rule must stay silent on the misfire and keep firing on the real finding beside it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from slopmark.code.measure.native import Engine
+from slopmark.code.measure.rules import load_catalog
+
+CATALOG = tuple(rule for rule in load_catalog() if rule.language in ("javascript", "typescript"))
+
+
+def hits(source: str, name: str = "snippet.ts") -> Counter[tuple[str, int]]:
+    """(rule, line) → number of hits of the JavaScript/TypeScript packs on ``source``."""
+    (found,) = Engine(CATALOG).analyze_sources([(source.encode(), name)])
+    assert not getattr(found, "notes", ()), found.notes
+    return Counter((hit.rule, hit.start) for hit in found.hits)
+
+
+# @tanstack/router-core@1.171.39 src/ssr/serializer/rawStreamCodec.ts: one cast, one hit
+AS_ANY = """\
+const chunks = []
+chunks.push(
+  String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000) as any),
+)
+"""
+
+# @trpc/server@11.25.2 src/@trpc/server/index.ts: the constraint every function type meets
+CONSTRAINT = """\
+export type inferAsyncReturnType<TFunction extends (...args: any[]) => any> =
+  Awaited<ReturnType<TFunction>>;
+"""
+
+# @tanstack/router-core@1.171.39 src/router.ts:898 and src/route.ts:970: wildcard type
+# arguments and a `Record<string, any>` bound
+WILDCARDS = """\
+export type AnyRouter = RouterCore<any, any, any, any, any>
+export function createFileRoute<
+  TLoaderDeps extends Record<string, any> = {},
+>() {}
+"""
+
+# mobx@7.1.3 src/api/when.ts: the implementation signature behind two overloads
+OVERLOADS = """\
+export function when(
+    predicate: () => boolean,
+    opts?: IWhenOptions
+): Promise<void> & { cancel(): void }
+export function when(
+    predicate: () => boolean,
+    effect: Lambda,
+    opts?: IWhenOptions
+): IReactionDisposer
+export function when(predicate: any, arg1?: any, arg2?: any): any {
+    return whenPromise(predicate, arg1)
+}
+"""
+
+# @tanstack/router-core@1.171.39 src/router.ts:1625: a catch binding widened to `any`
+CATCH_ANY = """\
+try {
+  validate()
+} catch (err: any) {
+  report(err.message)
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "source",
+    [AS_ANY, CONSTRAINT, WILDCARDS, OVERLOADS],
+    ids=["as-any", "constraint", "wildcards", "overloads"],
+)
+def test_explicit_any_skips_idiomatic_positions(source: str) -> None:
+    assert not [key for key in hits(source) if key[0] == "ts-explicit-any"]
+
+
+def test_as_any_is_reported_once() -> None:
+    assert hits(AS_ANY) == Counter({("ts-as-any-cast", 3): 1})
+
+
+def test_explicit_any_still_flags_a_value_annotation() -> None:
+    assert hits(CATCH_ANY)[("ts-explicit-any", 3)] == 1
+
+
+# chalk@6.0.1 source/index.js:237, zod@4.6.7 src/v3/tests/promise.test.ts:1 and
+# @trpc/server@11.25.2 src/unstable-core-do-not-import/stream/utils/disposable.ts:1
+REASONED = """\
+// eslint-disable-next-line unicorn/no-top-level-side-effects -- The style getters must be \
+installed at module load.
+Object.defineProperties(createChalk.prototype, styles);
+// @ts-ignore TS6133
+import { expect } from "vitest";
+// @ts-expect-error - polyfilling symbol
+Symbol.dispose ??= Symbol();
+"""
+
+# @reduxjs/toolkit@2.16.0 src/dynamicMiddleware/react/index.ts:69: no reason given
+BARE = """\
+const createDispatchWithMiddlewareHookFactory = (
+  // @ts-ignore
+  context = ReactReduxContext,
+) => context
+"""
+
+
+@pytest.mark.parametrize("name", ["snippet.js", "snippet.ts"])
+def test_suppression_with_a_reason_is_not_flagged(name: str) -> None:
+    assert not [key for key in hits(REASONED, name) if key[0] == "js-lint-suppression-comment"]
+
+
+def test_bare_suppression_is_flagged() -> None:
+    assert hits(BARE)[("js-lint-suppression-comment", 2)] == 1
