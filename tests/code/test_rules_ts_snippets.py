@@ -165,3 +165,34 @@ function createActionFactory(autoAction: boolean): IActionFactory {
 def test_non_null_assertion_needs_a_bang_in_the_source() -> None:
     found = hits(RECOVERED, parses=False)
     assert not [key for key in found if key[0] == "ts-non-null-assertion"]
+
+
+# @tanstack/router-core@1.171.39 src/load-client.ts:839 (`preload` is optional: undefined
+# means yes) and mobx@7.1.3 src/api/makeObservable.ts:91 (`Annotation | boolean`)
+OPTIONAL_FLAGS = """\
+const preloadable = !preload || route.options.preload !== false
+function make(adm, key: PropertyKey, annotation: Annotation | boolean) {
+    if (annotation === true) {
+        annotation = adm.defaultAnnotation_
+    }
+}
+"""
+
+# fastify@5.12.8 lib/hooks.js:62: Array.isArray is a boolean
+PREDICATE = """\
+Hooks.prototype.add = function (hook, fn) {
+  if (Array.isArray(this[hook]) === false) {
+    throw new Error(hook)
+  }
+}
+"""
+
+
+def test_comparison_with_boolean_literal_skips_optional_flags() -> None:
+    found = hits(OPTIONAL_FLAGS)
+    assert not [key for key in found if key[0] == "js-comparison-with-boolean-literal"]
+
+
+@pytest.mark.parametrize("name", ["snippet.js", "snippet.ts"])
+def test_comparison_with_boolean_literal_flags_a_predicate(name: str) -> None:
+    assert hits(PREDICATE, name)[("js-comparison-with-boolean-literal", 2)] == 1

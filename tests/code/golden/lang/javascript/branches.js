@@ -118,7 +118,7 @@ function totalWeight(parcels) { // expect: cc=2 sloc=7; expect-clone: A
 
 // Slop the rule pack flags.
 function isReady(state) { // expect: cc=2 sloc=6
-  if (state.ready === true) {
+  if (state.pending.includes(state.id) === false) {
     return true;
   }
   return false;
