@@ -125,46 +125,40 @@ const createDispatchWithMiddlewareHookFactory = (
 """
 
 
-@pytest.mark.parametrize("name", ["snippet.js", "snippet.ts"])
-def test_suppression_with_a_reason_is_not_flagged(name: str) -> None:
-    assert not [key for key in hits(REASONED, name) if key[0] == "js-lint-suppression-comment"]
-
-
-def test_bare_suppression_is_flagged() -> None:
-    assert hits(BARE)[("js-lint-suppression-comment", 2)] == 1
-
-
-# mobx@7.1.3 src/api/action.ts:40-58: the grammar stumbles on the interface's call signatures
-# without semicolons and, recovering, wraps `autoAction ? …` in a non-null expression whose
-# `!` is not in the source
-RECOVERED = """\
-export interface IActionFactory extends Annotation, ClassMethodAndFieldDecorator {
-    // nameless actions
-    <T extends Function | undefined | null>(fn: T): T
-    // named actions
-    <T extends Function | undefined | null>(name: string, fn: T): T
-
-    // named annotation
-    (customName: string): DecoratorAnnotation<ClassMethodAndFieldDecorator>
+# commander@13.1.0 lib/help.js:703 (a rule named) and @reduxjs/toolkit@2.16.0
+# src/query/react/buildHooks.ts:1936 (the reason on the line above)
+SCOPED = """\
+function stripColor(str) {
+  // eslint-disable-next-line no-control-regex
+  const sgrPattern = /\\x1b\\[\\d*(;\\d*)*m/g;
+  return str.replace(sgrPattern, '');
 }
+const selector = createSelector(
+  // `preSelector` is a union of the standard/infinite query pre-selectors and
+  // needs its own directive.
+  // @ts-ignore
+  preSelector,
+)
+"""
 
-function createActionFactory(autoAction: boolean): IActionFactory {
-    const res: IActionFactory = function action(arg1, arg2?): any {
-        if (arg2 && typeof arg2.kind === "string") {
-            return decorateAction20223_(
-                autoAction ? autoActionAnnotation : actionAnnotation,
-                arg1,
-                arg2
-            )
-        }
-    }
-}
+# mobx@7.1.3 src/api/observable.ts:226: every rule off for the export, none named
+NO_RULE_NAMED = """\
+// eslint-disable-next-line
+export var observable: IObservableFactory = assign(createObservable, observableFactories)
 """
 
 
-def test_non_null_assertion_needs_a_bang_in_the_source() -> None:
-    found = hits(RECOVERED, parses=False)
-    assert not [key for key in found if key[0] == "ts-non-null-assertion"]
+@pytest.mark.parametrize("source", [REASONED, SCOPED], ids=["reasoned", "scoped"])
+@pytest.mark.parametrize("name", ["snippet.js", "snippet.ts"])
+def test_suppression_with_a_reason_is_not_flagged(source: str, name: str) -> None:
+    assert not [key for key in hits(source, name) if key[0] == "js-lint-suppression-comment"]
+
+
+@pytest.mark.parametrize(
+    ("source", "line"), [(BARE, 2), (NO_RULE_NAMED, 1)], ids=["ts-ignore", "eslint"]
+)
+def test_bare_suppression_is_flagged(source: str, line: int) -> None:
+    assert hits(source)[("js-lint-suppression-comment", line)] == 1
 
 
 # @tanstack/router-core@1.171.39 src/load-client.ts:839 (`preload` is optional: undefined
