@@ -190,3 +190,33 @@ def test_comparison_with_boolean_literal_skips_optional_flags() -> None:
 @pytest.mark.parametrize("name", ["snippet.js", "snippet.ts"])
 def test_comparison_with_boolean_literal_flags_a_predicate(name: str) -> None:
     assert hits(PREDICATE, name)[("js-comparison-with-boolean-literal", 2)] == 1
+
+
+# mocha@12.0.3 lib/cli/parse-args.js:175 and @tanstack/router-core@1.171.39
+# src/route.ts:1839: multi-way choices chained through the else branch
+ELSE_CHAINS = """\
+const prefix = arg.startsWith("--") ? "--" : arg.startsWith("-") ? "-" : "";
+const fullPath =
+  id === rootRouteId
+    ? '/'
+    : path === undefined
+      ? parent.fullPath
+      : joinPaths([parent.fullPath, path])
+"""
+
+# immer@11.2.14 src/core/proxy.ts:348: a ternary in the then branch
+THEN_NESTED = """\
+function readPropFromProto(state, source, prop) {
+	const desc = getDescriptorFromProto(source, prop)
+	return desc
+		? VALUE in desc
+			? desc[VALUE]
+			: desc.get?.call(state.draft_)
+		: undefined
+}
+"""
+
+
+def test_nested_ternary_only_in_the_then_branch() -> None:
+    assert not [key for key in hits(ELSE_CHAINS, "snippet.js") if key[0] == "js-nested-ternary"]
+    assert hits(THEN_NESTED, "snippet.js")[("js-nested-ternary", 3)] == 1
