@@ -220,3 +220,51 @@ function readPropFromProto(state, source, prop) {
 def test_nested_ternary_only_in_the_then_branch() -> None:
     assert not [key for key in hits(ELSE_CHAINS, "snippet.js") if key[0] == "js-nested-ternary"]
     assert hits(THEN_NESTED, "snippet.js")[("js-nested-ternary", 3)] == 1
+
+
+# zod@3.25.76 src/v3/types.ts:3145 (a two-way choice) and mobx@7.1.3
+# src/types/observablemap.ts:488 (the last arm of an else-if chain)
+TWO_WAY = """\
+function parse(ctx, option) {
+  if (ctx.common.async) {
+    return option._parseAsync({ data: ctx.data, path: ctx.path, parent: ctx }) as any;
+  } else {
+    return option._parseSync({ data: ctx.data, path: ctx.path, parent: ctx }) as any;
+  }
+}
+function convertToMap(dataStructure: any): Map<any, any> {
+    if (isES6Map(dataStructure) || isObservableMap(dataStructure)) {
+        return dataStructure
+    } else if (Array.isArray(dataStructure)) {
+        return new Map(dataStructure)
+    } else if (isPlainObject(dataStructure)) {
+        const map = new Map()
+        for (const key in dataStructure) {
+            map.set(key, dataStructure[key])
+        }
+        return map
+    } else {
+        return die(21, dataStructure)
+    }
+}
+"""
+
+# mobx@7.1.3 src/core/spy.ts:62: the main body nested in the else of an early exit
+EARLY_EXIT = """\
+export function spy(listener: (change: SpyEvent) => void): Lambda {
+    if (!__DEV__) {
+        console.warn(`[mobx.spy] Is a no-op in production builds`)
+        return function () {}
+    } else {
+        globalState.spyListeners.push(listener)
+        return once(() => {
+            globalState.spyListeners = globalState.spyListeners.filter(l => l !== listener)
+        })
+    }
+}
+"""
+
+
+def test_else_after_return_skips_two_way_choices_and_chains() -> None:
+    assert not [key for key in hits(TWO_WAY) if key[0] == "js-else-after-return"]
+    assert hits(EARLY_EXIT)[("js-else-after-return", 2)] == 1

@@ -125,7 +125,6 @@ function isReady(state) { // expect: cc=2 sloc=6
 }
 
 
-// expect-hit: 11-15 js-else-after-return
 // expect-hit: 42-44 js-catch-returns-null
 // expect-hit: 72-72 js-self-or-ternary
 // expect-hit: 76-76 js-and-chain-member-guard
