@@ -268,3 +268,22 @@ export function spy(listener: (change: SpyEvent) => void): Lambda {
 def test_else_after_return_skips_two_way_choices_and_chains() -> None:
     assert not [key for key in hits(TWO_WAY) if key[0] == "js-else-after-return"]
     assert hits(EARLY_EXIT)[("js-else-after-return", 2)] == 1
+
+
+# zod@3.25.76 src/v3/benchmarks/union.ts:46 (the failure path is what is timed) and
+# @tanstack/router-core@1.171.39 src/scroll-restoration-inline.ts:29 (no word on why)
+EMPTY_CATCHES = """\
+suite.add("invalid: null", () => {
+  try {
+    double.parse(null);
+  } catch (_err) {}
+})
+try {
+  element.scrollTop = scrollY
+} catch {}
+"""
+
+
+def test_empty_catch_spares_an_underscore_binding() -> None:
+    found = hits(EMPTY_CATCHES)
+    assert [key for key in found if key[0] == "js-empty-catch"] == [("js-empty-catch", 8)]
