@@ -287,3 +287,24 @@ try {
 def test_empty_catch_spares_an_underscore_binding() -> None:
     found = hits(EMPTY_CATCHES)
     assert [key for key in found if key[0] == "js-empty-catch"] == [("js-empty-catch", 8)]
+
+
+# @tanstack/router-core@1.171.39 src/router.ts:184 (augmentation points) and @trpc/server@11.25.2
+# src/unstable-core-do-not-import/procedure.ts:59 (a named type) beside
+# src/observable/operators.ts:32 (an empty config type, which accepts anything)
+EMPTY_INTERFACES = """\
+export interface DefaultRouterOptionsExtensions {}
+
+export interface RouterOptionsExtensions extends DefaultRouterOptionsExtensions {}
+
+interface QueryProcedure<
+  TDef extends BuiltProcedureDef,
+> extends Procedure<'query', TDef> {}
+
+interface ShareConfig {}
+"""
+
+
+def test_empty_interface_only_when_it_names_nothing() -> None:
+    found = hits(EMPTY_INTERFACES)
+    assert [key for key in found if key[0] == "ts-empty-interface"] == [("ts-empty-interface", 9)]
