@@ -308,3 +308,21 @@ interface ShareConfig {}
 def test_empty_interface_only_when_it_names_nothing() -> None:
     found = hits(EMPTY_INTERFACES)
     assert [key for key in found if key[0] == "ts-empty-interface"] == [("ts-empty-interface", 9)]
+
+
+# eslint@10.16.0 lib/rules/computed-property-spacing.js:203: the else mirrors the then branch
+MIRRORED_IFS = """\
+if (propertyNameMustBeSpaced) {
+  if (!sourceCode.isSpaceBetween(before, first)) {
+    reportRequiredBeginningSpace(node, before);
+  }
+} else {
+  if (sourceCode.isSpaceBetween(before, first)) {
+    reportNoBeginningSpace(node, before, first);
+  }
+}
+"""
+
+
+def test_lonely_if_in_else_spares_a_mirrored_pair() -> None:
+    assert not [key for key in hits(MIRRORED_IFS, "snippet.js") if key[0] == "js-lonely-if-in-else"]
