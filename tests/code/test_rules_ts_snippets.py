@@ -326,3 +326,21 @@ if (propertyNameMustBeSpaced) {
 
 def test_lonely_if_in_else_spares_a_mirrored_pair() -> None:
     assert not [key for key in hits(MIRRORED_IFS, "snippet.js") if key[0] == "js-lonely-if-in-else"]
+
+
+# commander@13.1.0 lib/command.js:665: a null default must stay null, which `??` would replace
+STRICT_UNDEFINED = """\
+this.setOptionValueWithSource(
+  name,
+  option.defaultValue === undefined ? true : option.defaultValue,
+  'default',
+);
+const limit = options.limit != null ? options.limit : 10;
+"""
+
+
+def test_nullish_check_ternary_only_for_the_loose_test() -> None:
+    found = hits(STRICT_UNDEFINED, "snippet.js")
+    assert [key for key in found if key[0] == "js-nullish-check-ternary"] == [
+        ("js-nullish-check-ternary", 6)
+    ]
