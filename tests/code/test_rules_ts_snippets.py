@@ -344,3 +344,23 @@ def test_nullish_check_ternary_only_for_the_loose_test() -> None:
     assert [key for key in found if key[0] == "js-nullish-check-ternary"] == [
         ("js-nullish-check-ternary", 6)
     ]
+
+
+# mobx@7.1.3 src/core/reaction.ts:71: `public` makes an optional parameter a property
+PARAMETER_PROPERTIES = """\
+class Reaction {
+    constructor(
+        public name_: string = "Reaction",
+        private onInvalidate_: () => void,
+        public requiresObservable_?
+    ) {}
+    public onBUO() {}
+}
+"""
+
+
+def test_public_modifier_spares_parameter_properties() -> None:
+    found = hits(PARAMETER_PROPERTIES)
+    assert [key for key in found if key[0] == "ts-explicit-public-modifier"] == [
+        ("ts-explicit-public-modifier", 7)
+    ]
