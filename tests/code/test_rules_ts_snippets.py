@@ -364,3 +364,17 @@ def test_public_modifier_spares_parameter_properties() -> None:
     assert [key for key in found if key[0] == "ts-explicit-public-modifier"] == [
         ("ts-explicit-public-modifier", 7)
     ]
+
+
+# @trpc/server@11.25.2 src/adapters/ws.ts:887: the annotated initializer is for the checker
+ANNOTATED_UNDEFINED = """\
+let timeout: NodeJS.Timeout | undefined = undefined;
+let ping = undefined;
+"""
+
+
+def test_explicit_undefined_initializer_spares_an_annotated_declaration() -> None:
+    found = hits(ANNOTATED_UNDEFINED)
+    assert [key for key in found if key[0] == "js-explicit-undefined-initializer"] == [
+        ("js-explicit-undefined-initializer", 2)
+    ]
