@@ -378,3 +378,19 @@ def test_explicit_undefined_initializer_spares_an_annotated_declaration() -> Non
     assert [key for key in found if key[0] == "js-explicit-undefined-initializer"] == [
         ("js-explicit-undefined-initializer", 2)
     ]
+
+
+# @tanstack/router-core@1.171.39 src/load-client.ts:2019: the chain is stored, not awaited here
+STORED_THEN = """\
+export async function load(router, opts) {
+  const done = opts?.sync
+    ? new Promise<void>((resolve) => (settle = resolve))
+    : Promise.resolve().then(run)
+  const tx = [controller, done.then(() => awaitCurrent(router, tx))]
+  return tx
+}
+"""
+
+
+def test_then_in_async_function_only_when_awaited_or_returned() -> None:
+    assert not [key for key in hits(STORED_THEN) if key[0] == "js-then-in-async-function"]
