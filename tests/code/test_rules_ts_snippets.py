@@ -394,3 +394,24 @@ export async function load(router, opts) {
 
 def test_then_in_async_function_only_when_awaited_or_returned() -> None:
     assert not [key for key in hits(STORED_THEN) if key[0] == "js-then-in-async-function"]
+
+
+# @trpc/server@11.25.2 src/adapters/node-http/incomingMessageToRequest.ts:112: the cause rides
+# in the options object
+CAUSE_IN_OPTIONS = """\
+function createURL(req) {
+  try {
+    return new URL(req.url, base);
+  } catch (cause) {
+    throw new TRPCError({
+      code: 'BAD_REQUEST',
+      message: 'Invalid URL',
+      cause,
+    });
+  }
+}
+"""
+
+
+def test_rethrow_without_cause_sees_a_cause_in_options() -> None:
+    assert not [key for key in hits(CAUSE_IN_OPTIONS) if key[0] == "js-rethrow-without-cause"]
