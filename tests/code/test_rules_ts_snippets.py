@@ -415,3 +415,22 @@ function createURL(req) {
 
 def test_rethrow_without_cause_sees_a_cause_in_options() -> None:
     assert not [key for key in hits(CAUSE_IN_OPTIONS) if key[0] == "js-rethrow-without-cause"]
+
+
+# @trpc/server@11.25.2 src/unstable-core-do-not-import/transformer.ts:169 (a fixed message) and
+# zod@3.25.76 src/v3/types.ts:5033 (a constructor signature for `typeof Class`)
+CONSTRUCTORS_THAT_SAY_SOMETHING = """\
+class TransformResultError extends Error {
+  constructor() {
+    super('Unable to transform response from server');
+  }
+}
+abstract class Class {
+  constructor(..._: any[]) {}
+}
+"""
+
+
+def test_useless_constructor_spares_constructors_that_say_something() -> None:
+    found = hits(CONSTRUCTORS_THAT_SAY_SOMETHING)
+    assert not [key for key in found if key[0] == "js-useless-constructor"]
