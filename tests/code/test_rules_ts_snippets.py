@@ -434,3 +434,34 @@ abstract class Class {
 def test_useless_constructor_spares_constructors_that_say_something() -> None:
     found = hits(CONSTRUCTORS_THAT_SAY_SOMETHING)
     assert not [key for key in found if key[0] == "js-useless-constructor"]
+
+
+# zod@3.25.76 src/v3/types.ts:686 (parallel checks) beside eslint@10.16.0
+# lib/rules/quotes.js:320 (a lone test returned as literals)
+BOOLEAN_RETURNS = """\
+function isValidIP(ip, version) {
+  if ((version === "v4" || !version) && ipv4Regex.test(ip)) {
+    return true;
+  }
+  if ((version === "v6" || !version) && ipv6Regex.test(ip)) {
+    return true;
+  }
+
+  return false;
+}
+function isMultiline(node) {
+  const isMultilineString = node.quasis.length >= 1;
+  if (isMultilineString) {
+    return true;
+  }
+
+  return false;
+}
+"""
+
+
+def test_if_return_bool_spares_a_series_of_checks() -> None:
+    found = hits(BOOLEAN_RETURNS, "snippet.js")
+    assert [key for key in found if key[0] == "js-if-return-bool-then-opposite"] == [
+        ("js-if-return-bool-then-opposite", 13)
+    ]
