@@ -465,3 +465,20 @@ def test_if_return_bool_spares_a_series_of_checks() -> None:
     assert [key for key in found if key[0] == "js-if-return-bool-then-opposite"] == [
         ("js-if-return-bool-then-opposite", 13)
     ]
+
+
+# mocha@12.0.3 lib/mocha.cjs:1027: the guard's else calls something else
+GUARD_WITH_ELSE = """\
+function done(reporter, failures, fn) {
+  if (typeof reporter.done === "function") {
+    reporter.done(failures, fn);
+  } else {
+    fn(failures);
+  }
+}
+"""
+
+
+def test_typeof_function_guard_spares_a_guard_with_an_else() -> None:
+    found = hits(GUARD_WITH_ELSE, "snippet.js")
+    assert not [key for key in found if key[0] == "js-typeof-function-guard-before-call"]
