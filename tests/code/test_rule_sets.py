@@ -5,12 +5,17 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from clirun import run_cli
+from slopmark.code.bench.runner import BenchConfig, open_run_dir
 from slopmark.code.measure.cache.files import engine_profile
+from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
+from slopmark.code.measure.metrics import Settings
 from slopmark.code.measure.rules import (
     LANG_DIR,
     PACK_DIR,
@@ -18,6 +23,7 @@ from slopmark.code.measure.rules import (
     check_rule_set,
     load_catalog,
 )
+from slopmark.code.measure.tree_store import tree_record
 from slopmark.errors import BadInput
 
 #: sha256 of every file of rules/paper/ (relative path, NUL, bytes, NUL; sorted by path):
@@ -110,3 +116,43 @@ def test_every_output_names_its_set(tmp_path: Path) -> None:
     assert re.search(r"^  rule set +paper *$", table.stdout, re.MULTILINE), table.stdout
     bad = run_cli("code", "measure", str(tmp_path), "--rules-set", "strict")
     assert bad.returncode == 2 and "unknown rule set 'strict'" in bad.stderr
+
+
+def test_a_stored_report_keeps_its_set(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def f(x):\n    return x\n")
+    options = MeasureOptions(settings=Settings(rule_set="paper"))
+    report = measure_tree(tmp_path, options)
+    record = tree_record(report, load_catalog(rule_set="paper"))
+    assert record.settings["rule_set"] == "paper"
+
+
+def test_a_bench_run_folder_resumes_only_with_its_set(tmp_path: Path) -> None:
+    """A run folder from before the sets ran the paper's pack."""
+    config = BenchConfig(tmp_path / "run", "replay", None, "just-solve", "bwrap")
+    config.run_dir.mkdir()
+    old = {"agent": "replay", "model": None, "prompt": "just-solve", "sandbox": "bwrap"}
+    (config.run_dir / "run.json").write_text(json.dumps(old))
+    open_run_dir(config, [])
+    assert json.loads((config.run_dir / "run.json").read_text())["rule_set"] == "paper"
+    with pytest.raises(BadInput, match="started with --rules-set paper, not default"):
+        open_run_dir(replace(config, rule_set="default"), [])
+
+
+@pytest.mark.slow
+def test_diff_names_its_set(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "a.py").write_text("def f(x):\n    return x\n")
+    for args in (("init", "-q"), ("add", "."), ("commit", "-qm", "one")):
+        subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t",
+                        *args], check=True)  # fmt: skip
+    (repo / "a.py").write_text("def f(x):\n    if x == True:\n        return 1\n    return x\n")
+    sarif = tmp_path / "diff.sarif"
+    done = run_cli("code", "diff", "-C", str(repo), "--json", "--rules-set", "paper",
+                   "--sarif", str(sarif))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["rule_set"] == "paper"
+    assert json.loads(sarif.read_text())["runs"][0]["properties"] == {"ruleSet": "paper"}
+    assert json.loads(run_cli("code", "diff", "-C", str(repo), "--json").stdout)["rule_set"] == (
+        "default"
+    )
