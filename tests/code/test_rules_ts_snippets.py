@@ -13,7 +13,12 @@ import pytest
 from slopmark.code.measure.native import Engine
 from slopmark.code.measure.rules import load_catalog
 
-CATALOG = tuple(rule for rule in load_catalog() if rule.language in ("javascript", "typescript"))
+#: Every JavaScript and TypeScript rule, the pedantic ones too (their fixes are tested alike).
+CATALOG = tuple(
+    rule
+    for rule in load_catalog(rule_set="pedantic")
+    if rule.language in ("javascript", "typescript")
+)
 
 
 def hits(source: str, name: str = "snippet.ts", parses: bool = True) -> Counter[tuple[str, int]]:
