@@ -46,6 +46,7 @@ from lang_fidelity import FETCHERS, PACKAGES, Package
 from slopmark.code.measure import languages as language_table
 from slopmark.code.measure.rules import Rule, load_catalog
 from slopmark.code.study.intervals import Z95, wilson
+from slopmark.errors import BadInput
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -115,6 +116,13 @@ def package_id(package: Package) -> str:
 def load_packages(path: Path = PACKAGE_FILE) -> dict[str, list[Package]]:
     """The pinned packages of every language in ``packages.json``."""
     listed = json.loads(path.read_text(encoding="utf-8"))
+    for language, entries in listed.items():
+        for entry in entries:
+            if entry.get("manager") not in ALL_FETCHERS:
+                raise BadInput(
+                    f"{path}: {language}: manager {entry.get('manager')!r} of "
+                    f"{entry.get('name')!r} is not one of {', '.join(ALL_FETCHERS)}; fix the entry"
+                )
     return {
         language: [Package(language, p["manager"], p["name"], p["version"], p.get("folder", ""))
                    for p in entries]
@@ -143,7 +151,7 @@ def package_hits(package: Package) -> list[Hit]:
 
 
 #: The rule set `sample` runs: every rule, the pedantic ones too (they are measured apart).
-RULES_SET_ARGS: tuple[str, ...] = ()
+RULES_SET_ARGS = ("--rules-set", "pedantic")
 
 
 def _lines(path: Path) -> list[str]:
@@ -154,14 +162,8 @@ def language_rules(language: str, catalog: Sequence[Rule] | None = None) -> dict
     """Rule id → its set, for the rules that run on ``language``'s files."""
     grammars = language_table.grammars_of([language])
     applies = {r for g in language_table.GRAMMARS if g.name in grammars for r in g.rule_languages}
-    rules = catalog if catalog is not None else load_catalog()
-    return {r.id: rule_set(r) for r in rules if r.language in applies}
-
-
-def rule_set(rule: Rule) -> str:
-    """The set a rule belongs to (``metadata.set``; absent: default)."""
-    meta = json.loads(rule.yaml_text).get("metadata") or {}
-    return str(meta.get("set", "default"))
+    rules = catalog if catalog is not None else load_catalog(rule_set="pedantic")
+    return {r.id: r.rule_set for r in rules if r.language in applies}
 
 
 # --- sampling -------------------------------------------------------------------------
@@ -225,9 +227,9 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
 def _checked(row: dict[str, Any], where: str) -> dict[str, Any]:
     missing = {"rule", "package", "path", "line", "text", "label", "reason"} - row.keys()
     if missing:
-        raise SystemExit(f"{where}: fields {sorted(missing)} are missing; every row needs them")
+        raise BadInput(f"{where}: fields {sorted(missing)} are missing; every row needs them")
     if row["label"] not in LABELS:
-        raise SystemExit(f"{where}: label {row['label']!r} is not tp, fp or null")
+        raise BadInput(f"{where}: label {row['label']!r} is not tp, fp or null; fix the row")
     return row
 
 
@@ -241,7 +243,7 @@ def sample(language: str, per_rule: int, seed: int) -> None:
     """Fetch the language's packages, run the pack, write its labels file and counts."""
     packages = load_packages().get(language, [])
     if not packages:
-        raise SystemExit(f"{PACKAGE_FILE}: no packages for {language!r}; add some first")
+        raise BadInput(f"{PACKAGE_FILE}: no packages for {language!r}; add some first")
     hits: list[Hit] = []
     for package in packages:
         log(f"{language}: {package_id(package)}")
@@ -421,7 +423,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    try:
+        return run_command(parse_args(argv))
+    except BadInput as error:
+        log(f"rule_precision: error: {error}")
+        return 2
+
+
+def run_command(args: argparse.Namespace) -> int:
     if args.command == "sample":
         try:
             sample(args.language, args.per_rule, args.seed)
@@ -429,7 +438,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"cannot sample: {error}")
             return 1
         return 0
-    languages = report(load_catalog())
+    languages = report(load_catalog(rule_set="pedantic"))
     print_report(languages)
     if args.json:
         args.json.write_text(json.dumps(languages, indent=1) + "\n")

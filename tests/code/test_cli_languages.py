@@ -48,7 +48,9 @@ def test_language_option_selects_and_rejects_unknown_names(tmp_path: Path) -> No
 
 def test_sarif_names_each_artifact_and_result_language(tmp_path: Path) -> None:
     out = tmp_path / "out.sarif"
-    done = run_cli("code", "measure", str(mixed_tree(tmp_path)), "--sarif", str(out))
+    tree = str(mixed_tree(tmp_path))
+    # every rule (the pedantic set), so the TypeScript rules the fixtures pin all run
+    done = run_cli("code", "measure", tree, "--sarif", str(out), "--rules-set", "pedantic")
     assert done.returncode == 0, done.stderr
     run = json.loads(out.read_text())["runs"][0]
     languages = {a["location"]["uri"]: a["sourceLanguage"] for a in run["artifacts"]}

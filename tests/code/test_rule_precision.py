@@ -80,7 +80,15 @@ def test_resample_keeps_moved_rows_drops_gone_ones_and_tops_up() -> None:
 
 
 def test_shipped_precision_is_what_write_computes() -> None:
-    computed = rp.shipped_text(rp.shipped_precision(rp.report(load_catalog())))
+    computed = rp.shipped_text(rp.shipped_precision(rp.report(load_catalog(rule_set="pedantic"))))
     assert rp.SHIPPED.read_text(encoding="utf-8") == computed, (
         "run `.venv/bin/python benchmarks/rule_precision.py --write`"
     )
+
+
+def test_a_bad_label_is_refused_with_its_line(tmp_path: Path) -> None:
+    labels = tmp_path / "go.jsonl"
+    rows = [{**row, "label": "maybe"} for row in _rows("a", 1, 0)]
+    rp.write_rows(labels, rows)
+    with pytest.raises(rp.BadInput, match=r"go\.jsonl:1: label 'maybe' is not tp, fp or null"):
+        rp.read_rows(labels)

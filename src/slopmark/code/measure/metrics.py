@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The measurement profile. The defaults reproduce the paper's figures."""
+    """The measurement profile. The defaults reproduce the paper's figures, but for the
+    rule set: ``paper`` is the paper's pack, frozen (the benchmark and the study run it);
+    ``default`` the precise pack `measure`, `diff` and `history` run."""
 
     cc_threshold: int = 10
     size_term: str = "sqrt"
@@ -22,6 +24,8 @@ class Settings:
     #: benchmark measures an agent's code with them off: the measured never sets
     #: its own measurement).
     suppressions: bool = True
+    #: The built-in rule set (`slopmark.code.measure.rules.RULE_SETS`, ``--rules-set``).
+    rule_set: str = "default"
 
 
 #: The size term g of each profile: √ by default; ``linear`` g(n) = n and ``none``

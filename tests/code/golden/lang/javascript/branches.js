@@ -118,14 +118,13 @@ function totalWeight(parcels) { // expect: cc=2 sloc=7; expect-clone: A
 
 // Slop the rule pack flags.
 function isReady(state) { // expect: cc=2 sloc=6
-  if (state.ready === true) {
+  if (state.pending.includes(state.id) === false) {
     return true;
   }
   return false;
 }
 
 
-// expect-hit: 11-15 js-else-after-return
 // expect-hit: 42-44 js-catch-returns-null
 // expect-hit: 72-72 js-self-or-ternary
 // expect-hit: 76-76 js-and-chain-member-guard
