@@ -3,8 +3,9 @@
 Entries are split where a row starts with ``[N]`` or ``N.`` (a numbered list), else where a
 row starts at the left edge while the rows before it hang indented (author–year lists),
 else at paragraph breaks. A numbered entry gets the key ``refN``; an author–year entry gets
-`citation_key` of its first author's surname and its first year (``smith2020``), the key
-the text's ``(Smith et al., 2020)`` is rebuilt to.
+`citation_key` of its first author's surname and its first year (``smith2020``; a second
+entry with the same key gets ``smith2020x2``), and `author_index` resolves the text's
+``(Smith et al., 2020)`` to it.
 
 The first author's surname: the text before the first comma, ``and``, ``&`` or ``(``; of
 its words of two letters or more not ending in a period, the last one (``Smith, J.`` →
@@ -16,8 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from slopmark.paper.pdf.authoryear import YEAR, AuthorIndex, citation_key, unique_keys
 from slopmark.paper.pdf.blocks import Paragraph, join_line
-from slopmark.paper.pdf.inline import YEAR, citation_key
 
 NUMBERED = re.compile(r"^(?:\[(?P<bracket>\d+)\]|(?P<dot>\d+)\.)\s+(?P<text>.*)$")
 
@@ -38,7 +39,13 @@ def entries(paragraphs: list[Paragraph]) -> tuple[Entry, ...]:
     texts = [text for paragraph in paragraphs for text in _split(paragraph)]
     if numbered(paragraphs):
         return tuple(_numbered_entry(text) for text in texts if NUMBERED.match(text))
-    return tuple(Entry(_author_year_key(text), text) for text in texts)
+    keys = unique_keys(_author_year_key(text) for text in texts)
+    return tuple(Entry(key, text) for key, text in zip(keys, texts, strict=True))
+
+
+def author_index(found: tuple[Entry, ...]) -> AuthorIndex:
+    """The author–year entries indexed by first author's surname and year."""
+    return AuthorIndex((entry.key, first_surname(entry.text), entry.text) for entry in found)
 
 
 def _split(paragraph: Paragraph) -> list[str]:
@@ -69,5 +76,5 @@ def first_surname(text: str) -> str:
 
 
 def _author_year_key(text: str) -> str:
-    year = re.search(YEAR, text)
+    year = re.search(rf"(?<![\w.:/]){YEAR}\b", text)
     return citation_key(first_surname(text), year.group(0) if year else "")

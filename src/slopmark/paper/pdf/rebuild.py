@@ -38,7 +38,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from slopmark.paper.pdf.bibliography import Entry, entries, numbered
+from slopmark.paper.pdf.bibliography import Entry, author_index, entries, numbered
 from slopmark.paper.pdf.blocks import (
     REFERENCES,
     Block,
@@ -181,9 +181,11 @@ class _Writer:
         self.body = body
         paragraphs = _references(blocks)
         self.entries: tuple[Entry, ...] = entries(paragraphs)
-        size = len(self.entries) if numbered(paragraphs) else None
+        listed = numbered(paragraphs)
+        size = len(self.entries) if listed else None
+        authors = author_index(self.entries) if self.entries and not listed else None
         equations = frozenset(b.number for b in blocks if isinstance(b, Equation))
-        self.context = Context(numeric_entries=size, equations=equations)
+        self.context = Context(numeric_entries=size, equations=equations, authors=authors)
         self.notes: list[str] = []
         self.counters = [0, 0, 0, 0]
         self.abstract = self.appendix = self.bibliography = False
