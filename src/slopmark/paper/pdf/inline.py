@@ -9,6 +9,7 @@ pointer word may start in lower case ("as shown in table 2", "equation 15"):
   ``Eq. (2)``/``Equation 2`` (``\\eqref{eq:2}``); a bare ``(2)`` right after a word (not
   ``and``/``or``, no punctuation between: "filters (4)", not "(1) ..., and (2)") when the
   paper has a display equation numbered 2.
+- ``Theorem 2`` / ``Lemma 3.1`` (and the other kinds of `theorems`) → ``Lemma~\\ref{lemma:3.1}``.
 - Numeric citations ``[12]``, ``[3, 5–7]`` → ``\\cite{ref12}``, ``\\cite{ref3,ref5,ref6,ref7}``
   (ranges expanded up to `MAX_RANGE` entries; a number past the numbered bibliography, or
   0, leaves the brackets as text).
@@ -38,6 +39,7 @@ from slopmark.paper.pdf.authoryear import (
     legacy_keys,
     parse_items,
 )
+from slopmark.paper.pdf.theorems import POINTER, label
 
 MAX_RANGE = 50
 NUMBER = r"(?:[A-Z]\.)?\d+"
@@ -130,6 +132,12 @@ def _pointer(prefix: str, command: str = "ref") -> Callable[[re.Match[str], Cont
     return render
 
 
+def _statement(match: re.Match[str], context: Context) -> str:
+    kind, number = match.group("kind"), match.group("number")
+    tail = match.group(0)[len(kind) :].split(number)[0]
+    return rf"{kind}{tail.rstrip()}~\ref{{{label(kind.lower(), number)}}}"
+
+
 def _bare_equation(match: re.Match[str], context: Context) -> str | None:
     number = match.group("number")
     return rf"(\ref{{eq:{number}}})" if number in context.equations else None
@@ -169,6 +177,7 @@ RULES = (
         r"\b(?P<word>[Ee]qs?\.|[Ee]quations?)\s*(?P<spec>\(\d+\)|\d+)",
         _pointer("eq", "eqref"),
     ),
+    Rule("statement", POINTER, _statement),
     Rule("bare_equation", r"(?<=[A-Za-z0-9] )(?<!\band )(?<!\bor )\((?P<number>\d+)\)",
          _bare_equation),
     Rule("cite", r"\[(?P<nums>\d+(?:\s*[,–—-]\s*\d+)*)\]", _numeric_cite),

@@ -22,6 +22,8 @@
   A table caption takes the table rows right below it, else those right above it, as a
   ``tabular`` (see `tables`). Table rows with no caption become a bare ``tabular``. A float
   moves to just after the paragraph holding its first printed pointer (see `floats`).
+- A paragraph opening with a theorem-like head (``Theorem 2.``, ``Lemma 3.1 (Bound).``)
+  becomes that environment with ``\\label{lemma:3.1}``, kept when pointed to (see `theorems`).
 - A row ending in ``(N)`` becomes an ``equation`` with ``\\label{eq:N}``, unless no
   sentence of the paper points to any equation (see `pointed_equations`).
 - Running text and captions go through `inline.to_latex` (pointers and citations).
@@ -53,6 +55,7 @@ from slopmark.paper.pdf.extract import Row
 from slopmark.paper.pdf.floats import Float, attach_tables, place_floats
 from slopmark.paper.pdf.inline import Context, escape, to_latex
 from slopmark.paper.pdf.tables import tabular
+from slopmark.paper.pdf.theorems import label, pointed_statements, statement
 
 APPENDIX = {"appendix", "appendices", "supplementary material", "supplementary materials"}
 SECTIONING = ("section", "subsection", "subsubsection", "paragraph")
@@ -84,7 +87,8 @@ def rebuild(rows: tuple[Row, ...], name: str) -> Rebuilt:
         "",
     ]
     pages = max((row.page for row in rows), default=0)
-    return Rebuilt("\n".join(pointed_equations(lines)), tuple(writer.notes), pages)
+    source = "\n".join(pointed_statements(pointed_equations(lines)))
+    return Rebuilt(source, tuple(writer.notes), pages)
 
 
 _EQUATION_LABEL = re.compile(r"\\label\{eq:([^}]*)\}")
@@ -290,7 +294,15 @@ class _Writer:
             yield to_latex(rest, self.context)
             yield r"\end{abstract}"
             return
-        yield to_latex(text, self.context)
+        found = statement(text)
+        if found is None:
+            yield to_latex(text, self.context)
+            return
+        environment, number, rest = found
+        yield rf"\begin{{{environment}}}"
+        yield to_latex(rest, self.context)
+        yield rf"\label{{{label(environment, number)}}}"
+        yield rf"\end{{{environment}}}"
 
     def _loose_table(self, block: TableRows) -> Iterator[str]:
         if len(block.rows) >= 2:
