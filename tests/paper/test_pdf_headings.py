@@ -56,7 +56,7 @@ def test_headings_follow_the_printed_numbering(printed: Path) -> None:
     tree = [(s.level, s.number, s.title) for s in document.sections]
     assert tree == [(1, "1", "Introduction"), (1, "2", "Method"), (2, "2.1", "Blur estimation"),
                     (2, "2.2", "Depth estimation"), (1, "3", "Conclusion")]  # fmt: skip
-    assert recovery(document).numbering == 0
+    assert recovery(document).renumbered == 0
 
 
 def test_labels_sentences_and_out_of_sequence_rows_stay_text(printed: Path) -> None:
@@ -77,7 +77,7 @@ def test_a_printed_number_latex_would_not_give_is_counted(tmp_path: Path) -> Non
     texts = [*_bold(1, 60, (72, "1"), (92, "Introduction")), *flow(1, 72, 80, PROSE[:7]),
              *_bold(1, 180, (72, "3"), (92, "Method")), *flow(1, 72, 200, PROSE[7:])]  # fmt: skip
     document = load_pdf(write_pdf(tmp_path / "gap.pdf", texts, pages=1))
-    assert recovery(document).numbering == 1
+    assert recovery(document).renumbered == 1
 
 
 @pytest.mark.parametrize(

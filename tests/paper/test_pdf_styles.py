@@ -100,12 +100,12 @@ def test_the_structure_view_is_the_printed_tree(name: str, pdfs: dict[str, Path]
         assert "## 4.2 Depth estimation" in tree and tree[-2] == "# 6 Conclusion"
 
 
-def test_the_recovery_summary_flags_no_numbering_disagreement(pdfs: dict[str, Path]) -> None:
+def test_the_recovery_summary_counts_no_renumbered_section(pdfs: dict[str, Path]) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "slopmark", "paper", "measure", str(pdfs["iccv_dotted"]),
          "--measures", "deterministic", "--json"],
         capture_output=True, text=True, timeout=300, check=True,
     )  # fmt: skip
     recovered = json.loads(done.stdout)["recovery"]
-    assert recovered["numbering"] == 0 and recovered["abstract"] is True
+    assert recovered["renumbered"] == 0 and recovered["abstract"] == 1
     assert recovered["sections"] == 6 and recovered["bibliography"] == 4

@@ -17,7 +17,7 @@ figure's axis labels, legend and tick marks are not prose, nor is a one-page dia
 or plot), or no paper structure at all (no abstract, no section heading and no
 reference list: a receipt, a letter).
 
-`numbering` counts the printed section numbers LaTeX would number differently (the
+`renumbered` counts the printed section numbers LaTeX would number differently (the
 rebuild's notes): a disagreement between the printed numbering and the recovered
 sections, to be checked by a reader before trusting the sectioned measures.
 """
@@ -49,9 +49,10 @@ class Recovery:
     words: int
     #: Words in sentences of `PROSE_SENTENCE` words or more.
     prose_words: int = 0
-    abstract: bool = False
+    #: 1 when an abstract was recovered.
+    abstract: int = 0
     #: Printed section numbers that disagree with the recovered sections' numbering.
-    numbering: int = 0
+    renumbered: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -61,12 +62,12 @@ def recovery(document: Document) -> Recovery:
     """What the document holds of a paper's structure (sections: titled body sections)."""
     lengths = [len(sentence.text.split()) for sentence in document.sentences]
     headed = [s for s in document.body_sections() if s.title]
-    abstract = any(s.role == "abstract" for s in document.sections)
-    numbering = sum(NUMBERING_NOTE in note.message for note in document.notes)
+    abstract = int(any(s.role == "abstract" for s in document.sections))
+    renumbered = sum(NUMBERING_NOTE in note.message for note in document.notes)
     return Recovery(
         len(headed), len(document.floats), len(document.bibliography),
         len(document.citations), len(document.references), sum(lengths),
-        sum(n for n in lengths if n >= PROSE_SENTENCE), abstract, numbering,
+        sum(n for n in lengths if n >= PROSE_SENTENCE), abstract, renumbered,
     )  # fmt: skip
 
 

@@ -56,6 +56,7 @@ from slopmark.paper.pdf.floats import Float, attach_tables, place_floats
 from slopmark.paper.pdf.inline import Context, escape, to_latex
 from slopmark.paper.pdf.tables import tabular
 from slopmark.paper.pdf.theorems import label, pointed_statements, statement
+from slopmark.paper.recovery import NUMBERING_NOTE
 
 APPENDIX = {"appendix", "appendices", "supplementary material", "supplementary materials"}
 SECTIONING = ("section", "subsection", "subsubsection", "paragraph")
@@ -249,7 +250,7 @@ class _Writer:
             return
         expected = self._count(level)
         if number is not None and number != expected:
-            note = f"the PDF prints section {number} where LaTeX would number it {expected}"
+            note = f"the PDF prints section {number} {NUMBERING_NOTE} {expected}"
             self.notes.append(note)
             yield f"% {note}"
         yield rf"\{command}{{{to_latex(heading.title, self.context)}}}"
