@@ -9,13 +9,17 @@ aggregate. With --figures DIR it also reads each PDF there and counts how many a
 refused (exit 2 by the CLI; BadInput here) — standalone figures should all be.
 
     .venv/bin/python benchmarks/pdf_fidelity.py [--corpus DIR] [--extra DIR/main.tex ...]
-        [--figures DIR] [--json OUT]
+        [--figures DIR] [--square] [--json OUT]
+
+--square compiles every paper with natbib's ``square`` option, so its author–year
+citations print as NeurIPS' template prints them (``Lenc and Vedaldi [2015]``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -37,8 +41,10 @@ def _reading(path: Path) -> dict[str, object]:
     document = load_paper(path)
     scored = score_paper(document, choose_measures("deterministic"))
     measures = {r.measure: [r.units, r.flagged, r.score] for r in scored.results}
+    cited = sum(len(citation.keys) for citation in document.citations)
     return {"sections": len(document.body_sections()), "aggregate": scored.aggregate,
-            "measures": measures}  # fmt: skip
+            "measures": measures, "cited": cited,
+            "bibliography": len(document.bibliography)}  # fmt: skip
 
 
 def compare(tex: Path, pdf: Path) -> dict[str, object]:
@@ -69,13 +75,22 @@ def summary(rows: dict[str, dict[str, object]]) -> dict[str, object]:
     aggregates = [(r["latex"]["aggregate"], r["pdf"]["aggregate"]) for r in rows.values()]  # type: ignore[index]
     both = [(a, b) for a, b in aggregates if a is not None and b is not None]
     sections = sum(r["latex"]["sections"] == r["pdf"]["sections"] for r in rows.values())  # type: ignore[index]
+    cited = sum(abs(r["latex"]["cited"] - r["pdf"]["cited"]) <= 1 for r in rows.values())  # type: ignore[index,operator]
     return {
-        "papers": len(rows), "same_sections": sections,
+        "papers": len(rows), "same_sections": sections, "cited_within_one": cited,
         "within_one": sum(pairs), "pairs": len(pairs),
         "mean_abs_score_diff": {k: statistics.fmean(v) for k, v in diffs.items()},
         "aggregate_r": _pearson([a for a, _ in both], [b for _, b in both]),
         "aggregate_max_diff": max((abs(a - b) for a, b in both), default=None),
     }  # fmt: skip
+
+
+def _squared(folder: Path, main_name: str, copy: Path) -> Path:
+    """A copy of the paper whose natbib citations print in square brackets."""
+    shutil.copytree(folder, copy)
+    tex = copy / main_name
+    tex.write_text("\\PassOptionsToPackage{square}{natbib}\n" + tex.read_text(errors="replace"))
+    return copy
 
 
 def refused(folder: Path) -> dict[str, str | None]:
@@ -96,6 +111,8 @@ def main() -> None:
     parser.add_argument("--extra", type=Path, nargs="*", default=[], help="more main .tex files")
     parser.add_argument("--figures", type=Path, help="a folder of figure PDFs to be refused")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--square", action="store_true",
+                        help="print natbib citations in square brackets (NeurIPS' default)")
     args = parser.parse_args()
     from paper.pdflatex import compile_paper
 
@@ -105,7 +122,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         for folder, main_name in sources:
             name = f"{folder.name}/{main_name}"
-            pdf = compile_paper(folder, main_name, Path(scratch) / name.replace("/", "_"))
+            work = Path(scratch) / name.replace("/", "_")
+            source = _squared(folder, main_name, work / "src") if args.square else folder
+            pdf = compile_paper(source, main_name, work / "pdf")
             rows[name] = compare(folder / main_name, pdf)
             print(name, json.dumps(rows[name]), flush=True)
     report: dict[str, object] = {"papers": rows, "summary": summary(rows)}

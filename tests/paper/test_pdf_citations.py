@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from slopmark.paper.pdf.authoryear import AuthorIndex, parse_items, unique_keys
-from slopmark.paper.pdf.bibliography import Entry, author_index
+from slopmark.paper.pdf.bibliography import Entry, author_index, entries
 from slopmark.paper.pdf.inline import Context, to_latex
 
 ENTRIES = (
@@ -69,10 +69,35 @@ def test_parse_items_expands_suffix_letters_and_splits_lists() -> None:
 
 
 def test_an_entry_answers_its_bare_year_and_no_other() -> None:
-    index = AuthorIndex([("lee2019a", "Lee", "Lee, J. 2019a. Fast routing.")])
+    index = AuthorIndex([("lee2019a", "Lee, J. 2019a. Fast routing.")])
     assert index.resolve("Lee et al.", "2019") == "lee2019a"
     assert index.resolve("Lee et al.", "2019b") is None
     assert index.resolve("Kim", "2019a") is None
+
+
+def test_the_first_author_is_found_however_the_entry_is_printed() -> None:
+    index = AuthorIndex([
+        ("systems2019", "Anonomous. Measuring arithmetic extrapolation. In Science meets "
+                        "Engineering of Deep Learning Workshop, 2019."),
+        ("inference1927", "Edwin B. Wilson. Probable inference, the law of succession. "
+                          "JASA, 22(158):209–212, 1927."),
+        ("hill2019", "Felix Hill and Edwin Wilson. Another paper. 2019."),
+    ])  # fmt: skip
+    assert index.resolve("Anonomous", "2019") == "systems2019"
+    assert index.resolve("Wilson", "1927") == "inference1927"
+    assert index.resolve("Wilson", "2019") == "hill2019"  # named, if not first
+    assert index.resolve("Hill and Wilson", "2019") == "hill2019"
+
+
+def test_an_entry_broken_over_a_page_keeps_its_year() -> None:
+    from slopmark.paper.pdf.blocks import Paragraph
+
+    first = Paragraph("", 9, 1, (72.0, 84.0), ("Tero Karras, Miika Aittala, and Samuli",
+                                               "Laine. Elucidating the design space."))
+    second = Paragraph("", 9, 2, (72.0,), ("2022. URL https://openreview.net/forum.",))
+    found = entries([first, second])
+    assert len(found) == 1 and found[0].text.endswith("2022. URL https://openreview.net/forum.")
+    assert found[0].key == "karras2022"
 
 
 def test_repeated_keys_stay_distinct() -> None:

@@ -74,33 +74,47 @@ def parse_items(body: str) -> list[Item] | None:
 
 
 class AuthorIndex:
-    """(surname, year) → bibliography keys, built from the entries' first authors."""
+    """The author–year entries, searched by a citation's surnames and year.
 
-    def __init__(self, entries: Iterable[tuple[str, str, str]]) -> None:
-        """``entries``: (key, first author's surname, entry text) of each bibliography entry."""
-        self._keys: dict[tuple[str, str], list[str]] = {}
-        self._texts: dict[str, str] = {}
-        for key, surname, text in entries:
-            self._texts[key] = text.lower()
+    An entry answers a citation when it prints the year (``2015a`` also answers ``2015``)
+    and names the citation's first surname as a word; of several, the one naming it
+    earliest (first authors come first), then the one also naming the second surname."""
+
+    def __init__(self, entries: Iterable[tuple[str, str]]) -> None:
+        """``entries``: (key, text) of each bibliography entry, in the list's order."""
+        self._entries: list[tuple[str, str, set[str]]] = []
+        for key, text in entries:
             years = {m.group(0) for m in _ENTRY_YEAR.finditer(text)}
-            for year in years | {y[:4] for y in years}:
-                self._keys.setdefault((surname_key(surname), year), []).append(key)
+            self._entries.append((key, _plain(text), years | {y[:4] for y in years}))
 
     def resolve(self, authors: str, year: str) -> str | None:
         """The key of the entry this citation names, or None when no entry is named."""
-        names = surnames(authors)
-        if not names:
+        names = [_plain(name) for name in surnames(authors)]
+        if not names or not names[0].strip():
             return None
-        found = self._keys.get((surname_key(names[0]), year), [])
-        if len(found) > 1 and len(names) > 1:
-            second = names[1].lower()
-            found = [key for key in found if second in self._texts[key]] or found
-        return found[0] if found else None
+        ranked = []
+        for key, text, years in self._entries:
+            first = _word_at(text, names[0]) if year in years else None
+            if first is not None:
+                second = all(_word_at(text, name) is not None for name in names[1:2])
+                ranked.append((not second, first, key))
+        return min(ranked)[2] if ranked else None
 
     def keys(self, items: list[Item]) -> list[str]:
         """The resolved keys of a citation list, unresolved parts left out."""
         resolved = (self.resolve(authors, year) for authors, years in items for year in years)
         return list(dict.fromkeys(key for key in resolved if key is not None))
+
+
+def _plain(text: str) -> str:
+    """Lower-case ASCII (accents dropped), for comparing names as printed."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+def _word_at(text: str, name: str) -> int | None:
+    """Where ``name`` first occurs in ``text`` as a whole word, or None."""
+    found = re.search(rf"(?<![a-z]){re.escape(name)}(?![a-z])", text)
+    return found.start() if found else None
 
 
 def unique_keys(wanted: Iterable[str]) -> list[str]:

@@ -2,7 +2,8 @@
 
 Entries are split where a row starts with ``[N]`` or ``N.`` (a numbered list), else where a
 row starts at the left edge while the rows before it hang indented (author–year lists),
-else at paragraph breaks. A numbered entry gets the key ``refN``; an author–year entry gets
+else at paragraph breaks; in an author–year list a piece that cannot start an entry (a
+year, a URL, a lower-case word) continues the one before. A numbered entry gets the key ``refN``; an author–year entry gets
 `citation_key` of its first author's surname and its first year (``smith2020``; a second
 entry with the same key gets ``smith2020x2``), and `author_index` resolves the text's
 ``(Smith et al., 2020)`` to it.
@@ -39,13 +40,14 @@ def entries(paragraphs: list[Paragraph]) -> tuple[Entry, ...]:
     texts = [text for paragraph in paragraphs for text in _split(paragraph)]
     if numbered(paragraphs):
         return tuple(_numbered_entry(text) for text in texts if NUMBERED.match(text))
+    texts = _continued(texts)
     keys = unique_keys(_author_year_key(text) for text in texts)
     return tuple(Entry(key, text) for key, text in zip(keys, texts, strict=True))
 
 
 def author_index(found: tuple[Entry, ...]) -> AuthorIndex:
     """The author–year entries indexed by first author's surname and year."""
-    return AuthorIndex((entry.key, first_surname(entry.text), entry.text) for entry in found)
+    return AuthorIndex((entry.key, entry.text) for entry in found)
 
 
 def _split(paragraph: Paragraph) -> list[str]:
@@ -60,6 +62,22 @@ def _split(paragraph: Paragraph) -> list[str]:
         else:
             texts[-1] = join_line(texts[-1], line)
     return texts
+
+
+#: How the rest of an entry may start after a column or page break (never an author).
+CONTINUATION = re.compile(r"^(?:[^\w\\{]|\d|[a-z]|URL\b|doi\b|DOI\b|https?:|arXiv\b|In\s)")
+
+
+def _continued(texts: list[str]) -> list[str]:
+    """Author–year entries, a piece that cannot start one (``2022. URL ...`` after a page
+    break, a lower-case word) joined to the entry before it."""
+    joined: list[str] = []
+    for text in texts:
+        if joined and CONTINUATION.match(text):
+            joined[-1] = join_line(joined[-1], text)
+        else:
+            joined.append(text)
+    return joined
 
 
 def _numbered_entry(text: str) -> Entry:
