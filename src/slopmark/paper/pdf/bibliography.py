@@ -3,10 +3,10 @@
 Entries are split where a row starts with ``[N]`` or ``N.`` (a numbered list), else where a
 row starts at the left edge while the rows before it hang indented (author–year lists),
 else at paragraph breaks; in an author–year list a piece that cannot start an entry (a
-year, a URL, a lower-case word) continues the one before. A numbered entry gets the key ``refN``; an author–year entry gets
-`citation_key` of its first author's surname and its first year (``smith2020``; a second
-entry with the same key gets ``smith2020x2``), and `author_index` resolves the text's
-``(Smith et al., 2020)`` to it.
+year, a URL, a lower-case word) continues the one before. A numbered entry gets the key
+``refN``; an author–year entry gets `citation_key` of its first author's surname and its
+first year (``smith2020``; a second entry with the same key gets ``smith2020x2``), and
+`author_index` resolves the text's ``(Smith et al., 2020)`` to it.
 
 The first author's surname: the text before the first comma, ``and``, ``&`` or ``(``; of
 its words of two letters or more not ending in a period, the last one (``Smith, J.`` →
