@@ -12,6 +12,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,32 +26,32 @@ FIGURES = Path(__file__).parent / "fixtures" / "pdf" / "figures"
 LATEX_FIGURES = sorted(path.stem for path in FIGURES.glob("*.tex"))
 
 
-def _curves(axes: object) -> None:
+def _curves(axes: Any) -> None:
     for name, slope in (("Dense", 1.0), ("Early exit", 0.8), ("Routed (ours)", 1.3)):
-        axes.plot(range(10), [slope * x**0.5 for x in range(10)], label=name)  # type: ignore[attr-defined]
-    axes.set_xlabel("Training steps (thousands)")  # type: ignore[attr-defined]
-    axes.set_ylabel("Validation accuracy")  # type: ignore[attr-defined]
-    axes.legend()  # type: ignore[attr-defined]
+        axes.plot(range(10), [slope * x**0.5 for x in range(10)], label=name)
+    axes.set_xlabel("Training steps (thousands)")
+    axes.set_ylabel("Validation accuracy")
+    axes.legend()
 
 
-def _grid(axes: object, size: int, labels: list[str]) -> None:
+def _grid(axes: Any, size: int, labels: list[str]) -> None:
     values = [[(3 * i + 5 * j) % 11 / 10 for j in range(size)] for i in range(size)]
-    axes.imshow(values)  # type: ignore[attr-defined]
+    axes.imshow(values)
     for i in range(size):
         for j in range(size):
-            axes.text(j, i, f"{values[i][j]:.2f}", ha="center", va="center", fontsize=7)  # type: ignore[attr-defined]
-    axes.set_xticks(range(size), labels)  # type: ignore[attr-defined]
-    axes.set_yticks(range(size), labels)  # type: ignore[attr-defined]
+            axes.text(j, i, f"{values[i][j]:.2f}", ha="center", va="center", fontsize=7)
+    axes.set_xticks(range(size), labels)
+    axes.set_yticks(range(size), labels)
 
 
-def _draw(kind: str, figure: object) -> None:
+def _draw(kind: str, figure: Any) -> None:
     """One matplotlib figure of the given kind on ``figure``."""
-    axes = figure.add_subplot(1, 2 if kind == "panels" else 1, 1)  # type: ignore[attr-defined]
+    axes = figure.add_subplot(1, 2 if kind == "panels" else 1, 1)
     if kind in ("curves", "panels"):
         _curves(axes)
         axes.set_title("Accuracy during training")
         if kind == "panels":
-            _curves(figure.add_subplot(1, 2, 2))  # type: ignore[attr-defined]
+            _curves(figure.add_subplot(1, 2, 2))
     elif kind == "heatmap":
         _grid(axes, 6, ["layer 1", "layer 2", "layer 3", "layer 4", "layer 5", "layer 6"])
     elif kind == "confusion":
@@ -65,7 +66,7 @@ def _draw(kind: str, figure: object) -> None:
             axes.annotate(name, (x, y))
     else:
         axes.bar(["MNLI", "QNLI", "SST-2"], [84.1, 90.2, 92.8])
-        figure.suptitle("Figure 3: Results of the routed model on three GLUE tasks.")  # type: ignore[attr-defined]
+        figure.suptitle("Figure 3: Results of the routed model on three GLUE tasks.")
 
 
 MATPLOTLIB_FIGURES = ["curves", "panels", "heatmap", "confusion", "histogram", "scatter", "titled"]
