@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 
 YEAR = r"(?:1[89]|20)\d\d[a-z]?"
@@ -119,10 +120,10 @@ def _word_at(text: str, name: str) -> int | None:
 
 def unique_keys(wanted: Iterable[str]) -> list[str]:
     """The keys, a repeated one suffixed ``x2``, ``x3``… so that every entry keeps its own."""
-    seen: dict[str, int] = {}
+    seen: Counter[str] = Counter()
     out: list[str] = []
     for key in wanted:
-        seen[key] = seen.get(key, 0) + 1
+        seen[key] += 1
         out.append(key if seen[key] == 1 else f"{key}x{seen[key]}")
     return out
 

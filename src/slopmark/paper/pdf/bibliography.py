@@ -41,7 +41,7 @@ def entries(paragraphs: list[Paragraph]) -> tuple[Entry, ...]:
     if numbered(paragraphs):
         return tuple(_numbered_entry(text) for text in texts if NUMBERED.match(text))
     texts = _continued(texts)
-    keys = unique_keys(_author_year_key(text) for text in texts)
+    keys = unique_keys(map(_author_year_key, texts))
     return tuple(Entry(key, text) for key, text in zip(keys, texts, strict=True))
 
 

@@ -175,6 +175,15 @@ def _references(blocks: tuple[Block, ...]) -> list[Paragraph]:
     return found
 
 
+def _context(blocks: tuple[Block, ...], found: tuple[Entry, ...], listed: bool) -> Context:
+    """What the inline rules need: the numbered list's size, or the author–year entries to
+    resolve citations against, and the printed equation numbers."""
+    equations = frozenset(b.number for b in blocks if isinstance(b, Equation))
+    if listed:
+        return Context(numeric_entries=len(found), equations=equations)
+    return Context(equations=equations, authors=author_index(found) if found else None)
+
+
 class _Writer:
     """Emits the body, tracking the abstract, the appendix and LaTeX's section counters."""
 
@@ -186,11 +195,7 @@ class _Writer:
         self.body = body
         paragraphs = _references(blocks)
         self.entries: tuple[Entry, ...] = entries(paragraphs)
-        listed = numbered(paragraphs)
-        size = len(self.entries) if listed else None
-        authors = author_index(self.entries) if self.entries and not listed else None
-        equations = frozenset(b.number for b in blocks if isinstance(b, Equation))
-        self.context = Context(numeric_entries=size, equations=equations, authors=authors)
+        self.context = _context(blocks, self.entries, numbered(paragraphs))
         self.notes: list[str] = []
         self.counters = [0, 0, 0, 0]
         self.abstract = self.appendix = self.bibliography = False
