@@ -67,6 +67,25 @@ def heading(
     return [Text(page, x, y, number, size, True), Text(page, x + 22, y, title, size, True)]
 
 
+#: Running text enough for a paper (a PDF with fewer than 150 words of prose is refused).
+PROSE = [
+    "The proof proceeds by induction on the number of layers that the router has skipped",
+    "so far, and the base case holds because a model with no skipped layer is the dense",
+    "model itself. For the step, we assume that the claim holds for a model that skips k",
+    "layers and show that it holds for one that skips one more layer, since the gate of",
+    "that layer is closed only when the score of the token is below the threshold that",
+    "we chose before training. The argument uses no property of the data other than the",
+    "bound on the norm of the hidden state, which the layer normalisation guarantees for",
+    "every token of every sequence we consider. The same reasoning extends to the case in",
+    "which several layers are skipped at once, because the gates are applied one after the",
+    "other and each of them sees the hidden state that the previous layers have produced.",
+    "We checked every step of the argument on small models where the bound can be",
+    "computed exactly, and in each case the measured error stayed below the bound we give.",
+    "This completes the proof of the claim that the routed model stays close to the dense",
+    "model on every input, which the experiments of the main text confirm on real data.",
+]
+
+
 def single_column_paper() -> list[Text]:
     """Two pages, author–year citations, a figure, a table, an equation and an appendix."""
     return [
@@ -107,6 +126,7 @@ def single_column_paper() -> list[Text]:
         Text(2, 72, 348, "Vaswani, A. et al. 2017. Attention is all you need."),
         *heading(2, 390, "A", "Proofs"),
         *flow(2, 72, 412, ["The bound of Section 2 holds; Appendix A gives the proof."]),
+        *flow(2, 72, 440, PROSE),
     ]  # fmt: skip
 
 
@@ -184,7 +204,8 @@ def test_printed_pointers_become_refs(single: Path) -> None:
 def test_citations_and_bibliography_keys_agree(single: Path) -> None:
     source = rebuild_source(single)
     assert r"slow \citep{smith2020,lee2019}. \citet{vaswani2017} introduced" in source
-    assert r"studied by \cite{ref3,ref5,ref6,ref7}." in source
+    # In a paper whose reference list is author–year, bracketed numbers are no citations.
+    assert r"studied by [3, 5–7]." in source
     assert r"\bibitem{lee2019} Lee, J. and Kim, S. 2019." in source
     assert (
         r"\bibitem{smith2020} Smith, A., Jones, B., and Brown, C. 2020. Sparse models for e"
@@ -334,7 +355,7 @@ def test_load_pdf_reads_the_rebuilt_source(single: Path) -> None:
     pointed = {key for reference in document.references for key in reference.keys}
     assert pointed == {"fig:1", "tab:1", "sec:3", "sec:2.1", "sec:2", "sec:A", "eq:1"}
     cited = {key for citation in document.citations for key in citation.keys}
-    assert cited == {"smith2020", "lee2019", "vaswani2017", "ref3", "ref5", "ref6", "ref7"}
+    assert cited == {"smith2020", "lee2019", "vaswani2017"}
     (table,) = [float_ for float_ in document.floats if float_.kind == "table"]
     (cells,) = table.tables
     assert cells.rows[1] == ("Dense", "78.4", "0.71")
@@ -347,7 +368,8 @@ def test_load_pdf_reads_the_rebuilt_source(single: Path) -> None:
 def test_load_pdf_notes_numbering_differences(tmp_path: Path) -> None:
     needs_reader()
     texts = [*heading(1, 80, "1", "Introduction"), *flow(1, 72, 100, ["See Section 3."]),
-             *heading(1, 140, "3", "Method"), *flow(1, 72, 160, ["More text here."])]  # fmt: skip
+             *heading(1, 140, "3", "Method"),
+             *flow(1, 72, 160, ["More text here.", *PROSE])]  # fmt: skip
     document = load_pdf(write_pdf(tmp_path / "gap.pdf", texts, pages=1))
     assert [note.message for note in document.notes if "prints" in note.message] == [
         "the PDF prints section 3 where LaTeX would number it 2"

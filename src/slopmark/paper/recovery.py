@@ -11,8 +11,15 @@ that they are reported as not applicable instead of a misleading score:
   "an earlier section", "another section", the introduction and related work);
 - no bibliography entry: citation isolation (no citation can be told apart).
 
-`is_paper` refuses what is not a paper at all (a receipt, a letter, a poster):
-no section heading, no reference list and fewer than `MIN_WORDS` words.
+`refusal` refuses what is not a paper at all, by its content: fewer than
+`MIN_PROSE` words of running text (sentences of `PROSE_SENTENCE` words or more; a
+figure's axis labels, legend and tick marks are not prose, nor is a one-page diagram
+or plot), or no paper structure at all (no abstract, no section heading and no
+reference list: a receipt, a letter).
+
+`renumbered` counts the printed section numbers LaTeX would number differently (the
+rebuild's notes): a disagreement between the printed numbering and the recovered
+sections, to be checked by a reader before trusting the sectioned measures.
 """
 
 from __future__ import annotations
@@ -24,7 +31,10 @@ from slopmark.paper.document import Document
 from slopmark.plurals import count
 
 MIN_SECTIONS = 3
-MIN_WORDS = 400
+MIN_PROSE = 150
+PROSE_SENTENCE = 5
+#: The rebuild's note on a printed number LaTeX would not give (see `pdf.rebuild`).
+NUMBERING_NOTE = "where LaTeX would number it"
 SECTIONED = ("macro_redundancy", "cross_section_references", "citation_isolation",
              "argument_graph")  # fmt: skip
 
@@ -37,6 +47,12 @@ class Recovery:
     citations: int
     references: int
     words: int
+    #: Words in sentences of `PROSE_SENTENCE` words or more.
+    prose_words: int = 0
+    #: 1 when an abstract was recovered.
+    abstract: int = 0
+    #: Printed section numbers that disagree with the recovered sections' numbering.
+    renumbered: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -44,11 +60,14 @@ class Recovery:
 
 def recovery(document: Document) -> Recovery:
     """What the document holds of a paper's structure (sections: titled body sections)."""
-    words = sum(len(sentence.text.split()) for sentence in document.sentences)
+    lengths = [len(sentence.text.split()) for sentence in document.sentences]
     headed = [s for s in document.body_sections() if s.title]
+    abstract = int(any(s.role == "abstract" for s in document.sections))
+    renumbered = sum(NUMBERING_NOTE in note.message for note in document.notes)
     return Recovery(
         len(headed), len(document.floats), len(document.bibliography),
-        len(document.citations), len(document.references), words,
+        len(document.citations), len(document.references), sum(lengths),
+        sum(n for n in lengths if n >= PROSE_SENTENCE), abstract, renumbered,
     )  # fmt: skip
 
 
@@ -67,6 +86,12 @@ def gaps(found: Recovery) -> dict[str, str]:
     return reasons
 
 
-def is_paper(found: Recovery) -> bool:
-    """False for a PDF with no section heading, no reference list and few words."""
-    return found.sections > 0 or found.bibliography > 0 or found.words >= MIN_WORDS
+def refusal(found: Recovery) -> str | None:
+    """Why the PDF is not a paper (too little running text, no paper structure), or None."""
+    problems = []
+    if found.prose_words < MIN_PROSE:
+        problems.append(f"{count(found.prose_words, 'word')} of running text where a paper "
+                        f"has {MIN_PROSE} or more: labels, not prose")  # fmt: skip
+    if not (found.abstract or found.sections or found.bibliography):
+        problems.append("no abstract, no section heading, no reference list")
+    return "; ".join(problems) or None

@@ -20,7 +20,7 @@ from slopmark.errors import BadInput
 from slopmark.paper.document import Document, Note, Span
 from slopmark.paper.pdf.extract import read_rows
 from slopmark.paper.pdf.rebuild import Rebuilt, rebuild
-from slopmark.paper.recovery import is_paper, recovery
+from slopmark.paper.recovery import recovery, refusal
 from slopmark.plurals import count
 
 __all__ = ["document_of", "load_pdf", "rebuild_pdf", "rebuild_source"]
@@ -39,19 +39,18 @@ def rebuild_source(pdf: Path) -> str:
 def document_of(rebuilt: Rebuilt, name: str) -> Document:
     """The `Document` of a rebuilt source, read by the LaTeX reader (origin "pdf").
 
-    BadInput when the PDF is not a paper (no heading, no reference list, few words)."""
+    BadInput when the PDF is not a paper by its content (see `recovery.refusal`): a
+    figure, a receipt, a letter."""
     from slopmark.paper.latex import parse_source
 
     document = parse_source(rebuilt.source, name=name)
-    found = recovery(document)
-    if not is_paper(found):
-        raise BadInput(
-            f"{name}: not a paper ({count(rebuilt.pages, 'page')}, {count(found.words, 'word')}, "
-            "no section "
-            "heading, no reference list); pass the PDF of a paper"
-        )
     notes = tuple(Note(message, Span(name, 1)) for message in rebuilt.notes)
-    return dataclasses.replace(document, origin="pdf", notes=document.notes + notes)
+    document = dataclasses.replace(document, notes=document.notes + notes)
+    why = refusal(recovery(document))
+    if why is not None:
+        pages = count(rebuilt.pages, "page")
+        raise BadInput(f"{name}: not a paper ({pages}, {why}); pass the PDF of a paper")
+    return dataclasses.replace(document, origin="pdf")
 
 
 def load_pdf(pdf: Path) -> Document:

@@ -1,12 +1,8 @@
 """Rows of a PDF → blocks: headings, paragraphs, captions, table rows, equations, references.
 
-- The body font is the size carrying most characters. A *heading* is a short row (≤ 15
-  words, not ending in ``,``/``;``, holding a letter) set larger than the body (by ≥ 1 pt)
-  or wholly bold, or a row that is just ``Abstract`` (often set small), or, at body size,
-  a row in capitals (``1 INTRODUCTION``) or a numbered row in title case (``3.2 Training
-  Details``, see `numbered_title`); a leading ``3``,
-  ``3.1`` or (in the appendix, or after ``Appendix``) ``A``, ``A.2`` is its printed number.
-  A heading row right below another of the same size and weight, with no number of its
+- The body font is the size carrying most characters. Headings and their printed
+  numbers are told by `headings` (fonts, numbering, capitals, the number sequence). A
+  heading row right below another of the same size and weight, with no number of its
   own, continues it.
 - A row of two or more chunks (see `extract`) is a *table row*, or an *equation* when its
   last chunk is a number in parentheses ``(2)``. Consecutive table rows form one block.
@@ -30,23 +26,24 @@ from dataclasses import dataclass
 
 from slopmark.paper.document import FloatKind
 from slopmark.paper.pdf.extract import Chunk, Row, main_size
+from slopmark.paper.pdf.headings import (
+    HEADING_NUMBER,
+    follows,
+    is_heading,
+    one_text,
+    split_number,
+    strong,
+)
 
 CAPTION = re.compile(
     r"^(?P<kind>Figure|Fig\.|Table|Tab\.|Algorithm)\s*(?P<number>[A-Z]?\d+)"
     r"(?:\s*[:.|]\s*|\s+(?=[A-Z]))(?P<text>.*)$"
 )
-CAPTION_START = re.compile(r"^(?:Figure|Fig\.|Table|Tab\.|Algorithm)\s*[A-Z]?\d+\b")
 EQUATION_NUMBER = re.compile(r"^\((?P<number>\d+)\)$")
-HEADING_NUMBER = re.compile(
-    r"^(?P<appendix>Appendix\s+)?(?P<number>\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?:?\s+(?P<title>\S.*)$"
-)
-#: A numbered title case row with at most this many words can be a heading at body size.
-TITLE_WORDS = 10
 #: Headings that open the reference list.
 REFERENCES = frozenset({"references", "bibliography", "literature cited", "works cited"})
 BIB_LABEL = re.compile(r"^(?:\[\d+\]|\d+\.)$")
 PAGE_NUMBER = re.compile(r"^(?:\d{1,4}|[ivxlc]{1,6})$", re.IGNORECASE)
-NUMBER_ONLY = re.compile(r"^(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\.?$")
 _HYPHENATED = re.compile(r"[a-z]-$")
 CAPTION_KINDS: dict[str, FloatKind] = {
     "Figure": "figure", "Fig.": "figure", "Table": "table", "Tab.": "table",
@@ -120,60 +117,6 @@ def running_lines(rows: tuple[Row, ...]) -> set[tuple[str, int]]:
     return {key for key, count in seen.items() if count >= max(2, len(by_page) / 2)}
 
 
-def is_heading(row: Row, body: float) -> bool:
-    text = row.text
-    words = text.split()
-    if len(words) > 15 or text.endswith((",", ";")) or not any(ch.isalpha() for ch in text):
-        return False
-    if CAPTION_START.match(text):
-        return False
-    return text.rstrip(".:").lower() == "abstract" or _heading_style(row, body)
-
-
-def _heading_style(row: Row, body: float) -> bool:
-    """Larger than the body, bold, or at body size in capitals or a numbered title."""
-    if row.size >= body + 1 or (row.bold and row.size >= body - 0.5):
-        return True
-    return row.size >= body - 0.5 and (all_caps(row.text) or numbered_title(row.text))
-
-
-def all_caps(text: str) -> bool:
-    """``1 INTRODUCTION``, ``RELATED WORK``: every letter a capital, a word of four or more,
-    no comma and no closing period (``ICLR, 2017.`` in a reference list is no heading)."""
-    letters = [ch for ch in text if ch.isalpha()]
-    plain = "," not in text and not text.endswith(".")
-    return plain and all(ch.isupper() for ch in letters) and bool(re.search(r"[A-Z]{4}", text))
-
-
-def numbered_title(text: str) -> bool:
-    """``3.2 Training Details``: a section number, then at most `TITLE_WORDS` words in title
-    case (most words of four letters or more capitalised), no closing period."""
-    match = HEADING_NUMBER.match(text)
-    if match is None or match.group("number")[0].isalpha() or text.endswith("."):
-        return False
-    words = match.group("title").split()
-    long = [w for w in words if len(w) >= 4]
-    capital = sum(w[0].isupper() for w in long)
-    return len(words) <= TITLE_WORDS and words[0][0].isupper() and capital >= 0.6 * len(long)
-
-
-def _one_text(row: Row) -> bool:
-    """One chunk, or a printed number and a title set apart (``3   Method``)."""
-    chunks = row.chunks
-    return len(chunks) == 1 or (len(chunks) == 2 and bool(NUMBER_ONLY.match(chunks[0].text)))
-
-
-def split_number(text: str, letters: bool) -> tuple[str | None, str]:
-    """``("3.1", "Setup")`` from ``"3.1 Setup"``; letters (``A``) only when ``letters``."""
-    match = HEADING_NUMBER.match(text)
-    if match is None:
-        return None, text
-    number = match.group("number")
-    if number[0].isalpha() and not (letters or match.group("appendix")):
-        return None, text
-    return number, match.group("title").strip()
-
-
 def build_blocks(rows: tuple[Row, ...]) -> tuple[float, tuple[Block, ...]]:
     """The body size and the blocks of ``rows`` in reading order."""
     body = main_size(rows)
@@ -187,6 +130,8 @@ class _Builder:
         self.body = body
         self.letters = False
         self.in_references = False
+        #: The printed number of the last heading, for checking the sequence.
+        self.last: str | None = None
         self.open: list[Row] = []
         self.table: list[Row] = []
         self.heading: list[Row] = []
@@ -200,7 +145,7 @@ class _Builder:
         yield from self._flush()
 
     def _take(self, row: Row) -> Iterator[Block]:
-        if is_heading(row, self.body) and _one_text(row):
+        if is_heading(row, self.body) and one_text(row):
             yield from self._heading(row)
             return
         if self.heading:
@@ -261,9 +206,15 @@ class _Builder:
             yield paragraph_block(self.open)
         self.heading, self.table, self.open = [], [], []
 
-    def _heading_block(self, rows: list[Row]) -> Heading:
+    def _heading_block(self, rows: list[Row]) -> Block:
+        """The heading the rows print, or a paragraph for a body-size numbered row that
+        breaks the number sequence (a list item, not a heading)."""
         text = join_rows(rows)
         number, title = split_number(text, self.letters)
+        out_of_sequence = number is not None and not follows(self.last, number)
+        if out_of_sequence and not strong(rows[0], self.body):
+            return paragraph_block(rows)
+        self.last = number or self.last
         heading = Heading(title, number, rows[0].size, rows[0].bold, rows[0].page)
         self.in_references = heading.plain in REFERENCES
         if self.in_references or heading.plain.startswith("appendix"):

@@ -9,15 +9,18 @@ pointer word may start in lower case ("as shown in table 2", "equation 15"):
   ``Eq. (2)``/``Equation 2`` (``\\eqref{eq:2}``); a bare ``(2)`` right after a word (not
   ``and``/``or``, no punctuation between: "filters (4)", not "(1) ..., and (2)") when the
   paper has a display equation numbered 2.
+- ``Theorem 2`` / ``Lemma 3.1`` (and the other kinds of `theorems`) → ``Lemma~\\ref{lemma:3.1}``.
 - Numeric citations ``[12]``, ``[3, 5–7]`` → ``\\cite{ref12}``, ``\\cite{ref3,ref5,ref6,ref7}``
   (ranges expanded up to `MAX_RANGE` entries; a number past the numbered bibliography, or
   0, leaves the brackets as text).
-- Author–year citations: ``(Smith et al., 2020; Lee and Kim, 2019)`` → ``\\citep{smith2020,
-  lee2019}`` (a leading ``e.g.,`` / ``see`` becomes the optional prefix); ``Smith et al.
-  (2020)`` → ``\\citet{smith2020}``. Keys are the first author's surname, lower-cased and
-  reduced to ASCII letters, plus the year (``2020a`` keeps its letter), the same keys
-  `citation_key` gives a bibliography entry. A parenthesis whose every part is not an
-  author–year pair stays text.
+- Numeric citations are not read in a paper whose reference list is author–year (there
+  ``[2015]`` is the year of a narrative citation, not entry 2015).
+- Author–year citations (see `authoryear`): parenthetical ``(Smith et al., 2020; Lee and
+  Kim, 2019)`` and bracketed ``[LeCun et al., 1995]`` → ``\\citep{..}`` (a leading ``e.g.,``
+  / ``see`` becomes the optional prefix); narrative ``Smith et al. (2020)`` and ``Lenc and
+  Vedaldi [2015]`` → ``\\citet{..}``. With a reference list (`Context.authors`) each part
+  resolves to the key of the entry it names and a citation naming none stays text;
+  without one, keys are made from the surname and year (``smith2020``).
 
 Everything else is escaped for LaTeX (``%``, ``&``, ``_``, ``#``, ``$``, braces, ``~``, ``^``,
 backslash).
@@ -26,14 +29,19 @@ backslash).
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from slopmark.paper.pdf.authoryear import (
+    AUTHORS,
+    YEARS,
+    AuthorIndex,
+    legacy_keys,
+    parse_items,
+)
+from slopmark.paper.pdf.theorems import POINTER, label
+
 MAX_RANGE = 50
-YEAR = r"(?:1[89]|20)\d\d[a-z]?"
-NAME = r"(?:(?:van|von|de|der|den|da|di|du|la|le)\s+)*[A-Z\u00C0-\u00DE][\w'’\-]+"
-AUTHORS = rf"{NAME}(?:\s+et\s+al\.?|\s+(?:and|&)\s+{NAME})?"
 NUMBER = r"(?:[A-Z]\.)?\d+"
 SECTION_NUMBER = r"(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)*)\b"
 SEPARATOR = r"\s*(?:,\s*and|,|and|&|–|—|-)\s*"
@@ -46,21 +54,12 @@ ESCAPES = str.maketrans(
     }
 )  # fmt: skip
 
-ITEM = re.compile(rf"(?P<authors>{AUTHORS}),?\s+(?P<years>{YEAR}(?:\s*,\s*{YEAR})*)")
 PREFIX = re.compile(r"^(?P<prefix>(?:e\.g\.|i\.e\.|see|cf\.)(?:,)?)\s+(?P<rest>.*)$", re.I)
 
 
 def escape(text: str) -> str:
     """``text`` with LaTeX's special characters escaped."""
     return text.translate(ESCAPES)
-
-
-def citation_key(authors: str, year: str) -> str:
-    """``smith2020`` from ``"Smith et al."`` and ``"2020"`` (first surname, ASCII, lower case)."""
-    words = re.findall(r"[^\W\d_][\w'’\-]*", authors)
-    surname = next((word for word in words if word[0].isupper()), words[0] if words else "anon")
-    ascii_name = unicodedata.normalize("NFKD", surname).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z]", "", ascii_name.lower()) + year
 
 
 @dataclass(frozen=True)
@@ -70,6 +69,8 @@ class Context:
 
     numeric_entries: int | None = None
     equations: frozenset[str] = frozenset()
+    #: The author–year reference list, when the paper has one.
+    authors: AuthorIndex | None = None
 
 
 def _numbers(spec: str) -> list[str] | None:
@@ -86,7 +87,7 @@ def _numbers(spec: str) -> list[str] | None:
 
 def _numeric_cite(match: re.Match[str], context: Context) -> str | None:
     numbers = _numbers(match.group("nums"))
-    if numbers is None:
+    if numbers is None or context.authors is not None:
         return None
     limit = context.numeric_entries
     if limit is not None and max(map(int, numbers)) > limit:
@@ -94,32 +95,27 @@ def _numeric_cite(match: re.Match[str], context: Context) -> str | None:
     return r"\cite{" + ",".join(f"ref{n}" for n in numbers) + "}"
 
 
-def _item_keys(item: str) -> list[str] | None:
-    match = ITEM.fullmatch(item.strip())
-    if match is None:
+def _author_year_keys(body: str, context: Context) -> list[str] | None:
+    items = parse_items(body)
+    if items is None:
         return None
-    years = re.split(r"\s*,\s*", match.group("years"))
-    return [citation_key(match.group("authors"), year) for year in years]
+    keys = legacy_keys(items) if context.authors is None else context.authors.keys(items)
+    return keys or None
 
 
 def _parenthetical(match: re.Match[str], context: Context) -> str | None:
     body = match.group("body")
     prefix = PREFIX.match(body)
-    items = (prefix.group("rest") if prefix else body).split(";")
-    keys: list[str] = []
-    for item in items:
-        found = _item_keys(item)
-        if found is None:
-            return None
-        keys.extend(found)
+    keys = _author_year_keys(prefix.group("rest") if prefix else body, context)
+    if keys is None:
+        return None
     option = f"[{escape(prefix.group('prefix'))}][]" if prefix else ""
     return rf"\citep{option}{{{','.join(keys)}}}"
 
 
-def _narrative(match: re.Match[str], context: Context) -> str:
-    years = re.split(r"\s*[;,]\s*", match.group("years"))
-    keys = [citation_key(match.group("authors"), year) for year in years]
-    return rf"\citet{{{','.join(keys)}}}"
+def _narrative(match: re.Match[str], context: Context) -> str | None:
+    keys = _author_year_keys(f"{match.group('authors')} {match.group('years')}", context)
+    return rf"\citet{{{','.join(keys)}}}" if keys else None
 
 
 def _pointer(prefix: str, command: str = "ref") -> Callable[[re.Match[str], Context], str]:
@@ -134,6 +130,12 @@ def _pointer(prefix: str, command: str = "ref") -> Callable[[re.Match[str], Cont
         return escape(word) + ("~" if word[-1] != "§" else "") + numbered
 
     return render
+
+
+def _statement(match: re.Match[str], context: Context) -> str:
+    kind, number = match.group("kind"), match.group("number")
+    tail = match.group(0)[len(kind) :].split(number)[0]
+    return rf"{kind}{tail.rstrip()}~\ref{{{label(kind.lower(), number)}}}"
 
 
 def _bare_equation(match: re.Match[str], context: Context) -> str | None:
@@ -175,13 +177,13 @@ RULES = (
         r"\b(?P<word>[Ee]qs?\.|[Ee]quations?)\s*(?P<spec>\(\d+\)|\d+)",
         _pointer("eq", "eqref"),
     ),
+    Rule("statement", POINTER, _statement),
     Rule("bare_equation", r"(?<=[A-Za-z0-9] )(?<!\band )(?<!\bor )\((?P<number>\d+)\)",
          _bare_equation),
     Rule("cite", r"\[(?P<nums>\d+(?:\s*[,–—-]\s*\d+)*)\]", _numeric_cite),
-    Rule(
-        "citet", rf"(?P<authors>{AUTHORS})\s+\((?P<years>{YEAR}(?:\s*[;,]\s*{YEAR})*)\)", _narrative
-    ),
-    Rule("citep", rf"\((?P<body>[^()]*?{YEAR})\)", _parenthetical),
+    Rule("citet", rf"(?P<authors>{AUTHORS})\s+[(\[](?P<years>{YEARS})[)\]]", _narrative),
+    Rule("citep", rf"\((?P<body>[^()]*?{YEARS})\)", _parenthetical),
+    Rule("bracket", rf"\[(?P<body>[^\[\]]*?{YEARS})\]", _parenthetical),
 )
 _BY_NAME = {rule.name: (rule, re.compile(rule.pattern)) for rule in RULES}
 _UNNAMED = {rule.name: re.sub(r"[(][?]P<[a-z0-9]+>", "(?:", rule.pattern) for rule in RULES}

@@ -22,6 +22,8 @@
   A table caption takes the table rows right below it, else those right above it, as a
   ``tabular`` (see `tables`). Table rows with no caption become a bare ``tabular``. A float
   moves to just after the paragraph holding its first printed pointer (see `floats`).
+- A paragraph opening with a theorem-like head (``Theorem 2.``, ``Lemma 3.1 (Bound).``)
+  becomes that environment with ``\\label{lemma:3.1}``, kept when pointed to (see `theorems`).
 - A row ending in ``(N)`` becomes an ``equation`` with ``\\label{eq:N}``, unless no
   sentence of the paper points to any equation (see `pointed_equations`).
 - Running text and captions go through `inline.to_latex` (pointers and citations).
@@ -38,7 +40,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from slopmark.paper.pdf.bibliography import Entry, entries, numbered
+from slopmark.paper.pdf.bibliography import Entry, author_index, entries, numbered
 from slopmark.paper.pdf.blocks import (
     REFERENCES,
     Block,
@@ -53,6 +55,8 @@ from slopmark.paper.pdf.extract import Row
 from slopmark.paper.pdf.floats import Float, attach_tables, place_floats
 from slopmark.paper.pdf.inline import Context, escape, to_latex
 from slopmark.paper.pdf.tables import tabular
+from slopmark.paper.pdf.theorems import label, pointed_statements, statement
+from slopmark.paper.recovery import NUMBERING_NOTE
 
 APPENDIX = {"appendix", "appendices", "supplementary material", "supplementary materials"}
 SECTIONING = ("section", "subsection", "subsubsection", "paragraph")
@@ -84,7 +88,8 @@ def rebuild(rows: tuple[Row, ...], name: str) -> Rebuilt:
         "",
     ]
     pages = max((row.page for row in rows), default=0)
-    return Rebuilt("\n".join(pointed_equations(lines)), tuple(writer.notes), pages)
+    source = "\n".join(pointed_statements(pointed_equations(lines)))
+    return Rebuilt(source, tuple(writer.notes), pages)
 
 
 _EQUATION_LABEL = re.compile(r"\\label\{eq:([^}]*)\}")
@@ -170,6 +175,15 @@ def _references(blocks: tuple[Block, ...]) -> list[Paragraph]:
     return found
 
 
+def _context(blocks: tuple[Block, ...], found: tuple[Entry, ...], listed: bool) -> Context:
+    """What the inline rules need: the numbered list's size, or the author–year entries to
+    resolve citations against, and the printed equation numbers."""
+    equations = frozenset(b.number for b in blocks if isinstance(b, Equation))
+    if listed:
+        return Context(numeric_entries=len(found), equations=equations)
+    return Context(equations=equations, authors=author_index(found) if found else None)
+
+
 class _Writer:
     """Emits the body, tracking the abstract, the appendix and LaTeX's section counters."""
 
@@ -181,9 +195,7 @@ class _Writer:
         self.body = body
         paragraphs = _references(blocks)
         self.entries: tuple[Entry, ...] = entries(paragraphs)
-        size = len(self.entries) if numbered(paragraphs) else None
-        equations = frozenset(b.number for b in blocks if isinstance(b, Equation))
-        self.context = Context(numeric_entries=size, equations=equations)
+        self.context = _context(blocks, self.entries, numbered(paragraphs))
         self.notes: list[str] = []
         self.counters = [0, 0, 0, 0]
         self.abstract = self.appendix = self.bibliography = False
@@ -243,7 +255,7 @@ class _Writer:
             return
         expected = self._count(level)
         if number is not None and number != expected:
-            note = f"the PDF prints section {number} where LaTeX would number it {expected}"
+            note = f"the PDF prints section {number} {NUMBERING_NOTE} {expected}"
             self.notes.append(note)
             yield f"% {note}"
         yield rf"\{command}{{{to_latex(heading.title, self.context)}}}"
@@ -288,7 +300,15 @@ class _Writer:
             yield to_latex(rest, self.context)
             yield r"\end{abstract}"
             return
-        yield to_latex(text, self.context)
+        found = statement(text)
+        if found is None:
+            yield to_latex(text, self.context)
+            return
+        environment, number, rest = found
+        yield rf"\begin{{{environment}}}"
+        yield to_latex(rest, self.context)
+        yield rf"\label{{{label(environment, number)}}}"
+        yield rf"\end{{{environment}}}"
 
     def _loose_table(self, block: TableRows) -> Iterator[str]:
         if len(block.rows) >= 2:
