@@ -108,6 +108,7 @@ smoke: $(STAMP)
 	$(PY) benchmarks/verifier_agreement.py --skip ifeval --json $(SMOKE)/verifier_agreement.json >/dev/null
 	$(PY) benchmarks/sweep_overhead.py --skip ray --skip-study --units 5 --runs 1 \
 	  --json $(SMOKE)/sweep_overhead.json >/dev/null
+	$(PY) benchmarks/pdf_fidelity.py --smoke --json $(SMOKE)/pdf_fidelity.json >/dev/null
 	$(PY) benchmarks/make_run.py --smoke --runs 1 --json $(SMOKE)/make_run.json >/dev/null
 	$(PY) fuzz/run.py --api-examples 1 --inputs 5 --code-inputs 2 --out $(SMOKE)/REPORT.md >/dev/null
 

@@ -10,6 +10,7 @@ refused (exit 2 by the CLI; BadInput here) — standalone figures should all be.
 
     .venv/bin/python benchmarks/pdf_fidelity.py [--corpus DIR] [--extra DIR/main.tex ...]
         [--figures DIR] [--square] [--json OUT]
+    .venv/bin/python benchmarks/pdf_fidelity.py --smoke   # one fixture, no corpus
 
 --square compiles every paper with natbib's ``square`` option, so its author–year
 citations print as NeurIPS' template prints them (``Lenc and Vedaldi [2015]``).
@@ -34,6 +35,7 @@ from slopmark.paper.score import score_paper
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parents[1] / "shared" / "corpora" / "papers"
 sys.path.insert(0, str(HERE.parent / "tests"))
+SMOKE_FIXTURE = HERE.parent / "tests" / "paper" / "fixtures" / "pdf" / "neurips_bracketed.tex"
 
 
 def _reading(path: Path) -> dict[str, object]:
@@ -113,10 +115,14 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--square", action="store_true",
                         help="print natbib citations in square brackets (NeurIPS' default)")
+    parser.add_argument("--smoke", action="store_true", help="one fixture only, no corpus")
     args = parser.parse_args()
     from paper.pdflatex import compile_paper
 
-    sources = [(p, find_main_file(p).name) for p in sorted(args.corpus.iterdir()) if p.is_dir()]
+    corpus = [] if args.smoke else sorted(args.corpus.iterdir())
+    sources = [(p, find_main_file(p).name) for p in corpus if p.is_dir()]
+    if args.smoke:
+        args.extra = [SMOKE_FIXTURE]
     sources += [(tex.parent, tex.name) for tex in args.extra]
     rows: dict[str, dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as scratch:
