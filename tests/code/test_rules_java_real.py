@@ -28,9 +28,9 @@ class ReversedLinesFileReader {
         } else if (charset == StandardCharsets.UTF_16BE || charset == StandardCharsets.UTF_16LE) {
             byteDecrement = 2;
         } else if (charset == StandardCharsets.UTF_16) {
-            throw new UnsupportedEncodingException("For UTF-16, you need to specify the byte order");
+            throw new UnsupportedEncodingException("For UTF-16, specify the byte order");
         } else {
-            throw new UnsupportedEncodingException("Encoding " + charset + " is not supported yet");
+            throw new UnsupportedEncodingException("Encoding " + charset + " is not supported");
         }
         this.avoidNewlineSplitBufferSize = newLineSequences[0].length;
     }

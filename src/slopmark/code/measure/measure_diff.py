@@ -29,7 +29,13 @@ from slopmark.code.measure.compare import (
     touched,
 )
 from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
-from slopmark.code.measure.measure_tree import MeasureOptions, catalog_of, min_hits_of, split
+from slopmark.code.measure.measure_tree import (
+    MeasureOptions,
+    catalog_of,
+    floors_of,
+    min_hits_of,
+    split,
+)
 from slopmark.code.measure.native import Outcome, Progress
 from slopmark.code.measure.report import FileMetrics, build_report
 from slopmark.code.measure.rules import choose
@@ -146,7 +152,8 @@ def diff_sides(
         (base, base_coverage), (head, head_coverage) = _chosen(base, choice), _chosen(head, choice)
         catalog = catalog_of(options)
         chosen = choose(catalog, options.select, options.ignore)
-        rules = Rules(options.settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
+        settings = replace(options.settings, floors=floors_of(chosen))  # levels: unknown
+        rules = Rules(settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
         analyzer = Analyzer(chosen, options.jobs, options.cache, repo, options.max_file_bytes)
         run = _Run(analyzer, rules, len(chosen))
         run.analyzer.digests([*base.versions.values(), *head.versions.values()])

@@ -32,6 +32,7 @@ from slopmark.code.measure.measure_tree import (
     MeasureOptions,
     Progress,
     catalog_of,
+    floors_of,
     min_hits_of,
     split,
 )
@@ -226,6 +227,7 @@ def measure_history(
     keys = sorted({version_key(e) for tree in trees.values() for e in tree.entries})
     versions = _measure_versions(repo, keys, rules, options, progress)
     known = frozenset(r.id for r in catalog)
+    options = replace(options, settings=replace(options.settings, floors=floors_of(rules)))
     memo = FileMemo(options.settings, min_hits_of(rules), known)
     points = [
         _commit_metrics(commit, trees[commit.sha], versions, (rules, known), options, memo)

@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from slopmark.code.measure.levels import Floors
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -22,6 +24,9 @@ class Settings:
     #: benchmark measures an agent's code with them off: the measured never sets
     #: its own measurement).
     suppressions: bool = True
+    #: The rules each folder's project language level rules out (`slopmark.code.measure.levels`;
+    #: part of every cached report's and summary's key, as the build files set it).
+    floors: Floors = Floors()
 
 
 #: The size term g of each profile: √ by default; ``linear`` g(n) = n and ``none``

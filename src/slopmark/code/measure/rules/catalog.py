@@ -3,8 +3,10 @@
 A file holds one rule (or several separated by ``---``). Besides ast-grep's
 own keys, slopmark reads these from ``metadata``: ``category``, the
 documentation sections (``what``, ``why``, ``example``, ``use_instead``,
-``false_positives``) and ``min_hits`` (the rule only counts in a file where it
-hits at least that many times).
+``false_positives``), ``min_hits`` (the rule only counts in a file where it
+hits at least that many times) and ``min_level`` (the language level its suggestion
+needs: it only counts in a project built for that level or newer,
+`slopmark.code.measure.levels`).
 
 The files are read by the native core with the YAML parser ast-grep reads its own rule
 files with, all of a folder's files at once and in parallel (`native/src/yaml.rs`): a rule
@@ -21,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from slopmark import _core
-from slopmark.code.measure import languages
+from slopmark.code.measure import languages, levels
 from slopmark.errors import BadInput, did_you_mean
 from slopmark.regular import Unreadable, read_text
 
@@ -50,6 +52,8 @@ class Rule:
     source: str
     yaml_text: str
     language: str = "python"
+    #: the project language level the rule's suggestion needs (None: any)
+    min_level: str | None = None
 
     def doc(self, section: str) -> str:
         return dict(self.docs).get(section, "")
@@ -110,6 +114,7 @@ def _rule(doc: Any, source: str) -> Rule:
         isinstance(min_hits, int) and min_hits >= 1,
         f"{where}: metadata.min_hits must be an integer >= 1",
     )
+    min_level = _min_level(meta, language, where)
     return Rule(
         id=rule_id,
         severity=severity,
@@ -120,7 +125,23 @@ def _rule(doc: Any, source: str) -> Rule:
         source=source,
         yaml_text=_engine_text({**doc, "language": language}),
         language=language,
+        min_level=min_level,
     )
+
+
+def _min_level(meta: dict[str, Any], language: str, where: str) -> str | None:
+    """``metadata.min_level`` as given, or BadInput when it names no level of the rule's
+    language (`slopmark.code.measure.levels.scale_of`)."""
+    value = meta.get("min_level")
+    if value is None:
+        return None
+    _require(
+        isinstance(value, str) and levels.scale_of(language, value) is not None,
+        f"{where}: metadata.min_level {value!r} is not a {language} level; write it as a "
+        'string such as "16" (Java), "1.21" (Go), "1.65" or "edition2021" (Rust), '
+        '"ES2022" (TypeScript/JavaScript)',
+    )
+    return str(value)
 
 
 def _engine_text(doc: dict[str, Any]) -> str:
