@@ -67,6 +67,7 @@ smoke: $(STAMP)
 	$(PY) benchmarks/reference_diff.py tests/code/fidelity/reference_fixture --skip scb-check \
 	  --json $(SMOKE)/reference_diff.json >/dev/null
 	$(PY) benchmarks/lang_fidelity.py --smoke --json $(SMOKE)/lang_fidelity.json >/dev/null
+	$(PY) benchmarks/rule_precision.py --json $(SMOKE)/rule_precision.json >/dev/null
 	$(PY) benchmarks/evals_overhead.py --samples 5 --runs 1 --skip inspect --json $(SMOKE)/evals_overhead.json >/dev/null
 	$(PY) benchmarks/board_scale.py --smoke --runs 1 --json $(SMOKE)/board_scale.json >/dev/null
 	$(PY) benchmarks/bench_pages.py --smoke --runs 1 --json $(SMOKE)/bench_pages.json >/dev/null
