@@ -127,6 +127,7 @@ def package_hits(package: Package) -> list[Hit]:
     --json` reports them (the same library and rules a user runs)."""
     source = ALL_FETCHERS[package.manager](package)
     tree = source / package.folder if package.folder else source
+    _level_pom(tree, package_levels().get(package_id(package)))
     binary = Path(sys.executable).parent / "slopmark"
     argv = [str(binary), "code", "measure", str(tree), "--json", "--language", package.language]
     report = json.loads(run([*argv, *RULES_SET_ARGS], "slopmark code measure", ok=(0, 1)))
@@ -140,6 +141,24 @@ def package_hits(package: Package) -> list[Hit]:
                 Hit(hit["rule"], package_id(package), prefix + found["path"], hit["start"], text)
             )
     return hits
+
+
+def package_levels(path: Path = PACKAGE_FILE) -> dict[str, str]:
+    """The Java level each Maven package was published for (``"level"`` in packages.json,
+    read from its published pom or build; a source jar carries no build file)."""
+    listed = json.loads(path.read_text(encoding="utf-8"))
+    return {f"{p['manager']}:{p['name']}@{p['version']}": p["level"]
+            for entries in listed.values() for p in entries if "level" in p}  # fmt: skip
+
+
+def _level_pom(tree: Path, level: str | None) -> None:
+    """A minimal pom.xml beside a source jar's files saying the published Java level, so
+    that rules with a ``min_level`` count as in the project's own tree
+    (`slopmark.code.measure.levels`)."""
+    pom = tree / "pom.xml"
+    if level is not None and not pom.exists():
+        release = f"<maven.compiler.release>{level}</maven.compiler.release>"
+        pom.write_text(f"<project><properties>{release}</properties></project>\n")
 
 
 #: The rule set `sample` runs: every rule, the pedantic ones too (they are measured apart).
