@@ -46,4 +46,198 @@ def test_else_if_after_arms_that_all_return_is_flagged() -> None:
     every_arm_leaves = FALLS_THROUGH.replace("byteDecrement = 1;", "return;").replace(
         "byteDecrement = 2;", "return;"
     )
+    longer_else = 'throw new UnsupportedEncodingException("Encoding " + charset'
+    every_arm_leaves = every_arm_leaves.replace(longer_else, "byteDecrement = 4;\n"
+        "log(charset);\n" + longer_else)  # fmt: skip
     assert hit_lines("java-else-after-return", every_arm_leaves) == [7]
+
+
+# maven:com.google.guava:guava@33.5.0-jre, com/google/common/collect/MoreCollectors.java
+# (getElement): symmetric one-statement arms; unnesting the last one helps nobody.
+SYMMETRIC = """\
+class ToOptionalState {
+  Object getElement() {
+    if (element == null) {
+      throw new NoSuchElementException();
+    } else if (extras.isEmpty()) {
+      return element;
+    } else {
+      throw multiples(false);
+    }
+  }
+}
+"""
+
+
+def test_symmetric_short_else_is_not_flagged() -> None:
+    assert hit_lines("java-else-after-return", SYMMETRIC) == []
+
+
+# maven:com.google.guava:guava@33.5.0-jre, com/google/common/collect/Lists.java
+# (indexOfImpl): a dispatch on the type, two implementations side by side.
+TYPE_DISPATCH = """\
+class Lists {
+  static int indexOfImpl(List<?> list, Object element) {
+    if (list instanceof RandomAccess) {
+      return indexOfRandomAccess(list, element);
+    } else {
+      ListIterator<?> listIterator = list.listIterator();
+      while (listIterator.hasNext()) {
+        if (Objects.equals(element, listIterator.next())) {
+          return listIterator.previousIndex();
+        }
+      }
+      return -1;
+    }
+  }
+}
+"""
+
+# maven:com.google.guava:guava@33.5.0-jre, com/google/common/collect/HashBiMap.java
+# (Inverse.remove): an early exit with the main path nested under `else`.
+EARLY_EXIT = """\
+class Inverse {
+  public K remove(Object value) {
+    BiEntry<K, V> entry = seekByValue(value, smearedHash(value));
+    if (entry == null) {
+      return null;
+    } else {
+      delete(entry);
+      entry.prevInKeyInsertionOrder = null;
+      entry.nextInKeyInsertionOrder = null;
+      return entry.getKey();
+    }
+  }
+}
+"""
+
+
+def test_type_dispatch_is_not_flagged_and_an_early_exit_is() -> None:
+    assert hit_lines("java-else-after-return", TYPE_DISPATCH) == []
+    assert hit_lines("java-else-after-return", EARLY_EXIT) == [4]
+
+
+# maven:com.google.guava:guava@33.5.0-jre, com/google/common/io/ByteSource.java (copyTo):
+# Closer's idiom needs `catch (Throwable e) { throw closer.rethrow(e); }`.
+CLOSER = """\
+class ByteSource {
+  long copyTo(ByteSink sink) throws IOException {
+    Closer closer = Closer.create();
+    try {
+      InputStream in = closer.register(openStream());
+      OutputStream out = closer.register(sink.openStream());
+      return ByteStreams.copy(in, out);
+    } catch (Throwable e) {
+      throw closer.rethrow(e);
+    } finally {
+      closer.close();
+    }
+  }
+}
+"""
+
+# maven:org.eclipse.jetty:jetty-util@12.1.10, org/eclipse/jetty/util/ManifestUtils.java
+# (getVersion): a reflection probe of the Java 9 module API, any failure means "absent".
+PROBE = """\
+class ManifestUtils {
+  static Optional<String> getVersion(Class<?> klass) {
+    try {
+      Object module = klass.getClass().getMethod("getModule").invoke(klass);
+      Object descriptor = module.getClass().getMethod("getDescriptor").invoke(module);
+      return (Optional<String>)descriptor.getClass().getMethod("rawVersion").invoke(descriptor);
+    }
+    catch (Throwable x) {
+      return Optional.empty();
+    }
+  }
+}
+"""
+
+# maven:info.picocli:picocli@4.7.7, picocli/CommandLine.java (Range.parseInt): only a
+# NumberFormatException is expected, the blanket catch hides any other failure.
+SWALLOWED = """\
+class Range {
+  private static int parseInt(String str, int defaultValue) {
+    try {
+      int pos = str.indexOf('+');
+      return Integer.parseInt(pos < 0 ? str : str.substring(0, str.indexOf('+')));
+    } catch (Exception ex) {
+      return defaultValue;
+    }
+  }
+}
+"""
+
+
+def test_blanket_catch_is_flagged_only_when_it_drops_the_failure() -> None:
+    assert hit_lines("java-catch-generic-exception", CLOSER) == []
+    assert hit_lines("java-catch-generic-exception", PROBE) == []
+    assert hit_lines("java-catch-generic-exception", SWALLOWED) == [6]
+
+
+# maven:info.picocli:picocli@4.7.7, picocli/CommandLine.java (executeUserObject): the
+# rethrow keeps ParameterException out of the wrapping `catch (Exception ex)` below it.
+EXCLUDES_SUBTYPE = """\
+class CommandLine {
+  List<Object> execute(Callable<Object> callable) {
+    try {
+      return List.of(callable.call());
+    } catch (ParameterException ex) {
+      throw ex;
+    } catch (Exception ex) {
+      throw new ExecutionException(parsed, "Error while calling command: " + ex, ex);
+    }
+  }
+}
+"""
+
+
+def test_rethrow_before_a_broader_catch_is_not_flagged() -> None:
+    assert hit_lines("java-catch-rethrow-only", EXCLUDES_SUBTYPE) == []
+    last_clause = EXCLUDES_SUBTYPE.split("    } catch (Exception")[0] + "    }\n  }\n}\n"
+    assert hit_lines("java-catch-rethrow-only", last_clause) == [5]
+
+
+# maven:com.google.guava:guava@33.5.0-jre, com/google/common/collect/AbstractRangeSet.java
+# (equals): the `else if` arm returns a computed value, no boolean return replaces it.
+ELSE_IF_ARM = """\
+class AbstractRangeSet {
+  public boolean equals(Object obj) {
+    if (obj == this) {
+      return true;
+    } else if (obj instanceof RangeSet) {
+      RangeSet<?> other = (RangeSet<?>) obj;
+      return this.asRanges().equals(other.asRanges());
+    }
+    return false;
+  }
+}
+"""
+
+# maven:org.eclipse.jetty:jetty-util@12.1.10, org/eclipse/jetty/util/IntrospectionUtil.java
+# (isSameSignature): guards that return false, then one test that is the method's answer.
+ANSWER_AFTER_GUARDS = """\
+class IntrospectionUtil {
+  public static boolean isSameSignature(Method methodA, Method methodB) {
+    if (methodA == null)
+      return false;
+    if (methodB == null)
+      return false;
+    List<Class<?>> parameterTypesA = Arrays.asList(methodA.getParameterTypes());
+    List<Class<?>> parameterTypesB = Arrays.asList(methodB.getParameterTypes());
+    if (methodA.getName().equals(methodB.getName()) &&
+        parameterTypesA.containsAll(parameterTypesB))
+      return true;
+    return false;
+  }
+}
+"""
+
+
+def test_if_return_literals_skips_else_if_arms_and_guard_series() -> None:
+    assert hit_lines("java-if-return-bool-literals", ELSE_IF_ARM) == []
+    assert hit_lines("java-if-return-bool-literals", ANSWER_AFTER_GUARDS) == [9]
+    series = ANSWER_AFTER_GUARDS.replace(
+        "return true;\n    return false;", "return false;\n    return true;"
+    )
+    assert hit_lines("java-if-return-bool-literals", series) == []
