@@ -241,3 +241,47 @@ def test_if_return_literals_skips_else_if_arms_and_guard_series() -> None:
         "return true;\n    return false;", "return false;\n    return true;"
     )
     assert hit_lines("java-if-return-bool-literals", series) == []
+
+
+# maven:tools.jackson.core:jackson-core@3.1.3, tools/jackson/core/io/BigIntegerParser.java:
+# NumberFormatException takes no cause, the message is all a rethrow can carry.
+NO_CAUSE_CONSTRUCTOR = """\
+class BigIntegerParser {
+    static BigInteger parseWithFastParser(String valueStr) {
+        try {
+            return JavaBigIntegerParser.parseBigInteger(valueStr);
+        } catch (NumberFormatException nfe) {
+            throw new NumberFormatException("Value cannot be a BigInteger: " + nfe.getMessage());
+        }
+    }
+}
+"""
+
+
+def test_wrap_without_a_cause_constructor_is_not_flagged() -> None:
+    assert hit_lines("java-wrap-loses-cause", NO_CAUSE_CONSTRUCTOR) == []
+    takes_cause = NO_CAUSE_CONSTRUCTOR.replace(
+        "new NumberFormatException", "new IllegalStateException"
+    )
+    assert hit_lines("java-wrap-loses-cause", takes_cause) == [6]
+
+
+# maven:info.picocli:picocli@4.7.7, picocli/AutoComplete.java (main): the command-line
+# tool's own error handler prints the trace for its user.
+IN_MAIN = """\
+class AutoComplete {
+    public static void main(String... args) {
+        IExecutionExceptionHandler errorHandler = new IExecutionExceptionHandler() {
+            public int handleExecutionException(Exception ex, CommandLine line, ParseResult r) {
+                ex.printStackTrace();
+                return EXIT_CODE_EXECUTION_ERROR;
+            }
+        };
+    }
+}
+"""
+
+
+def test_print_stack_trace_in_main_is_not_flagged() -> None:
+    assert hit_lines("java-print-stack-trace", IN_MAIN) == []
+    assert hit_lines("java-print-stack-trace", IN_MAIN.replace("void main(", "void run(")) == [5]
