@@ -215,8 +215,8 @@ class AbstractRangeSet {
 """
 
 # maven:org.eclipse.jetty:jetty-util@12.1.10, org/eclipse/jetty/util/IntrospectionUtil.java
-# (isSameSignature): guards that return false, then one test that is the method's answer.
-ANSWER_AFTER_GUARDS = """\
+# (isSameSignature): the last of a series of `if`s that return literals.
+AFTER_GUARDS = """\
 class IntrospectionUtil {
   public static boolean isSameSignature(Method methodA, Method methodB) {
     if (methodA == null)
@@ -236,11 +236,11 @@ class IntrospectionUtil {
 
 def test_if_return_literals_skips_else_if_arms_and_guard_series() -> None:
     assert hit_lines("java-if-return-bool-literals", ELSE_IF_ARM) == []
-    assert hit_lines("java-if-return-bool-literals", ANSWER_AFTER_GUARDS) == [9]
-    series = ANSWER_AFTER_GUARDS.replace(
-        "return true;\n    return false;", "return false;\n    return true;"
+    assert hit_lines("java-if-return-bool-literals", AFTER_GUARDS) == []
+    alone = AFTER_GUARDS.replace("    if (methodA == null)\n      return false;\n", "").replace(
+        "    if (methodB == null)\n      return false;\n", ""
     )
-    assert hit_lines("java-if-return-bool-literals", series) == []
+    assert hit_lines("java-if-return-bool-literals", alone) == [5]
 
 
 # maven:tools.jackson.core:jackson-core@3.1.3, tools/jackson/core/io/BigIntegerParser.java:
@@ -285,3 +285,34 @@ class AutoComplete {
 def test_print_stack_trace_in_main_is_not_flagged() -> None:
     assert hit_lines("java-print-stack-trace", IN_MAIN) == []
     assert hit_lines("java-print-stack-trace", IN_MAIN.replace("void main(", "void run(")) == [5]
+
+
+# maven:org.eclipse.jetty:jetty-util@12.1.10, org/eclipse/jetty/util/security/Password.java
+# (getPassword): an interactive prompt reading System.in; stderr is how it talks to its user.
+PROMPT = """\
+class Password {
+    public static Password getPassword(String realm, String dft, String promptDft) {
+        String passwd = System.getProperty(realm, dft);
+        if (passwd == null || passwd.length() == 0) {
+            try {
+                System.out.print(realm + " : ");
+                byte[] buf = new byte[512];
+                int len = System.in.read(buf);
+                if (len > 0)
+                    passwd = new String(buf, 0, len).trim();
+            }
+            catch (IOException e) {
+                System.err.println("ERROR: Bad/Invalid password.");
+                e.printStackTrace();
+            }
+        }
+        return new Password(passwd);
+    }
+}
+"""
+
+
+def test_print_stack_trace_in_an_interactive_prompt_is_not_flagged() -> None:
+    assert hit_lines("java-print-stack-trace", PROMPT) == []
+    no_console = PROMPT.replace("System.in.read(buf)", "source.read(buf)")
+    assert hit_lines("java-print-stack-trace", no_console) == [14]
