@@ -18,8 +18,9 @@ from slopmark.code.measure.levels import (
     scale_of,
     tsconfig_levels,
 )
-from slopmark.code.measure.measure_tree import MeasureOptions, measure_tree
-from slopmark.code.measure.rules import parse_rules
+from slopmark.code.measure.measure_tree import MeasureOptions, floors_of, measure_tree
+from slopmark.code.measure.metrics import Settings
+from slopmark.code.measure.rules import load_catalog, parse_rules
 from slopmark.errors import BadInput
 
 # maven:com.squareup:javapoet@1.13.0, com/squareup/javapoet/AnnotationSpec.java (get): the
@@ -90,13 +91,16 @@ def test_min_level_must_be_a_level_of_the_language() -> None:
         parse_rules(rule, "r.yml")
 
 
-def leveled_hits(tmp_path: Path, pom_text: str | None) -> list[tuple[str, int]]:
+def leveled_hits(
+    tmp_path: Path, pom_text: str | None, settings: Settings = Settings()
+) -> list[tuple[str, int]]:
     if pom_text is not None:
         (tmp_path / "pom.xml").write_text(pom_text)
     source = tmp_path / "src" / "AnnotationSpec.java"
     source.parent.mkdir(exist_ok=True)
     source.write_text(CAST)
-    options = MeasureOptions(select=["java-instanceof-then-cast", "java-length-zero-test"])
+    select = ["java-instanceof-then-cast", "java-length-zero-test"]
+    options = MeasureOptions(select=select, settings=settings)
     return sorted((h.rule, h.start) for h in measure_tree(tmp_path, options).hits)
 
 
@@ -108,6 +112,11 @@ def test_java_8_project_gets_no_hit_and_java_17_does(tmp_path: Path) -> None:
     ]  # fmt: skip
 
 
+def test_the_benchmark_profile_reads_no_build_file(tmp_path: Path) -> None:
+    """The measured never configures its measurement: an agent's pom sets no level."""
+    assert leveled_hits(tmp_path, pom("17"), Settings(suppressions=False)) == []
+
+
 @pytest.mark.slow
 def test_cli_measure_reads_the_pom(tmp_path: Path) -> None:
     (tmp_path / "Cast.java").write_text(CAST)
@@ -116,3 +125,11 @@ def test_cli_measure_reads_the_pom(tmp_path: Path) -> None:
         (tmp_path / "pom.xml").write_text(pom(release))
         report = cli_json("code", "measure", str(tmp_path), *select)
         assert len(report["files"][0]["hits"]) == expected, release
+
+
+def test_git_trees_know_no_level() -> None:
+    """`code diff` and `code history` read git trees, no build file: such rules count
+    nowhere there (the same on both sides of a diff)."""
+    found = floors_of(load_catalog())
+    assert {"java-instanceof-then-cast", "java-length-zero-test"} <= found.of("src/A.java")
+    assert "java-size-zero-test" not in found.of("src/A.java")

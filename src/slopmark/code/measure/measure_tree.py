@@ -94,7 +94,10 @@ def measure_sources(
     rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
     analyzer = Analyzer(rules, options.jobs, options.cache, max_file_bytes=options.max_file_bytes)
     known = frozenset(rule.id for rule in catalog)
-    settings = replace(options.settings, floors=floors_of(rules, sources))
+    # the benchmark's profile (suppressions off): the measured code's own build files do
+    # not set its measurement either, every level is unknown
+    read_levels = sources if options.settings.suppressions else None
+    settings = replace(options.settings, floors=floors_of(rules, read_levels))
     with gc_paused():
         files = [Version(f.path, location=f.location) for f in sources.files]
         keys = _keys(analyzer, files, sources, known, settings)
