@@ -162,7 +162,7 @@ def _level_pom(tree: Path, level: str | None) -> None:
 
 
 #: The rule set `sample` runs: every rule, the pedantic ones too (they are measured apart).
-RULES_SET_ARGS: tuple[str, ...] = ()
+RULES_SET_ARGS = ("--rules-set", "pedantic")
 
 
 def _lines(path: Path) -> list[str]:
@@ -173,14 +173,8 @@ def language_rules(language: str, catalog: Sequence[Rule] | None = None) -> dict
     """Rule id → its set, for the rules that run on ``language``'s files."""
     grammars = language_table.grammars_of([language])
     applies = {r for g in language_table.GRAMMARS if g.name in grammars for r in g.rule_languages}
-    rules = catalog if catalog is not None else load_catalog()
-    return {r.id: rule_set(r) for r in rules if r.language in applies}
-
-
-def rule_set(rule: Rule) -> str:
-    """The set a rule belongs to (``metadata.set``; absent: default)."""
-    meta = json.loads(rule.yaml_text).get("metadata") or {}
-    return str(meta.get("set", "default"))
+    rules = catalog if catalog is not None else load_catalog(rule_set="pedantic")
+    return {r.id: r.rule_set for r in rules if r.language in applies}
 
 
 # --- sampling -------------------------------------------------------------------------
@@ -448,7 +442,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"cannot sample: {error}")
             return 1
         return 0
-    languages = report(load_catalog())
+    languages = report(load_catalog(rule_set="pedantic"))
     print_report(languages)
     if args.json:
         args.json.write_text(json.dumps(languages, indent=1) + "\n")

@@ -70,6 +70,7 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--fail-over", ("tree", "--fail-over", "churn=1"), "churn=1"),
         ("--language", ("tree", "--language", "cobol"), "cobol"),
         ("--scope", ("tree", "--scope", "test"), "--scope: unknown scope 'test'"),
+        ("--rules-set", ("tree", "--rules-set", "strict"), "unknown rule set 'strict'"),
         ("--baseline", ("tree", "--baseline", "nowhere.json"), "nowhere.json"),
         ("--write-baseline", ("tree", "--write-baseline", "folder"),
          "--write-baseline 'folder': is a folder"),
@@ -90,6 +91,7 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--jobs", ("repo", "--jobs", "-2"), "'--jobs'"),
         ("--language", ("repo", "--language", "cobol"), "cobol"),
         ("--scope", ("repo", "--scope", "library"), "--scope: unknown scope 'library'"),
+        ("--rules-set", ("repo", "--rules-set", "papers"), "did you mean 'paper'"),
         ("--db", ("repo", "--db", "other.db"), "--db 'other.db': only --store"),
         ("--db", ("repo", "--store", "--db", "foreign.db"), "not a slopmark store"),
     ],
@@ -112,10 +114,13 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--jobs", ("-C", "repo", "--jobs", "-1"), "'--jobs'"),
         ("--language", ("-C", "repo", "--language", "cobol"), "cobol"),
         ("--scope", ("-C", "repo", "--scope", "src"), "--scope: unknown scope 'src'"),
+        ("--rules-set", ("-C", "repo", "--rules-set", "all"), "unknown rule set 'all'"),
     ],
     "code rules": [
         ("--explain", ("--explain", "no-such-rule"), "no-such-rule"),
         ("--rules", ("--rules", "nowhere"), "nowhere"),
+        ("--rules-set", ("--rules-set", "nope"), "unknown rule set 'nope'"),
+        ("--markdown", ("--markdown", "--json"), "--json and --markdown: choose one"),
     ],
     "code bench list": [("--problems", ("--problems", "nowhere"), "nowhere")],
     "code bench validate": [
@@ -134,6 +139,7 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
          "nowhere.txt"),
         ("--write-expect-failures", ("--problems", "problems", "--write-expect-failures",
                                      "folder"), "--write-expect-failures 'folder': is a folder"),
+        ("--rules-set", ("--problems", "problems", "--rules-set", "x"), "unknown rule set 'x'"),
     ],
     "code bench run": [
         ("--problems", ("--problems", "nowhere", "--agent", "replay"), "nowhere"),
@@ -154,6 +160,7 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--entrypoint-style", (*BENCH, "--entrypoint-style", "docker"),
          "--entrypoint-style 'docker': use venv or uv"),
         ("--wheelhouse", (*BENCH, "--wheelhouse", "nowhere"), "--wheelhouse nowhere: not a folder"),
+        ("--rules-set", (*BENCH, "--rules-set", "default2"), "unknown rule set 'default2'"),
         *_sweep_cases(*BENCH),
     ],
     "code study run": [
@@ -171,6 +178,7 @@ CASES: dict[str, list[tuple[str, tuple[str, ...], str]]] = {
         ("--size-term", (*STUDY, "--size-term", "cube"), "--size-term 'cube'"),
         ("--language", (*STUDY, "--language", "cobol"), "--language: unknown language 'cobol'"),
         ("--scope", (*STUDY, "--scope", "doc"), "--scope: unknown scope 'doc'"),
+        ("--rules-set", (*STUDY, "--rules-set", "pedantics"), "did you mean 'pedantic'"),
         *_sweep_cases(*STUDY),
     ],
     "code study report": [

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from slopmark.cli import sweep_options
+from slopmark.cli.code_options import PAPER_RULES_SET
 from slopmark.cli.options import DB_HELP, non_empty
 from slopmark.cli.output import output_file, output_folder, print_json
 from slopmark.cli.tables import sized_console
@@ -163,6 +164,7 @@ def validate(
         None, "--write-expect-failures", help="Write today's failures to FILE (then pass it)."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print every verdict as JSON."),
+    rules_set: str = PAPER_RULES_SET,
 ) -> None:
     """Replay every reference solution: each checkpoint must be solved strictly (else exit 1)."""
     from slopmark.cli.bench_validate_view import ValidateView, plain_console, validation_json
@@ -170,7 +172,9 @@ def validate(
     from slopmark.code.bench.runner import BenchConfig
     from slopmark.code.bench.session import execute
     from slopmark.code.bench.validation import read_expected
+    from slopmark.code.measure.rules import check_rule_set
 
+    rule_set = check_rule_set(rules_set)
     found = load_problems(problems, problem or None)
     options = eval_options(env_profile, python, test_network, entrypoint_style, wheelhouse)
     expected = read_expected(expect_failures) if expect_failures else frozenset()
@@ -181,8 +185,9 @@ def validate(
     with tempfile.TemporaryDirectory(prefix="slopmark-validate-") as scratch:
         folder = output_folder(keep, "--keep") if keep else Path(scratch) / "run"
         config = BenchConfig(
-            folder, "replay", None, "just-solve", sandbox, jobs=jobs, evaluation=options
-        )
+            folder, "replay", None, "just-solve", sandbox, jobs=jobs, evaluation=options,
+            rule_set=rule_set,
+        )  # fmt: skip
         results, failures = execute(config, found, None, view.on_result)
     if write_expect_failures is not None:
         view.pin(results, write_expect_failures)
@@ -217,6 +222,7 @@ def run(
     executor: str = sweep_options.EXECUTOR,
     address: str | None = sweep_options.ADDRESS,
     shared: bool = typer.Option(False, "--shared", help=_SHARED_HELP),
+    rules_set: str = PAPER_RULES_SET,
 ) -> None:
     """Run an agent over the problems; every checkpoint is tested, measured and stored."""
     from slopmark.cli.bench_view import print_report, print_result_line
@@ -224,8 +230,10 @@ def run(
     from slopmark.code.bench.problem import load_problems
     from slopmark.code.bench.runner import BenchConfig, load_results
     from slopmark.code.bench.sweep import BenchSweep, check_here, run_bench
+    from slopmark.code.measure.rules import check_rule_set
 
     non_empty(model, "--model")
+    rule_set = check_rule_set(rules_set)
     sweep_options.check_where(executor, address)
     found = load_problems(problems, problem or None)
     folder = output_folder(out or Path("runs") / _default_name(agent, model, prompt), "--out")
@@ -233,6 +241,7 @@ def run(
         folder, agent, model, prompt[0], sandbox, timeout_s=parse_duration(timeout), jobs=jobs,
         agent_options=parse_options(agent_option), agent_memory_mb=agent_memory or None,
         evaluation=eval_options(env_profile, python, test_network, entrypoint_style, wheelhouse),
+        rule_set=rule_set,
     )  # fmt: skip
     configs = _per_prompt(base, prompt)
     store = sweep_options.shared_store(db)

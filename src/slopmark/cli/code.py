@@ -20,6 +20,7 @@ from slopmark.cli.code_options import (
     LANGUAGE,
     NO_CACHE,
     RULES,
+    RULES_SET,
     SCOPE,
     SIZE_TERM,
     languages,
@@ -33,13 +34,10 @@ from slopmark.cli.output import output_file, print_json
 from slopmark.cli.progress import progress_bar
 from slopmark.errors import BadInput, CheckFailed
 from slopmark.gcpause import gc_paused
-from slopmark.plurals import count
 
 if TYPE_CHECKING:
-    from rich.console import Console
 
     from slopmark.code.measure.report import TreeReport
-    from slopmark.code.measure.rules import Rule
 
 
 class CodeGroup(LazyGroup):
@@ -117,6 +115,7 @@ def measure(
     no_cache: bool = NO_CACHE,
     store: bool = STORE,
     db: str | None = DB,
+    rules_set: str = RULES_SET,
 ) -> None:
     """Structural erosion and verbosity of the source files under PATH (Python,
     JavaScript, TypeScript, Go, Java, Rust), per language and pooled."""
@@ -132,18 +131,19 @@ def measure(
     from slopmark.code.measure.rules import choose
 
     gates = _parse_gates(fail_over)
+    chosen = settings(cc_threshold, size_term, rules_set)
     _check_outputs(exclude, as_json, top, (sarif, "--sarif"), (write_baseline, "--write-baseline"))
     known = BaselineRun(baseline, write_baseline, sarif)
     engine = report_store(store, db)
     cache = open_cache(no_cache)
     try:
-        catalog = cached_catalog(cache, rules)
+        catalog = cached_catalog(cache, rules, chosen.rule_set)
         options = MeasureOptions(
             excludes=exclude,
             select=select,
             ignore=ignore,
             rule_dirs=rules,
-            settings=settings(cc_threshold, size_term),
+            settings=chosen,
             jobs=jobs,
             languages=languages(language),
             scopes=scopes(scope),
@@ -224,6 +224,7 @@ def history(
     no_cache: bool = NO_CACHE,
     store: bool = STORE,
     db: str | None = DB,
+    rules_set: str = RULES_SET,
 ) -> None:
     """Erosion and verbosity across the commits of a repository, read straight from git:
     the source-modifying commits of the first-parent line of --rev (--all-branches: every
@@ -244,7 +245,7 @@ def history(
     cache = open_cache(no_cache)
     options = MeasureOptions(
         excludes=exclude,
-        settings=settings(cc_threshold, size_term),
+        settings=settings(cc_threshold, size_term, rules_set),
         jobs=jobs,
         languages=languages(language),
         scopes=scopes(scope),
@@ -286,60 +287,33 @@ def list_rules(
     explain: str | None = typer.Option(None, "--explain", help="Print one rule's documentation."),
     rules: list[Path] = RULES,
     as_json: bool = typer.Option(False, "--json", help="Print the rules as JSON."),
+    markdown: bool = typer.Option(
+        False, "--markdown", help="Print the rules as markdown (docs/rules.md is this output)."
+    ),
+    rules_set: str = typer.Option(
+        "pedantic", "--rules-set",
+        help="List this set: pedantic (every rule of the packs, each naming its set), default "
+        "or paper (the frozen pack).",
+    ),  # fmt: skip
 ) -> None:
-    """List the verbosity rule pack, or explain one rule."""
+    """List the verbosity rules with their set and measured precision, or explain one."""
+    from slopmark.cli import rules_view
     from slopmark.cli.tables import sized_console
     from slopmark.code.measure.rules import check_rule_id, load_catalog
 
-    catalog = load_catalog(rules)
-    if explain is None:
-        _print_catalog(catalog, as_json)
-        return
-    check_rule_id(explain, [r.id for r in catalog], "--explain")
-    rule = next(r for r in catalog if r.id == explain)
-    if as_json:
-        print_json(_rule_json(rule) | dict(rule.docs))
+    if as_json and markdown:
+        raise BadInput("--json and --markdown: choose one output")
+    catalog = load_catalog(rules, rules_set)
+    if explain is not None:
+        check_rule_id(explain, [r.id for r in catalog], "--explain")
+        rule = next(r for r in catalog if r.id == explain)
+        if as_json:
+            print_json(rules_view.rule_json(rule) | dict(rule.docs))
+        else:
+            rules_view.explain(rule, sized_console())
+    elif as_json:
+        print_json([rules_view.rule_json(r) for r in catalog])
+    elif markdown:
+        sys.stdout.write(rules_view.rules_markdown(catalog))
     else:
-        _explain(rule, sized_console())
-
-
-def _rule_json(rule: Rule) -> dict[str, object]:
-    return {
-        "id": rule.id,
-        "language": rule.language,
-        "category": rule.category,
-        "severity": rule.severity,
-        "message": rule.message,
-        "min_hits": rule.min_hits,
-    }
-
-
-def _print_catalog(catalog: Sequence[Rule], as_json: bool) -> None:
-    if as_json:
-        print_json([_rule_json(r) for r in catalog])
-        return
-    from rich.markup import escape
-    from rich.table import Table
-
-    from slopmark.cli.tables import print_table, sized_console
-
-    console = sized_console(highlight=False)
-    table = Table("rule", "category", "what it flags", box=None, show_header=False)
-    for rule in catalog:
-        table.add_row(rule.id, rule.category, escape(rule.doc("what") or rule.message))
-    print_table(console, table)
-    console.print(count(len(catalog), "rule"))
-
-
-def _explain(rule: Rule, console: Console) -> None:
-    from slopmark.code.measure.rules import DOC_SECTIONS
-
-    console.print(f"[bold]{rule.id}[/bold] ({rule.category}, {rule.severity})")
-    console.print(rule.message, highlight=False, markup=False)
-    for section in DOC_SECTIONS:
-        text = rule.doc(section)
-        if text:
-            console.print(f"\n[bold]{section.replace('_', ' ')}[/bold]")
-            console.print(text, highlight=False, markup=False)
-    if rule.min_hits > 1:
-        console.print(f"\ncounts only in files where it hits at least {rule.min_hits} times")
+        rules_view.print_catalog(catalog, sized_console(highlight=False))

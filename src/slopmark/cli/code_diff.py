@@ -15,9 +15,11 @@ from slopmark.cli.code_options import (
     JOBS,
     LANGUAGE,
     NO_CACHE,
+    RULES_SET,
     SCOPE,
     languages,
     scopes,
+    settings,
 )
 from slopmark.errors import BadInput, CheckFailed
 
@@ -170,6 +172,7 @@ def diff(
     language: list[str] = LANGUAGE,
     scope: list[str] = SCOPE,
     no_cache: bool = NO_CACHE,
+    rules_set: str = RULES_SET,
 ) -> None:
     """What a change adds: new complex callables, CC rises, rule hits, clones, and the
     suppressions it adds to its own measurement (both sides are measured with the base
@@ -183,13 +186,13 @@ def diff(
     from slopmark.code.measure.cache.rules import cached_catalog
     from slopmark.code.measure.measure_diff import DiffRequest, diff_sides
     from slopmark.code.measure.measure_tree import MeasureOptions
-    from slopmark.code.measure.metrics import Settings
 
     kinds, bounds = parse_fail_on(fail_on), parse_max_increase(max_increase)
     check_link_base(link_base)
     report_url = check_report_url(report_url, markdown)
     none_empty(exclude, "--exclude")
     chosen, chosen_scopes = languages(language), scopes(scope)
+    measured_with = settings(cc_threshold, "sqrt", rules_set)
     for path, option in ((sarif, "--sarif"), (markdown, "--markdown")):
         if path is not None:
             output_file(path, option)
@@ -197,10 +200,11 @@ def diff(
     cache = open_cache(no_cache)
     request = DiffRequest(repo, base, head, staged)
     try:
-        catalog = cached_catalog(cache)  # measured with, and described in the SARIF
+        # measured with, and described in the SARIF
+        catalog = cached_catalog(cache, (), measured_with.rule_set)
         options = MeasureOptions(
             excludes=exclude,
-            settings=Settings(cc_threshold=cc_threshold),
+            settings=measured_with,
             jobs=jobs,
             languages=chosen,
             scopes=chosen_scopes,

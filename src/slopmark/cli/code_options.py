@@ -6,6 +6,8 @@ the same name, bounds, default and help for the same setting.
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from slopmark.code.measure.metrics import SIZE_TERMS, Settings
@@ -43,11 +45,27 @@ ALL_BRANCHES = typer.Option(
 )
 
 
-def settings(cc_threshold: int, size_term: str) -> Settings:
-    """The metric settings of ``--cc-threshold`` and ``--size-term``."""
+def rules_set_option(default: str) -> Any:
+    """``--rules-set``, defaulting to ``default`` (the bench and the study: ``paper``)."""
+    return typer.Option(
+        default,
+        "--rules-set",
+        help="Built-in rules to run: default (the precise pack), pedantic (every rule) or "
+        "paper (the paper's pack, frozen: numbers comparable with its tables).",
+    )
+
+
+RULES_SET = rules_set_option("default")
+PAPER_RULES_SET = rules_set_option("paper")
+
+
+def settings(cc_threshold: int, size_term: str, rule_set: str = "default") -> Settings:
+    """The metric settings of ``--cc-threshold``, ``--size-term`` and ``--rules-set``."""
+    from slopmark.code.measure.rules import check_rule_set
+
     if size_term not in SIZE_TERMS:
         raise BadInput(f"--size-term {size_term!r}: must be one of {', '.join(SIZE_TERMS)}")
-    return Settings(cc_threshold=cc_threshold, size_term=size_term)
+    return Settings(cc_threshold, size_term, rule_set=check_rule_set(rule_set))
 
 
 def languages(names: list[str]) -> tuple[str, ...]:

@@ -149,7 +149,9 @@ def to_json(report: TreeReport, detail: bool = True) -> dict[str, Any]:
         "settings": {
             "cc_threshold": report.settings.cc_threshold,
             "size_term": report.settings.size_term,
+            "rule_set": report.settings.rule_set,
         },
+        "rule_set": report.settings.rule_set,
         **summary(report),
         "languages": [language_json(row) for row in report.languages()],
         "files": [_file_json(f) for f in report.files] if detail else _FILES,
@@ -198,6 +200,7 @@ def render(report: TreeReport, console: Console, top: int, measured: str | None 
         "  rule lines",
         f"{s['rule_lines']} ({count(s['rule_hits'], 'hit')} of {count(s['rules_run'], 'rule')})",
     )
+    table.add_row("  rule set", report.settings.rule_set)
     table.add_row("  clone lines", f"{s['clone_lines']} ({count(s['clone_groups'], 'group')})")
     table.add_row("  union", str(s["flagged_lines"]))
     print_table(console, table)

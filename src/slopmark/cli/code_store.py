@@ -64,7 +64,8 @@ def store_history(
     from slopmark import __version__
     from slopmark.code.measure.bounded import history_record
 
-    chosen = {"cc_threshold": settings.cc_threshold, "size_term": settings.size_term}
+    chosen = {"cc_threshold": settings.cc_threshold, "size_term": settings.size_term,
+              "rule_set": settings.rule_set}  # fmt: skip
     record = history_record(report.repo, report.rev, __version__, history, chosen)
     return _store(record, engine)
 

@@ -93,6 +93,7 @@ def diff_json(report: DiffReport) -> dict[str, Any]:
         "base": report.base,
         "head": report.head,
         "cc_threshold": t,
+        "rule_set": report.rule_set,
         "languages": list(report.languages),
         "scopes": list(report.scopes),
         "measured": {"base": report.coverage[0].to_json(), "head": report.coverage[1].to_json()},
@@ -128,7 +129,10 @@ def render_diff(report: DiffReport, console: Console, top: int) -> None:
     from slopmark.cli.tables import print_table
 
     console.print(f"[bold]slopmark code diff[/bold] {report.base} → {report.head}", highlight=False)
-    console.print(f"measured: {report.coverage[1].line()} in the head", highlight=False)
+    console.print(
+        f"measured: {report.coverage[1].line()} in the head; rule set {report.rule_set}",
+        highlight=False,
+    )
     table = Table(box=None, pad_edge=False)
     for column in ("", "before", "after", "Δ"):
         table.add_column(column, justify="right" if column else "left")
@@ -255,7 +259,7 @@ def diff_markdown(report: DiffReport, top: int, link_base: str = "", report_url:
     lines += [
         "",
         f"**{len(report.added)} new** {_findings(len(report.added))}, "
-        f"{len(report.removed)} removed.",
+        f"{len(report.removed)} removed (rule set `{report.rule_set}`).",
     ]
     for title, changes in (("New", report.added), ("Removed", report.removed)):
         if not changes:

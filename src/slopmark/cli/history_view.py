@@ -25,6 +25,7 @@ def history_json(report: HistoryReport) -> dict[str, Any]:
         "repo": report.repo,
         "rev": report.rev,
         "all_branches": report.all_branches,
+        "rule_set": report.rule_set,
         "head": report.commits[-1].commit.sha if report.commits else None,
         "roots": list(report.roots),
         "second_roots": list(report.second_roots),
@@ -96,7 +97,8 @@ def render_history(report: HistoryReport, console: Console) -> None:
     console.print(
         f"[bold]slopmark code history[/bold] {report.repo} ({report.rev}, {line}): "
         f"{len(report.commits)} of {report.candidates} commits (the source-modifying ones and "
-        f"the revision's own, the last point), {report.blobs_measured} file versions measured"
+        f"the revision's own, the last point), {report.blobs_measured} file versions measured, "
+        f"rule set {report.rule_set}"
     )
     note = roots_note(report.roots, [p.lineage for p in report.commits], report.all_branches)
     if note is not None:

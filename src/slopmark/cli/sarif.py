@@ -65,7 +65,7 @@ def _rule_descriptor(rule: Rule) -> dict[str, Any]:
         "fullDescription": {"text": rule.doc("why") or rule.message},
         "help": {"text": help_text or rule.message},
         "defaultConfiguration": {"level": _LEVELS[rule.severity]},
-        "properties": {"category": rule.category, "language": rule.language},
+        "properties": {"category": rule.category, "language": rule.language, "set": rule.rule_set},
     }
 
 
@@ -100,9 +100,11 @@ def document(
     root: str,
     artifacts: Sequence[dict[str, Any]] = (),
     extra: Sequence[dict[str, Any]] = (),
+    rule_set: str = "default",
 ) -> dict[str, Any]:
     """One SARIF run of slopmark with ``results`` (and the measured files as artifacts;
-    ``extra``: rule descriptors besides the pack's and `_OWN_RULES`)."""
+    ``extra``: rule descriptors besides the pack's and `_OWN_RULES`); the run's properties
+    name the ``rule_set`` it ran."""
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -112,6 +114,7 @@ def document(
             }
         },
         "originalUriBaseIds": {"SRCROOT": {"uri": "file://" + _root_uri(root)}},
+        "properties": {"ruleSet": rule_set},
     }
     if artifacts:
         run["artifacts"] = list(artifacts)
@@ -135,7 +138,7 @@ def to_sarif(
         {"location": {"uri": f.path, "uriBaseId": "SRCROOT"}, "sourceLanguage": f.language}
         for f in report.files
     ]
-    return document(results, rules, report.root, artifacts)
+    return document(results, rules, report.root, artifacts, rule_set=report.settings.rule_set)
 
 
 def diff_sarif(
@@ -156,7 +159,7 @@ def diff_sarif(
          "sourceLanguage": language_of_path(f.path)}
         for f in report.files if f.status != DELETED
     ]  # fmt: skip
-    found = document(results, rules, root, artifacts, [_SUPPRESSION])
+    found = document(results, rules, root, artifacts, [_SUPPRESSION], report.rule_set)
     found["runs"][0]["invocations"] = [_invocation(report)]
     return found
 

@@ -16,7 +16,14 @@ import typer
 from typer.core import TyperGroup
 
 from slopmark.cli import sweep_options as sweep
-from slopmark.cli.code_options import ALL_BRANCHES, LANGUAGE, SCOPE, languages, scopes
+from slopmark.cli.code_options import (
+    ALL_BRANCHES,
+    LANGUAGE,
+    PAPER_RULES_SET,
+    SCOPE,
+    languages,
+    scopes,
+)
 from slopmark.cli.output import output_file, output_folder, print_json
 from slopmark.errors import BadInput
 
@@ -86,6 +93,7 @@ def run(
     as_json: bool = typer.Option(False, "--json", help="Print the run's summary as JSON."),
     language: list[str] = LANGUAGE,
     scope: list[str] = SCOPE,
+    rules_set: str = PAPER_RULES_SET,
 ) -> None:
     """Measure every repository of REPOS (resumes: stored repositories are not measured
     again): the source-modifying commits of HEAD's first-parent line (--all-branches: every
@@ -93,6 +101,7 @@ def run(
     repository on stderr."""
     from slopmark.cli.bench import parse_duration
     from slopmark.code.measure.metrics import SIZE_TERMS
+    from slopmark.code.measure.rules import check_rule_set
     from slopmark.code.study.records import StudySettings
 
     if commits is not None and sample is not None:
@@ -106,6 +115,7 @@ def run(
         last=commits, sample=sample or 30, seed=seed, cc_threshold=cc_threshold,
         size_term=size_term, timeout_s=parse_duration(timeout), all_branches=all_branches,
         languages=_chosen(language, languages), scopes=_chosen(scope, scopes),
+        rule_set=check_rule_set(rules_set),
     )  # fmt: skip
     code = _run_study(repos, settings, out, (executor, address, jobs), db, as_json)
     raise typer.Exit(code)

@@ -163,7 +163,8 @@ def print_report(study: LoadedStudy) -> None:
     left = excluded_at_head(study)
     out = [f"{n} {name}" for kind in ("by_language", "by_scope") for name, n in left[kind].items()]
     console.print(
-        f"languages: {', '.join(chosen['languages'])}; scopes: {', '.join(chosen['scopes'])}"
+        f"languages: {', '.join(chosen['languages'])}; scopes: {', '.join(chosen['scopes'])}; "
+        f"rule set: {study.settings.rule_set}"
         + (f"; left out at HEAD (all repositories): {', '.join(out)}" if out else ""),
         highlight=False,
     )
@@ -266,7 +267,8 @@ def print_run(
     failed = [r for r in records if r.status != "ok"]
     if as_json:
         print_json({
-            "study": plan.study, "folder": str(folder), "sweep": tally.to_json(),
+            "study": plan.study, "folder": str(folder), "rule_set": plan.settings.rule_set,
+            "sweep": tally.to_json(),
             "repos": {"total": len(plan.entries), "stored": len(records) - len(failed),
                       "failed": len(failed)},
         })  # fmt: skip
@@ -276,7 +278,7 @@ def print_run(
         f"study {plan.study}: {len(records) - len(failed)} of "
         f"{count(len(plan.entries), 'repository')} "
         f"stored ({tally.skipped} from earlier runs), {len(failed)} failed; "
-        f"{tally.executor}, {tally.seconds:.1f} s"
+        f"{tally.executor}, {tally.seconds:.1f} s; rule set {plan.settings.rule_set}"
     )
     for record in failed:
         console.print(f"[red]failed[/] {record.repo}: {record.error}", highlight=False)

@@ -180,7 +180,8 @@ def _snapshot_report(engine: Engine, snapshot: Path, result: CheckpointResult) -
     it was not measured."""
     if result.quality is None or not has_files(snapshot):
         return None
-    return store_tree(engine, measure_report(snapshot), bench_catalog())
+    rule_set = result.quality.rule_set
+    return store_tree(engine, measure_report(snapshot, rule_set), bench_catalog(rule_set))
 
 
 def _stored_ok(engine: Engine, run: Run) -> Run | None:

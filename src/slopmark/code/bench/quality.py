@@ -19,7 +19,7 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from slopmark.code.bench.results import Quality
@@ -95,8 +95,9 @@ def code_churn(before: dict[str, list[str]] | None, after: dict[str, list[str]])
     return CodeChurn(added, removed, previous)
 
 
-#: How the benchmark measures: the paper's profile, suppression comments off.
-BENCH_SETTINGS = Settings(suppressions=False)
+#: How the benchmark measures: the paper's profile (its frozen rule pack too), suppression
+#: comments off.
+BENCH_SETTINGS = Settings(suppressions=False, rule_set="paper")
 
 
 def _source(folder: str, name: str, rel: str) -> SourceFile | Skipped | None:
@@ -131,24 +132,27 @@ def workspace_sources(workspace: Path) -> SourceSet:
     return SourceSet(str(workspace), tuple(files), tuple(skipped))
 
 
-def measure_report(workspace: Path) -> TreeReport:
-    """``workspace`` measured as the benchmark measures it (see the module docstring)."""
+def measure_report(workspace: Path, rule_set: str = "paper") -> TreeReport:
+    """``workspace`` measured as the benchmark measures it (see the module docstring),
+    with the rules of ``rule_set``."""
     cache = ResultCache(default_location())  # shared with code measure/diff/history
-    options = MeasureOptions(jobs=1, cache=cache, settings=BENCH_SETTINGS)
+    settings = replace(BENCH_SETTINGS, rule_set=rule_set)
+    options = MeasureOptions(jobs=1, cache=cache, settings=settings)
     try:
         return measure_sources(workspace_sources(workspace), options)
     finally:
         cache.close()
 
 
-def bench_catalog() -> list[Rule]:
+def bench_catalog(rule_set: str = "paper") -> list[Rule]:
     """The rules the benchmark's measure runs (explanations for a stored report)."""
-    return list(catalog_of(MeasureOptions(settings=BENCH_SETTINGS)))
+    return list(catalog_of(MeasureOptions(settings=replace(BENCH_SETTINGS, rule_set=rule_set))))
 
 
-def measure_workspace(workspace: Path, previous: Path | None) -> Quality:
-    """Erosion, verbosity, size and complexity of ``workspace``; its churn since ``previous``."""
-    report = measure_report(workspace)
+def measure_workspace(workspace: Path, previous: Path | None, rule_set: str = "paper") -> Quality:
+    """Erosion, verbosity, size and complexity of ``workspace`` (verbosity with the rules
+    of ``rule_set``); its churn since ``previous``."""
+    report = measure_report(workspace, rule_set)
     callables = report.callables
     old, new = text_files(previous), text_files(workspace)
     added, removed = _diff(old, new)
@@ -166,6 +170,7 @@ def measure_workspace(workspace: Path, previous: Path | None) -> Quality:
         code_lines_added=code.added,
         code_lines_removed=code.removed,
         previous_code_lines=code.previous_lines,
+        rule_set=rule_set,
     )
 
 

@@ -67,6 +67,8 @@ class Quality:
     code_lines_removed: int | None = None
     #: Lines of the previous checkpoint's code files; None at the first checkpoint.
     previous_code_lines: int | None = None
+    #: The rule set verbosity was measured with (results from before the sets: the paper's)
+    rule_set: str = "paper"
 
     @property
     def relative_churn(self) -> float | None:

@@ -68,6 +68,9 @@ class BenchConfig:
     agent_max_procs: int | None = 512
     #: How the hidden tests run: profile, Python, network (see `profiles`).
     evaluation: EvalOptions = field(default_factory=EvalOptions)
+    #: The rules each checkpoint is measured with: the paper's frozen pack by default, so a
+    #: run's verbosity stays comparable with the paper's tables.
+    rule_set: str = "paper"
 
 
 @dataclass(frozen=True)
@@ -97,10 +100,22 @@ def open_run_dir(config: BenchConfig, problems: Sequence[Problem]) -> None:
             f"{recorded}, not {evaluation}; resume with the same --env-profile, --python, "
             "--test-network, --entrypoint-style and --wheelhouse, or pass a new --out"
         )
+    _check_rule_set(manifest, before, config.rule_set)
     seen = sorted({p.name for p in problems} | set(before.get("problems", [])))
-    record = {**wanted, "evaluation": evaluation, "problems": seen,
+    record = {**wanted, "evaluation": evaluation, "rule_set": config.rule_set, "problems": seen,
               "started": before.get("started", time.time())}  # fmt: skip
     manifest.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+
+
+def _check_rule_set(manifest: Path, before: dict[str, Any], rule_set: str) -> None:
+    """Refuse to resume a run folder with another rule set (one from before the sets
+    existed ran the paper's pack)."""
+    recorded = before.get("rule_set", "paper") if before else rule_set
+    if recorded != rule_set:
+        raise BadInput(
+            f"{manifest}: this run folder was started with --rules-set {recorded}, not "
+            f"{rule_set}; resume with the same --rules-set or pass a new --out"
+        )
 
 
 #: What `hidden_folders` hides, as the integrity report names it (no machine's paths).
@@ -243,7 +258,8 @@ class ProblemRun:
             run = self._tests(checkpoint, snapshot, folder / "eval", timings)
             status, tests, error = run.status, run.tests, run.error
         quality_started = time.perf_counter()
-        quality = measure_workspace(snapshot, previous) if has_files(snapshot) else None
+        rule_set = self.bench.config.rule_set
+        quality = measure_workspace(snapshot, previous, rule_set) if has_files(snapshot) else None
         timings["metrics_s"] = time.perf_counter() - quality_started
         timings["total_s"] = time.perf_counter() - started
         result = self._result(

@@ -97,6 +97,7 @@ def _settings(report: TreeReport) -> Row:
     return {
         "cc_threshold": report.settings.cc_threshold,
         "size_term": report.settings.size_term,
+        "rule_set": report.settings.rule_set,
     }
 
 

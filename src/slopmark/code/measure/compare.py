@@ -110,6 +110,8 @@ class DiffReport:
     scopes: tuple[str, ...] = SCOPES
     #: what each side (base, head) held per scope and what the choice left out
     coverage: tuple[Coverage, Coverage] = (Coverage(), Coverage())
+    #: the rule set both sides ran (`slopmark.code.measure.rules.RULE_SETS`)
+    rule_set: str = "default"
 
 
 def totals(report: TreeReport) -> Totals:

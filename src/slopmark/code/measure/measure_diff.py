@@ -173,7 +173,7 @@ def diff_sides(
         report = compare(before, after, options.settings.cc_threshold, changed.lines, own)
         return replace(
             report, languages=choice.coverage_languages(), scopes=choice.coverage_scopes(),
-            coverage=(base_coverage, head_coverage),
+            coverage=(base_coverage, head_coverage), rule_set=options.settings.rule_set,
         )  # fmt: skip
 
 

@@ -83,6 +83,8 @@ class HistoryReport:
     #: the parentless commits behind the revision, the first-parent line's root first
     roots: tuple[str, ...] = ()
     all_branches: bool = False
+    #: the rule set every commit ran (`slopmark.code.measure.rules.RULE_SETS`)
+    rule_set: str = "default"
 
     @property
     def second_roots(self) -> tuple[str, ...]:
@@ -250,6 +252,7 @@ def measure_history(
         scopes=choice.coverage_scopes(),
         roots=lines.roots,
         all_branches=selection.all_branches,
+        rule_set=options.settings.rule_set,
     )
 
 

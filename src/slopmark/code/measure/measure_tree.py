@@ -62,7 +62,7 @@ def catalog_of(options: MeasureOptions) -> Sequence[Rule]:
     """The rule catalog of ``options``: the one given, else loaded through the cache."""
     if options.catalog is not None:
         return options.catalog
-    return cached_catalog(options.cache, options.rule_dirs)
+    return cached_catalog(options.cache, options.rule_dirs, options.settings.rule_set)
 
 
 def split(outcomes: Sequence[Outcome]) -> tuple[list[FileAnalysis], list[Skipped]]:

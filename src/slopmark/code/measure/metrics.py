@@ -16,7 +16,9 @@ from slopmark.code.measure.levels import Floors
 
 @dataclass(frozen=True, slots=True)
 class Settings:
-    """The measurement profile. The defaults reproduce the paper's figures."""
+    """The measurement profile. The defaults reproduce the paper's figures, but for the
+    rule set: ``paper`` is the paper's pack, frozen (the benchmark and the study run it);
+    ``default`` the precise pack `measure`, `diff` and `history` run."""
 
     cc_threshold: int = 10
     size_term: str = "sqrt"
@@ -24,6 +26,8 @@ class Settings:
     #: benchmark measures an agent's code with them off: the measured never sets
     #: its own measurement).
     suppressions: bool = True
+    #: The built-in rule set (`slopmark.code.measure.rules.RULE_SETS`, ``--rules-set``).
+    rule_set: str = "default"
     #: The rules each folder's project language level rules out (`slopmark.code.measure.levels`;
     #: part of every cached report's and summary's key, as the build files set it).
     floors: Floors = Floors()

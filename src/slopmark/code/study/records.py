@@ -34,6 +34,9 @@ class StudySettings:
     scopes: tuple[str, ...] = ()
     #: every reachable commit instead of the first-parent line (``--all-branches``)
     all_branches: bool = False
+    #: the rule set (``--rules-set``): the paper's frozen pack, so that a study's numbers
+    #: stay comparable with the paper's tables
+    rule_set: str = "paper"
 
     def selection(self) -> Selection:
         return Selection(last=self.last, sample=None if self.last else self.sample,
@@ -42,7 +45,7 @@ class StudySettings:
     def options(self) -> MeasureOptions:
         """One process per repository: the sweep spreads repositories over the cores."""
         return MeasureOptions(
-            settings=Settings(self.cc_threshold, self.size_term),
+            settings=Settings(self.cc_threshold, self.size_term, rule_set=self.rule_set),
             jobs=1,
             languages=tuple(self.languages) or LANGUAGES,
             scopes=tuple(self.scopes) or SCOPES,
@@ -51,12 +54,14 @@ class StudySettings:
     def identity(self) -> dict[str, Any]:
         """What makes two studies the same (the time limit does not change a number; every
         language and scope, the default, leaves the identity as it was before they could be
-        chosen, so earlier studies resume)."""
+        chosen, so earlier studies resume; so does the paper's rule set, the one they ran)."""
         found = asdict(self)
         del found["timeout_s"]
         for name in ("languages", "scopes"):
             if not found[name]:
                 del found[name]
+        if found["rule_set"] == "paper":
+            del found["rule_set"]
         return found
 
 

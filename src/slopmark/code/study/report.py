@@ -158,6 +158,7 @@ def report_json(study: LoadedStudy) -> dict[str, Any]:
         "study": study.study,
         "repos_file": study.repos_file,
         "settings": asdict(study.settings),
+        "rule_set": study.settings.rule_set,
         "measured": {**measured(study.settings), "excluded_at_head": excluded_at_head(study)},
         "repos": {"total": summary.repos + (study.pending or 0), "ok": summary.ok,
                   "failed": summary.failed, "pending": study.pending, "used": summary.used,

@@ -254,11 +254,12 @@ def _stat(location: str) -> StatKey | None:
 
 def engine_profile(rules: Sequence[Rule], max_file_bytes: int = _core.MAX_FILE_BYTES) -> bytes:
     """Digest of slopmark's version, the core's build, the entry shape, the size limit (a
-    limit past the default lifts the core's parse budget) and the rule pack."""
+    limit past the default lifts the core's parse budget) and the rule pack (each rule's
+    set too: the same rule in the paper set and the default set keys apart)."""
     parts: list[bytes | str] = [__version__, _core.__version__, _core_build(), _shape()]
     parts.extend((str(MIN_CLONE_SLOC), str(max_file_bytes)))
     for rule in rules:
-        parts.extend((rule.id, rule.yaml_text, rule.message, rule.severity))
+        parts.extend((rule.id, rule.yaml_text, rule.message, rule.severity, rule.rule_set))
     return profile_digest(parts)
 
 

@@ -2,9 +2,9 @@
 
 Parsing the rule pack's YAML is a tenth of a second, most of a warm `code diff`'s own
 work. The parsed catalog is kept in the cache under a digest of everything it comes from:
-slopmark's version, every file of the rules package (the loader and the packs) and every
-file of the extra rule folders, by path and content. A bad rule is never stored (the
-loader raises first), so its error is reported on every run.
+the rule set, slopmark's version, every file of the rules package (the loader and the
+packs) and every file of the extra rule folders, by path and content. A bad rule is
+never stored (the loader raises first), so its error is reported on every run.
 """
 
 from __future__ import annotations
@@ -26,22 +26,24 @@ from slopmark.regular import Unreadable, read_regular
 _RULE_FIELDS = tuple(f.name for f in fields(Rule))
 
 
-def cached_catalog(cache: ResultCache | None, extra_dirs: Sequence[Path] = ()) -> tuple[Rule, ...]:
-    """`load_catalog(extra_dirs)`, from the cache when its sources are unchanged."""
+def cached_catalog(
+    cache: ResultCache | None, extra_dirs: Sequence[Path] = (), rule_set: str = "default"
+) -> tuple[Rule, ...]:
+    """`load_catalog(extra_dirs, rule_set)`, from the cache when its sources are unchanged."""
     if cache is None:
-        return load_catalog(extra_dirs)
-    key = _catalog_key(extra_dirs)
+        return load_catalog(extra_dirs, rule_set)
+    key = _catalog_key(extra_dirs, rule_set)
     stored = unseal(cache.catalog(key))
     found = _decode(stored) if stored is not None else None
     if found is not None:
         return found
-    rules = load_catalog(extra_dirs)
+    rules = load_catalog(extra_dirs, rule_set)
     cache.put_catalog(key, seal(_encode(rules)))
     return rules
 
 
-def _catalog_key(extra_dirs: Sequence[Path]) -> bytes:
-    digest = hashlib.sha256(f"slopmark-catalog\0{__version__}\0".encode())
+def _catalog_key(extra_dirs: Sequence[Path], rule_set: str) -> bytes:
+    digest = hashlib.sha256(f"slopmark-catalog\0{__version__}\0{rule_set}\0".encode())
     digest.update(repr(_RULE_FIELDS).encode())
     package = Path(catalog_module.__file__).parent
     for folder in (package, *extra_dirs):

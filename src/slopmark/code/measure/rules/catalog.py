@@ -4,9 +4,16 @@ A file holds one rule (or several separated by ``---``). Besides ast-grep's
 own keys, slopmark reads these from ``metadata``: ``category``, the
 documentation sections (``what``, ``why``, ``example``, ``use_instead``,
 ``false_positives``), ``min_hits`` (the rule only counts in a file where it
-hits at least that many times) and ``min_level`` (the language level its suggestion
-needs: it only counts in a project built for that level or newer,
+hits at least that many times), ``set`` (``pedantic``: the rule runs only in the
+pedantic set; absent, the default set) and ``min_level`` (the language level its
+suggestion needs: it only counts in a project built for that level or newer,
 `slopmark.code.measure.levels`).
+
+Three rule sets (`RULE_SETS`): ``default``, the packs' rules less the pedantic ones (what
+`measure`, `diff` and `history` run); ``pedantic``, every rule of the packs; ``paper``, a
+frozen copy of the packs as they were before their precision was measured (``paper/``,
+whose README says why), which the coding-agent benchmark and the study run so that their
+numbers stay comparable with the paper's.
 
 The files are read by the native core with the YAML parser ast-grep reads its own rule
 files with, all of a folder's files at once and in parallel (`native/src/yaml.rs`): a rule
@@ -18,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +37,11 @@ from slopmark.regular import Unreadable, read_text
 PACK_DIR = Path(__file__).parent / "pack"
 #: The packs of the other languages: ``lang/<language>/<category>/<rule-id>.yml``.
 LANG_DIR = Path(__file__).parent / "lang"
+#: The frozen packs of the ``paper`` set, laid out as ``pack/`` and ``lang/`` are.
+PAPER_DIR = Path(__file__).parent / "paper"
+#: The rule sets `load_catalog` knows, and the ``metadata.set`` a rule file may name.
+RULE_SETS = ("paper", "default", "pedantic")
+_FILE_SETS = ("default", "pedantic")
 #: The ``language:`` a rule may name, as the core says (a JavaScript rule also runs on
 #: TypeScript and TSX).
 RULE_LANGUAGES = languages.RULE_LANGUAGES
@@ -52,6 +64,8 @@ class Rule:
     source: str
     yaml_text: str
     language: str = "python"
+    #: ``default`` or ``pedantic`` (``metadata.set``); ``paper`` for a rule of the frozen set
+    rule_set: str = "default"
     #: the project language level the rule's suggestion needs (None: any)
     min_level: str | None = None
 
@@ -114,6 +128,12 @@ def _rule(doc: Any, source: str) -> Rule:
         isinstance(min_hits, int) and min_hits >= 1,
         f"{where}: metadata.min_hits must be an integer >= 1",
     )
+    rule_set = meta.get("set", "default")
+    _require(
+        rule_set in _FILE_SETS,
+        f"{where}: metadata.set {rule_set!r} is not a rule set; write 'pedantic' or leave "
+        "it out (the default set)",
+    )
     min_level = _min_level(meta, language, where)
     return Rule(
         id=rule_id,
@@ -125,6 +145,7 @@ def _rule(doc: Any, source: str) -> Rule:
         source=source,
         yaml_text=_engine_text({**doc, "language": language}),
         language=language,
+        rule_set=rule_set,
         min_level=min_level,
     )
 
@@ -167,10 +188,38 @@ def _read(path: Path) -> str:
         raise BadInput(message) from error
 
 
-def load_catalog(extra_dirs: Sequence[Path] = ()) -> tuple[Rule, ...]:
-    """Every rule of the built-in packs plus ``extra_dirs``, sorted by id."""
+def check_rule_set(name: str, where: str = "--rules-set") -> str:
+    """``name`` when it is one of `RULE_SETS`; `BadInput` naming the closest one otherwise."""
+    if name not in RULE_SETS:
+        hint = did_you_mean(name, RULE_SETS) or f"choose {', '.join(RULE_SETS)}"
+        raise BadInput(f"{where}: unknown rule set {name!r}; {hint}")
+    return name
+
+
+def set_dirs(rule_set: str) -> tuple[Path, Path]:
+    """The built-in folders of ``rule_set``: the frozen copy for ``paper``."""
+    check_rule_set(rule_set)
+    if rule_set == "paper":
+        return PAPER_DIR / "pack", PAPER_DIR / "lang"
+    return PACK_DIR, LANG_DIR
+
+
+def load_catalog(extra_dirs: Sequence[Path] = (), rule_set: str = "default") -> tuple[Rule, ...]:
+    """Every rule of ``rule_set``'s built-in packs plus ``extra_dirs``, sorted by id: the
+    default set leaves out the rules marked pedantic (of ``extra_dirs`` too)."""
+    rules = _load((*set_dirs(rule_set), *extra_dirs))
+    if rule_set == "paper":
+        frozen = str(PAPER_DIR)
+        rules = [replace(r, rule_set="paper") if r.source.startswith(frozen) else r for r in rules]
+    elif rule_set == "default":
+        rules = [r for r in rules if r.rule_set == "default"]
+    return tuple(rules)
+
+
+def _load(directories: Sequence[Path]) -> list[Rule]:
+    """The rules of ``directories``' files, sorted by id; an id defined twice is refused."""
     rules: dict[str, Rule] = {}
-    for directory in (PACK_DIR, LANG_DIR, *extra_dirs):
+    for directory in directories:
         paths = _rule_files(directory)
         texts = [_read(path) for path in paths]
         for path, documents in zip(paths, _core.yaml_documents(texts), strict=True):
@@ -180,7 +229,7 @@ def load_catalog(extra_dirs: Sequence[Path] = ()) -> tuple[Rule, ...]:
                         f"{path}: rule id '{rule.id}' is already defined in {rules[rule.id].source}"
                     )
                 rules[rule.id] = rule
-    return tuple(sorted(rules.values(), key=lambda r: r.id))
+    return sorted(rules.values(), key=lambda r: r.id)
 
 
 def choose(
