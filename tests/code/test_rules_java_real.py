@@ -7,7 +7,7 @@ from __future__ import annotations
 from slopmark.code.measure.native import Engine
 from slopmark.code.measure.rules import load_catalog
 
-CATALOG = tuple(rule for rule in load_catalog() if rule.language == "java")
+CATALOG = tuple(rule for rule in load_catalog(rule_set="pedantic") if rule.language == "java")
 
 
 def hit_lines(rule_id: str, source: str) -> list[int]:
