@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from clirun import cli_json
+from diff.repos import commit, new_repo
 from slopmark.code.measure.levels import (
     cargo_levels,
     floors,
@@ -18,6 +19,7 @@ from slopmark.code.measure.levels import (
     scale_of,
     tsconfig_levels,
 )
+from slopmark.code.measure.measure_diff import DiffRequest, diff_sides
 from slopmark.code.measure.measure_tree import MeasureOptions, floors_of, measure_tree
 from slopmark.code.measure.metrics import Settings
 from slopmark.code.measure.rules import load_catalog, parse_rules
@@ -127,9 +129,26 @@ def test_cli_measure_reads_the_pom(tmp_path: Path) -> None:
         assert len(report["files"][0]["hits"]) == expected, release
 
 
-def test_git_trees_know_no_level() -> None:
-    """`code diff` and `code history` read git trees, no build file: such rules count
-    nowhere there (the same on both sides of a diff)."""
+def test_no_build_file_known_drops_leveled_rules() -> None:
+    """Without build files (`code history`, the benchmark) such rules count nowhere."""
     found = floors_of(load_catalog())
     assert {"java-instanceof-then-cast", "java-length-zero-test"} <= found.of("src/A.java")
     assert "java-size-zero-test" not in found.of("src/A.java")
+
+
+def added_rules(repo: Path, base_pom: str, head_pom: str) -> list[str]:
+    """The rules `code diff` finds added when a change adds the cast of `CAST` (and sets
+    the pom to ``head_pom``) over a base whose pom is ``base_pom``."""
+    new_repo(repo, {"pom.xml": base_pom, "src/AnnotationSpec.java": "class AnnotationSpec {}\n"})
+    commit(repo, {"pom.xml": head_pom, "src/AnnotationSpec.java": CAST})
+    select = ["java-instanceof-then-cast"]
+    report = diff_sides(DiffRequest(repo, "HEAD~1", "HEAD"), MeasureOptions(select=select))
+    return [change.finding.rule for change in report.added if change.kind == "new-hits"]
+
+
+@pytest.mark.slow
+def test_diff_holds_both_sides_to_the_base_revisions_level(tmp_path: Path) -> None:
+    assert added_rules(tmp_path / "old", pom("8"), pom("8")) == []
+    assert added_rules(tmp_path / "new", pom("17"), pom("17")) == ["java-instanceof-then-cast"]
+    # a change that raises the level does not turn the rule on for itself
+    assert added_rules(tmp_path / "raised", pom("8"), pom("17")) == []

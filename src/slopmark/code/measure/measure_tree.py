@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -14,7 +14,7 @@ from slopmark.code.measure.cache.store import ResultCache
 from slopmark.code.measure.discovery import MAX_FILE_BYTES, SourceFile, SourceSet, discover
 from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
 from slopmark.code.measure.languages import LANGUAGES, rule_targets
-from slopmark.code.measure.levels import Floors, disk_reader, floors
+from slopmark.code.measure.levels import Floors, Reader, disk_reader, floors
 from slopmark.code.measure.metrics import Settings
 from slopmark.code.measure.native import Each, Outcome, Progress
 from slopmark.code.measure.repool import Pooling, base_key, cached_base, keep_base, updated
@@ -30,6 +30,7 @@ __all__ = [
     "catalog_of",
     "discover_sources",
     "floors_of",
+    "level_floors",
     "measure_sources",
     "measure_tree",
     "min_hits_of",
@@ -203,14 +204,22 @@ def applicable(rules: Sequence[Rule], files: Sequence[SourceFile]) -> tuple[Rule
 def floors_of(rules: Sequence[Rule], sources: SourceSet | None = None) -> Floors:
     """The rules each folder of ``sources`` rules out by its project's language level, the
     build files read under the measured root (`slopmark.code.measure.levels`); without
-    ``sources`` (git trees: `code diff`, `code history`) every level is unknown."""
+    ``sources`` every level is unknown."""
+    if sources is None:
+        return level_floors(rules, (), None)
+    folders = {posixpath.dirname(f.path) for f in sources.files}
+    return level_floors(rules, folders, disk_reader(sources.root))
+
+
+def level_floors(rules: Sequence[Rule], folders: Iterable[str], read: Reader | None) -> Floors:
+    """The `Floors` of ``folders`` for the rules with a ``min_level``, their build files
+    read with ``read`` (None: no build file is known, every level is unknown)."""
     leveled = [(r.id, r.language, r.min_level) for r in rules if r.min_level is not None]
     if not leveled:
         return Floors()
-    if sources is None:
+    if read is None:
         return floors(leveled, (), lambda _: None)
-    folders = {posixpath.dirname(f.path) for f in sources.files}
-    return floors(leveled, folders, disk_reader(sources.root))
+    return floors(leveled, folders, read)
 
 
 def min_hits_of(rules: Sequence[Rule]) -> dict[str, int]:
