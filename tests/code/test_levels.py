@@ -20,6 +20,7 @@ from slopmark.code.measure.levels import (
     tsconfig_levels,
 )
 from slopmark.code.measure.measure_diff import DiffRequest, diff_sides
+from slopmark.code.measure.measure_history import measure_history
 from slopmark.code.measure.measure_tree import MeasureOptions, floors_of, measure_tree
 from slopmark.code.measure.metrics import Settings
 from slopmark.code.measure.rules import load_catalog, parse_rules
@@ -152,3 +153,14 @@ def test_diff_holds_both_sides_to_the_base_revisions_level(tmp_path: Path) -> No
     assert added_rules(tmp_path / "new", pom("17"), pom("17")) == ["java-instanceof-then-cast"]
     # a change that raises the level does not turn the rule on for itself
     assert added_rules(tmp_path / "raised", pom("8"), pom("17")) == []
+
+
+@pytest.mark.slow
+def test_history_reads_each_commits_own_level(tmp_path: Path) -> None:
+    """The commit that raises the pom to Java 17 is the first whose cast counts."""
+    repo = new_repo(tmp_path, {"pom.xml": pom("8"), "src/AnnotationSpec.java": CAST})
+    commit(repo, {"pom.xml": pom("17"), "src/AnnotationSpec.java": CAST + "// raised\n"})
+    options = MeasureOptions(select=["java-instanceof-then-cast"])
+    report = measure_history(repo, options=options)
+    assert [c.verbosity for c in report.commits][0] == 0.0
+    assert report.commits[-1].verbosity is not None and report.commits[-1].verbosity > 0

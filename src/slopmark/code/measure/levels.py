@@ -19,6 +19,8 @@ gets no hit of a rule with a ``min_level``: a suggestion the project may not be 
 compile is the worst false positive, so the rule speaks only where the level is known.
 
 Build files are read as text only (regular files, at most `MAX_BUILD_BYTES`), never run.
+`code measure` reads the measured folder's build files, `code diff` the base side's (for
+both sides), `code history` each commit's; the benchmark none (every level unknown).
 The result, `Floors`, is part of the measurement `Settings`, so every cached report and
 summary is keyed by it; the per-file results the core caches are not (the filter is
 applied to them when their hits are counted, `slopmark.code.measure.hits`).

@@ -24,7 +24,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slopmark.code.measure import levels
 from slopmark.code.measure.cache.files import Version
 from slopmark.code.measure.discovery import Walk
 from slopmark.code.measure.ecosystems import tracked_reason
@@ -133,40 +132,10 @@ class DiffRepository(Repository):
         names = {p.decode(errors="surrogateescape") for p in done.stdout.split(b"\0") if p}
         return sorted(name for name in names if _source(name))
 
-    def build_texts(self, sha: str) -> dict[str, str]:
-        """path → text of the build files of commit ``sha`` that set a language level
-        (`slopmark.code.measure.levels`): regular files within `levels.MAX_BUILD_BYTES`,
-        UTF-8, read through one ``git cat-file --batch``."""
-        done = self._run(["ls-tree", "-r", "-z", "-l", "--full-tree", "--end-of-options", sha])
-        wanted: dict[str, list[str]] = {}
-        for record in done.stdout.split(b"\0"):
-            meta, _, path = record.partition(b"\t")
-            name = path.decode(errors="surrogateescape")
-            blob = _build_blob(meta.decode().split(), name)
-            if blob is not None:
-                wanted.setdefault(blob, []).append(name)
-        texts = {}
-        for blob, data in self.blobs(sorted(wanted)):
-            try:
-                texts.update(dict.fromkeys(wanted[blob], data.decode("utf-8")))
-            except UnicodeDecodeError:
-                continue  # not UTF-8: its level is unknown
-        return texts
-
     def text_at(self, spec: str) -> bytes | None:
         """The blob ``spec`` (``sha:path`` or ``:path`` for the index), None when absent."""
         done = self._run(["cat-file", "blob", spec], check=False)
         return done.stdout if done.returncode == 0 else None
-
-
-def _build_blob(fields: list[str], name: str) -> str | None:
-    """The blob of an ``ls-tree -l`` record (mode, type, blob, size) when it is a build
-    file a level is read from, a regular file within the size limit."""
-    if len(fields) != 4 or fields[0] not in ("100644", "100755") or not fields[3].isdigit():
-        return None
-    if int(fields[3]) > levels.MAX_BUILD_BYTES or posixpath.basename(name) not in levels.PARSERS:
-        return None
-    return fields[2]
 
 
 def _source(path: str) -> bool:
