@@ -46,6 +46,7 @@ from lang_fidelity import FETCHERS, PACKAGES, Package
 from slopmark.code.measure import languages as language_table
 from slopmark.code.measure.rules import Rule, load_catalog
 from slopmark.code.study.intervals import Z95, wilson
+from slopmark.errors import BadInput
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -115,6 +116,13 @@ def package_id(package: Package) -> str:
 def load_packages(path: Path = PACKAGE_FILE) -> dict[str, list[Package]]:
     """The pinned packages of every language in ``packages.json``."""
     listed = json.loads(path.read_text(encoding="utf-8"))
+    for language, entries in listed.items():
+        for entry in entries:
+            if entry.get("manager") not in ALL_FETCHERS:
+                raise BadInput(
+                    f"{path}: {language}: manager {entry.get('manager')!r} of "
+                    f"{entry.get('name')!r} is not one of {', '.join(ALL_FETCHERS)}; fix the entry"
+                )
     return {
         language: [Package(language, p["manager"], p["name"], p["version"], p.get("folder", ""))
                    for p in entries]
@@ -238,9 +246,9 @@ def read_rows(path: Path) -> list[dict[str, Any]]:
 def _checked(row: dict[str, Any], where: str) -> dict[str, Any]:
     missing = {"rule", "package", "path", "line", "text", "label", "reason"} - row.keys()
     if missing:
-        raise SystemExit(f"{where}: fields {sorted(missing)} are missing; every row needs them")
+        raise BadInput(f"{where}: fields {sorted(missing)} are missing; every row needs them")
     if row["label"] not in LABELS:
-        raise SystemExit(f"{where}: label {row['label']!r} is not tp, fp or null")
+        raise BadInput(f"{where}: label {row['label']!r} is not tp, fp or null; fix the row")
     return row
 
 
@@ -254,7 +262,7 @@ def sample(language: str, per_rule: int, seed: int) -> None:
     """Fetch the language's packages, run the pack, write its labels file and counts."""
     packages = load_packages().get(language, [])
     if not packages:
-        raise SystemExit(f"{PACKAGE_FILE}: no packages for {language!r}; add some first")
+        raise BadInput(f"{PACKAGE_FILE}: no packages for {language!r}; add some first")
     hits: list[Hit] = []
     for package in packages:
         log(f"{language}: {package_id(package)}")
@@ -434,7 +442,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+    try:
+        return run_command(parse_args(argv))
+    except BadInput as error:
+        log(f"rule_precision: error: {error}")
+        return 2
+
+
+def run_command(args: argparse.Namespace) -> int:
     if args.command == "sample":
         try:
             sample(args.language, args.per_rule, args.seed)

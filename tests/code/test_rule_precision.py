@@ -84,3 +84,11 @@ def test_shipped_precision_is_what_write_computes() -> None:
     assert rp.SHIPPED.read_text(encoding="utf-8") == computed, (
         "run `.venv/bin/python benchmarks/rule_precision.py --write`"
     )
+
+
+def test_a_bad_label_is_refused_with_its_line(tmp_path: Path) -> None:
+    labels = tmp_path / "go.jsonl"
+    rows = [{**row, "label": "maybe"} for row in _rows("a", 1, 0)]
+    rp.write_rows(labels, rows)
+    with pytest.raises(rp.BadInput, match=r"go\.jsonl:1: label 'maybe' is not tp, fp or null"):
+        rp.read_rows(labels)

@@ -176,7 +176,7 @@ def print_report(
         f"partial {_pct(summary.partial)} of problems; erosion rose in "
         f"{_pct(summary.erosion_rose_share)}, verbosity in {_pct(summary.verbosity_rose_share)} "
         f"of trajectories; relative churn {_num(summary.overall.relative_churn, 2)} (mean); "
-        f"cost {cost}; agent time {summary.agent_wall_s:.0f} s"
+        f"cost {cost}; agent time {summary.agent_wall_s:.0f} s; rule set {rule_sets(results)}"
     )
     if recomputed:
         console.print(_recomputed_note(recomputed))
@@ -213,6 +213,12 @@ def _result_json(result: CheckpointResult) -> dict[str, Any]:
             "groups": {g: asdict(r) for g, r in group_rates([result]).items()}}  # fmt: skip
 
 
+def rule_sets(results: Sequence[CheckpointResult]) -> str:
+    """The rule set(s) the checkpoints were measured with (the paper's when none was)."""
+    found = sorted({r.quality.rule_set for r in results if r.quality is not None})
+    return ", ".join(found) or "paper"
+
+
 def report_json(
     run_dir: Path, results: Sequence[CheckpointResult], recomputed: Sequence[str] = ()
 ) -> dict[str, Any]:
@@ -221,6 +227,7 @@ def report_json(
     summary = summarize(results)
     return {
         "run": read_manifest(run_dir).record,
+        "rule_set": rule_sets(results),
         "churn_recomputed": list(recomputed),
         "summary": {
             "overall": asdict(summary.overall),

@@ -81,6 +81,8 @@ def test_run_with_replay_agent_end_to_end(tmp_path: Path) -> None:
     assert second["previous_code_lines"] > 0 and report["checkpoints"][1]["relative_churn"] > 0
     assert report["checkpoints"][0]["relative_churn"] is None
     assert report["summary"]["phases"]["Start"]["groups"]["core"]["total"] > 0
+    # the coding-agent benchmark measures with the paper's frozen rules by default
+    assert report["rule_set"] == report["run"]["rule_set"] == second["rule_set"] == "paper"
 
 
 def test_report_writes_charts(tmp_path: Path) -> None:
