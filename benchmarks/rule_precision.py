@@ -164,9 +164,12 @@ def _level_pom(tree: Path, level: str | None) -> None:
     that rules with a ``min_level`` count as in the project's own tree
     (`slopmark.code.measure.levels`)."""
     pom = tree / "pom.xml"
-    if level is not None and not pom.exists():
-        release = f"<maven.compiler.release>{level}</maven.compiler.release>"
-        pom.write_text(f"<project><properties>{release}</properties></project>\n")
+    if level is None:
+        return
+    release = f"<maven.compiler.release>{level}</maven.compiler.release>"
+    text = f"<project><properties>{release}</properties></project>\n"
+    if not pom.is_file() or pom.read_text(encoding="utf-8") != text:  # a changed level too
+        pom.write_text(text, encoding="utf-8")
 
 
 #: The rule set `sample` runs: every rule, the pedantic ones too (they are measured apart).
