@@ -17,19 +17,23 @@ reviewer's random sample of the language's hits.
 
 **Stratified precision.** With hits h_r and labelled sample tp_r of n_r for each rule r
 of a set that has labels, P = Σ h_r·(tp_r/n_r) / Σ h_r. Its coverage is the share of the
-set's hits whose rule has labels. The 95% interval is the stratified Agresti–Coull one:
-each rule's share adjusted to p̃_r = (tp_r + z²/2)/(n_r + z²), the weights w_r = h_r/Σh,
-centre Σ w_r·p̃_r, half-width z·√(Σ w_r²·p̃_r(1 − p̃_r)/(n_r + z²)), clipped to [0, 1]
-and widened to hold P (with one rule it is that rule's Agresti–Coull interval). It is
-never zero-width, so a small perfect sample does not claim certainty. A rule's own
-interval is Wilson's.
+set's hits whose rule has labels. The 95% interval is the stratified Jeffreys one: each
+rule's precision drawn from its Jeffreys posterior Beta(tp_r + ½, n_r − tp_r + ½), the
+draws weighted w_r = h_r/Σh and summed, and the 2.5th and 97.5th percentiles of
+``DRAWS`` such sums taken (seeded, so the report is reproducible); with one rule it is
+that rule's Jeffreys interval (Brown, Cai and DasGupta 2001 recommend it for small n).
+As in Jeffreys' interval, the upper bound is 1 when every labelled hit is a true
+positive and the lower bound 0 when none is, so a small perfect sample gets a wide lower
+tail rather than certainty. Many small perfect strata pull the posterior below the
+plug-in P (each Beta's mean is (tp + ½)/(n + 1)); the interval is then widened to hold
+P, so its upper bound reads as "at most what was observed". A rule's own interval is
+Wilson's.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import tarfile
@@ -45,7 +49,7 @@ from lang_fidelity import FETCHERS, PACKAGES, Package
 
 from slopmark.code.measure import languages as language_table
 from slopmark.code.measure.rules import Rule, load_catalog
-from slopmark.code.study.intervals import Z95, wilson
+from slopmark.code.study.intervals import wilson
 from slopmark.errors import BadInput
 
 HERE = Path(__file__).resolve().parent
@@ -57,6 +61,8 @@ LANGUAGES = ("python", "javascript", "typescript", "go", "java", "rust")
 SETS = ("default", "pedantic")
 LABELS = ("tp", "fp", None)
 TARGET = 0.80
+#: Draws of the stratified Jeffreys interval (module doc): its percentiles move by < 0.01.
+DRAWS = 4000
 
 
 class Hit(NamedTuple):
@@ -135,6 +141,7 @@ def package_hits(package: Package) -> list[Hit]:
     --json` reports them (the same library and rules a user runs)."""
     source = ALL_FETCHERS[package.manager](package)
     tree = source / package.folder if package.folder else source
+    _level_pom(tree, package_levels().get(package_id(package)))
     binary = Path(sys.executable).parent / "slopmark"
     argv = [str(binary), "code", "measure", str(tree), "--json", "--language", package.language]
     report = json.loads(run([*argv, *RULES_SET_ARGS], "slopmark code measure", ok=(0, 1)))
@@ -148,6 +155,27 @@ def package_hits(package: Package) -> list[Hit]:
                 Hit(hit["rule"], package_id(package), prefix + found["path"], hit["start"], text)
             )
     return hits
+
+
+def package_levels(path: Path = PACKAGE_FILE) -> dict[str, str]:
+    """The Java level each Maven package was published for (``"level"`` in packages.json,
+    read from its published pom or build; a source jar carries no build file)."""
+    listed = json.loads(path.read_text(encoding="utf-8"))
+    return {f"{p['manager']}:{p['name']}@{p['version']}": p["level"]
+            for entries in listed.values() for p in entries if "level" in p}  # fmt: skip
+
+
+def _level_pom(tree: Path, level: str | None) -> None:
+    """A minimal pom.xml beside a source jar's files saying the published Java level, so
+    that rules with a ``min_level`` count as in the project's own tree
+    (`slopmark.code.measure.levels`)."""
+    pom = tree / "pom.xml"
+    if level is None:
+        return
+    release = f"<maven.compiler.release>{level}</maven.compiler.release>"
+    text = f"<project><properties>{release}</properties></project>\n"
+    if not pom.is_file() or pom.read_text(encoding="utf-8") != text:  # a changed level too
+        pom.write_text(text, encoding="utf-8")
 
 
 #: The rule set `sample` runs: every rule, the pedantic ones too (they are measured apart).
@@ -307,7 +335,7 @@ def rule_stats(
     ]
 
 
-def pooled(stats: Sequence[RuleStats], z: float = Z95) -> Pooled:
+def pooled(stats: Sequence[RuleStats], draws: int = DRAWS) -> Pooled:
     """The stratified precision of ``stats`` with its interval (module doc)."""
     labelled = [s for s in stats if s.n and s.hits]
     total, covered = sum(s.hits for s in stats), sum(s.hits for s in labelled)
@@ -316,14 +344,26 @@ def pooled(stats: Sequence[RuleStats], z: float = Z95) -> Pooled:
     if not covered:
         return Pooled(None, None, None, coverage, len(stats), len(labelled), n)
     estimate = sum(s.hits * s.tp / s.n for s in labelled) / covered
-    centre = variance = 0.0
-    for s in labelled:
-        weight, adjusted = s.hits / covered, (s.tp + z * z / 2) / (s.n + z * z)
-        centre += weight * adjusted
-        variance += weight * weight * adjusted * (1 - adjusted) / (s.n + z * z)
-    half = z * math.sqrt(variance)
-    low, high = max(0.0, min(estimate, centre - half)), min(1.0, max(estimate, centre + half))
-    return Pooled(estimate, low, high, coverage, len(stats), len(labelled), n)
+    low, high = jeffreys_stratified(labelled, covered, draws)
+    return Pooled(estimate, min(low, estimate), max(high, estimate), coverage, len(stats),
+                  len(labelled), n)  # fmt: skip
+
+
+def jeffreys_stratified(
+    labelled: Sequence[RuleStats], covered: int, draws: int
+) -> tuple[float, float]:
+    """The 95% stratified Jeffreys interval of the rules' hit-weighted precision."""
+    rng = random.Random(f"jeffreys:{covered}:{len(labelled)}")
+    sums = sorted(
+        sum(s.hits * rng.betavariate(s.tp + 0.5, s.n - s.tp + 0.5) for s in labelled) / covered
+        for _ in range(draws)
+    )
+    low, high = sums[int(0.025 * (draws - 1))], sums[int(0.975 * (draws - 1))]
+    if all(s.tp == s.n for s in labelled):
+        high = 1.0
+    if all(s.tp == 0 for s in labelled):
+        low = 0.0
+    return low, high
 
 
 def language_report(language: str, sets: Mapping[str, str]) -> dict[str, Any]:

@@ -16,8 +16,6 @@ import rule_precision as rp  # noqa: E402
 
 from slopmark.code.measure.rules import load_catalog  # noqa: E402
 
-Z = rp.Z95
-
 
 def _rows(rule: str, tp: int, fp: int, unlabelled: int = 0) -> list[dict[str, object]]:
     labels = ["tp"] * tp + ["fp"] * fp + [None] * unlabelled
@@ -40,18 +38,37 @@ def test_stratified_precision_weighs_rules_by_their_hits() -> None:
     assert 0 < found.low < found.precision < found.high < 1
 
 
-def test_one_rule_gives_its_agresti_coull_interval() -> None:
+def _beta_quantile(q: float, a: float, b: float) -> float:
+    """Beta(a, b)'s q-quantile by integrating its density on a fine grid (no scipy here)."""
+    steps = 20000
+    log_norm = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+    total = 0.0
+    for i in range(steps):
+        x = (i + 0.5) / steps
+        total += math.exp(log_norm + (a - 1) * math.log(x) + (b - 1) * math.log1p(-x)) / steps
+        if total >= q:
+            return x
+    return 1.0
+
+
+def test_one_rule_gives_its_jeffreys_interval() -> None:
     stats = rp.rule_stats(_rows("a", 7, 3), {"a": 40}, {"a": "default"})
     found = rp.pooled(stats)
-    adjusted = (7 + Z * Z / 2) / (10 + Z * Z)
-    half = Z * math.sqrt(adjusted * (1 - adjusted) / (10 + Z * Z))
+    exact = (_beta_quantile(0.025, 7.5, 3.5), _beta_quantile(0.975, 7.5, 3.5))
     assert found.precision == pytest.approx(0.7)
-    assert (found.low, found.high) == pytest.approx((adjusted - half, adjusted + half))
+    assert (found.low, found.high) == pytest.approx(exact, abs=0.01)
 
 
 def test_a_perfect_small_sample_is_not_certain() -> None:
     found = rp.pooled(rp.rule_stats(_rows("a", 3, 0), {"a": 5}, {"a": "default"}))
-    assert found.precision == 1.0 and found.high == 1.0 and found.low < 0.6
+    assert found.precision == 1.0 and found.high == 1.0 and found.low < 0.7
+
+
+def test_the_estimate_lies_inside_a_mixed_interval_below_its_top() -> None:
+    rows = _rows("a", 20, 0) + _rows("b", 8, 2) + _rows("c", 1, 0)
+    counts = {"a": 100, "b": 30, "c": 5}
+    found = rp.pooled(rp.rule_stats(rows, counts, dict.fromkeys(counts, "default")))
+    assert found.low < found.precision < found.high < 1
 
 
 def test_no_labels_is_not_measured() -> None:

@@ -39,6 +39,7 @@ def rule_json(rule: Rule) -> dict[str, Any]:
         "severity": rule.severity,
         "message": rule.message,
         "min_hits": rule.min_hits,
+        "min_level": rule.min_level,
         "set": rule.rule_set,
         "precision": measured.precision,
         "interval": interval,
@@ -73,6 +74,9 @@ def explain(rule: Rule, console: Console) -> None:
             console.print(text, highlight=False, markup=False)
     if rule.min_hits > 1:
         console.print(f"\ncounts only in files where it hits at least {rule.min_hits} times")
+    if rule.min_level is not None:
+        console.print(f"\ncounts only in projects whose build file sets {rule.language} "
+                      f"{rule.min_level} or newer (docs/languages.md)")  # fmt: skip
 
 
 def _precision_text(rule: Rule) -> str:

@@ -20,11 +20,13 @@ git hashes or checks out work-tree files, which none of these commands do.
 from __future__ import annotations
 
 import os
+import posixpath
 import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from slopmark.code.measure import levels
 from slopmark.code.measure.languages import grammar_of, suffixes
 from slopmark.errors import BadInput, EngineError
 
@@ -221,6 +223,26 @@ class Repository:
             raise EngineError(f"git diff-tree gave no difference for commit {missing[0]}")
         return found
 
+    def build_texts(self, sha: str) -> dict[str, str]:
+        """path → text of the build files of commit ``sha`` that set a language level
+        (`slopmark.code.measure.levels`): regular files within `levels.MAX_BUILD_BYTES`,
+        UTF-8, read through one ``git cat-file --batch``."""
+        done = self._run(["ls-tree", "-r", "-z", "-l", "--full-tree", "--end-of-options", sha])
+        wanted: dict[str, list[str]] = {}
+        for record in done.stdout.split(b"\0"):
+            meta, _, path = record.partition(b"\t")
+            name = path.decode(errors="surrogateescape")
+            blob = _build_blob(meta.decode().split(), name)
+            if blob is not None:
+                wanted.setdefault(blob, []).append(name)
+        texts = {}
+        for blob, data in self.blobs(sorted(wanted)):
+            try:
+                texts.update(dict.fromkeys(wanted[blob], data.decode("utf-8")))
+            except UnicodeDecodeError:
+                continue  # not UTF-8: its level is unknown
+        return texts
+
     def blob_sizes(self, blobs: Iterable[str]) -> dict[str, int]:
         request = "".join(f"{b}\n" for b in blobs).encode()
         done = self._run(["cat-file", "--batch-check"], stdin=request)
@@ -245,6 +267,16 @@ class Repository:
                 size = int(fields[2])
                 yield fields[0], data[start : start + size]
                 pos = start + size + 1
+
+
+def _build_blob(fields: list[str], name: str) -> str | None:
+    """The blob of an ``ls-tree -l`` record (mode, type, blob, size) when it is a build
+    file a level is read from, a regular file within the size limit."""
+    if len(fields) != 4 or fields[0] not in ("100644", "100755") or not fields[3].isdigit():
+        return None
+    if int(fields[3]) > levels.MAX_BUILD_BYTES or posixpath.basename(name) not in levels.PARSERS:
+        return None
+    return fields[2]
 
 
 def _differences(output: bytes) -> Iterator[tuple[str, list[tuple[str, str, str]]]]:

@@ -4,7 +4,10 @@
 line above it, suppresses that hit. An id there that no rule has is reported
 as a problem, never silently ignored. A rule with ``min_hits: N`` only counts
 in a file where it hits at least N times (after suppression). With
-``honour=False`` (the benchmark's profile) comments suppress nothing.
+``honour=False`` (the benchmark's profile) comments suppress nothing. A rule with a
+``min_level`` the file's project is not known to reach counts nowhere in the file
+(``dropped``: `slopmark.code.measure.levels.Floors.of`). This is where every command
+counts a file's hits (measure, diff, history, the benchmark), after the result cache.
 """
 
 from __future__ import annotations
@@ -53,11 +56,16 @@ def effective_hits(
     min_hits: Mapping[str, int],
     known: Collection[str],
     honour: bool = True,
+    dropped: Collection[str] = (),
 ) -> tuple[list[RuleHit], list[Problem]]:
     """The hits of one file that count, and the problems its directives have
-    (``honour``: whether its suppression comments apply)."""
+    (``honour``: whether its suppression comments apply; ``dropped``: rules whose hits
+    do not count in this file, its project's language level being too old or unknown)."""
     suppressed, problems = _directives(analysis, known) if honour else ({}, [])
-    kept = [h for h in analysis.hits if h.rule not in suppressed.get(h.start, ())]
+    kept = [
+        h for h in analysis.hits
+        if h.rule not in suppressed.get(h.start, ()) and h.rule not in dropped
+    ]  # fmt: skip
     if any(h.rule in min_hits for h in kept):  # most files have no hit of such a rule
         counts = Counter(h.rule for h in kept)
         kept = [h for h in kept if counts[h.rule] >= min_hits.get(h.rule, 1)]

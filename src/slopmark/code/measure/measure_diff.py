@@ -13,6 +13,7 @@ changed files swapped. Each distinct content is analysed once, whatever its side
 from __future__ import annotations
 
 import hashlib
+import posixpath
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -29,7 +30,14 @@ from slopmark.code.measure.compare import (
     touched,
 )
 from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
-from slopmark.code.measure.measure_tree import MeasureOptions, catalog_of, min_hits_of, split
+from slopmark.code.measure.levels import Reader, disk_reader
+from slopmark.code.measure.measure_tree import (
+    MeasureOptions,
+    catalog_of,
+    level_floors,
+    min_hits_of,
+    split,
+)
 from slopmark.code.measure.native import Outcome, Progress
 from slopmark.code.measure.report import FileMetrics, build_report
 from slopmark.code.measure.rules import choose
@@ -146,7 +154,10 @@ def diff_sides(
         (base, base_coverage), (head, head_coverage) = _chosen(base, choice), _chosen(head, choice)
         catalog = catalog_of(options)
         chosen = choose(catalog, options.select, options.ignore)
-        rules = Rules(options.settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
+        folders = {posixpath.dirname(p) for files in (base, head) for p in files.versions}
+        floors = level_floors(chosen, folders, _level_reader(request, repo))
+        settings = replace(options.settings, floors=floors)
+        rules = Rules(settings, min_hits_of(chosen), frozenset(r.id for r in catalog))
         analyzer = Analyzer(chosen, options.jobs, options.cache, repo, options.max_file_bytes)
         run = _Run(analyzer, rules, len(chosen))
         run.analyzer.digests([*base.versions.values(), *head.versions.values()])
@@ -168,6 +179,17 @@ def diff_sides(
             report, languages=choice.coverage_languages(), scopes=choice.coverage_scopes(),
             coverage=(base_coverage, head_coverage), rule_set=options.settings.rule_set,
         )  # fmt: skip
+
+
+def _level_reader(request: DiffRequest, repo: DiffRepository | None) -> Reader | None:
+    """Reads the base side's build files, whose language levels hold on both sides (as
+    its settings do: a change that raises the level in its build file does not turn the
+    rules on for itself): the base folder's, or the base revision's (None: no commit)."""
+    if repo is None:
+        return disk_reader(str(request.base))
+    if not repo.has_commits():
+        return None
+    return repo.build_texts(repo.commit(request.base or "HEAD")).get
 
 
 def _changed(analyzer: Analyzer, base: Files, head: Files) -> _Changed:

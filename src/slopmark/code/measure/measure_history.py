@@ -14,6 +14,7 @@ commit costs only the files it changed plus the (cheap) pooling of clones and hi
 
 from __future__ import annotations
 
+import posixpath
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -26,16 +27,18 @@ from slopmark.code.measure.discovery import excluded
 from slopmark.code.measure.ecosystems import tracked_reason
 from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
 from slopmark.code.measure.git import Commit, Entry, Repository
-from slopmark.code.measure.languages import LANGUAGES
+from slopmark.code.measure.languages import LANGUAGES, grammar_of, rule_targets
+from slopmark.code.measure.levels import Floors
 from slopmark.code.measure.mainline import MAINLINE, lineage
 from slopmark.code.measure.measure_tree import (
     MeasureOptions,
     Progress,
     catalog_of,
+    level_floors,
     min_hits_of,
     split,
 )
-from slopmark.code.measure.metrics import rose, slope
+from slopmark.code.measure.metrics import Settings, rose, slope
 from slopmark.code.measure.report import FileMemo, TreeReport, build_report
 from slopmark.code.measure.rules import Rule, choose
 from slopmark.code.measure.scopes import SCOPES, Choice, Coverage, scope_of
@@ -228,11 +231,15 @@ def measure_history(
     keys = sorted({version_key(e) for tree in trees.values() for e in tree.entries})
     versions = _measure_versions(repo, keys, rules, options, progress)
     known = frozenset(r.id for r in catalog)
-    memo = FileMemo(options.settings, min_hits_of(rules), known)
-    points = [
-        _commit_metrics(commit, trees[commit.sha], versions, (rules, known), options, memo)
-        for commit in commits
-    ]
+    memos: dict[Floors, FileMemo] = {}
+    points = []
+    for commit in commits:
+        settings = _commit_settings(repo, commit.sha, trees[commit.sha], rules, options.settings)
+        memo = memos.setdefault(settings.floors, FileMemo(settings, min_hits_of(rules), known))
+        chosen = replace(options, settings=settings)
+        points.append(
+            _commit_metrics(commit, trees[commit.sha], versions, (rules, known), chosen, memo)
+        )
     points = [replace(p, lineage=lines.of[p.commit.sha]) for p in points]
     erosions = [p.erosion for p in points]
     verbosities = [p.verbosity for p in points]
@@ -252,6 +259,21 @@ def measure_history(
         all_branches=selection.all_branches,
         rule_set=options.settings.rule_set,
     )
+
+
+def _commit_settings(
+    repo: Repository, sha: str, tree: _Tree, rules: Sequence[Rule], settings: Settings
+) -> Settings:
+    """The settings of one commit: the language levels its own build files set, those
+    under the folder the repository was opened at (`slopmark.code.measure.levels`)."""
+    leveled = {g for r in rules if r.min_level is not None for g in rule_targets(r.language)}
+    if not any(grammar_of(entry.path) in leveled for entry in tree.entries):
+        return settings  # no file a leveled rule runs on: no git call
+    prefix = repo.prefix
+    texts = {path[len(prefix) :]: text for path, text in repo.build_texts(sha).items()
+             if path.startswith(prefix)}  # fmt: skip
+    folders = {posixpath.dirname(entry.path) for entry in tree.entries}
+    return replace(settings, floors=level_floors(rules, folders, texts.get))
 
 
 def _candidates(repo: Repository, rev: str, all_branches: bool) -> list[Commit]:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+import posixpath
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from slopmark.code.measure.cache.files import Analyzer, Version
@@ -13,6 +14,7 @@ from slopmark.code.measure.cache.store import ResultCache
 from slopmark.code.measure.discovery import MAX_FILE_BYTES, SourceFile, SourceSet, discover
 from slopmark.code.measure.fileanalysis import FileAnalysis, Skipped
 from slopmark.code.measure.languages import LANGUAGES, rule_targets
+from slopmark.code.measure.levels import Floors, Reader, disk_reader, floors
 from slopmark.code.measure.metrics import Settings
 from slopmark.code.measure.native import Each, Outcome, Progress
 from slopmark.code.measure.repool import Pooling, base_key, cached_base, keep_base, updated
@@ -27,6 +29,8 @@ __all__ = [
     "applicable",
     "catalog_of",
     "discover_sources",
+    "floors_of",
+    "level_floors",
     "measure_sources",
     "measure_tree",
     "min_hits_of",
@@ -91,12 +95,16 @@ def measure_sources(
     rules = applicable(choose(catalog, options.select, options.ignore), sources.files)
     analyzer = Analyzer(rules, options.jobs, options.cache, max_file_bytes=options.max_file_bytes)
     known = frozenset(rule.id for rule in catalog)
+    # the benchmark's profile (suppressions off): the measured code's own build files do
+    # not set its measurement either, every level is unknown
+    read_levels = sources if options.settings.suppressions else None
+    settings = replace(options.settings, floors=floors_of(rules, read_levels))
     with gc_paused():
         files = [Version(f.path, location=f.location) for f in sources.files]
-        keys = _keys(analyzer, files, sources, known, options.settings)
-        report = cached_report(analyzer.cache, keys.report, options.settings)
+        keys = _keys(analyzer, files, sources, known, settings)
+        report = cached_report(analyzer.cache, keys.report, settings)
         if report is None:
-            report = _measured(analyzer, files, sources, keys, known, options.settings, progress)
+            report = _measured(analyzer, files, sources, keys, known, settings, progress)
         elif progress is not None:
             progress(len(files), len(files))
         return report
@@ -191,6 +199,27 @@ def applicable(rules: Sequence[Rule], files: Sequence[SourceFile]) -> tuple[Rule
     """The rules that run on at least one of ``files`` (by its grammar)."""
     grammars = {f.grammar for f in files}
     return tuple(r for r in rules if grammars.intersection(rule_targets(r.language)))
+
+
+def floors_of(rules: Sequence[Rule], sources: SourceSet | None = None) -> Floors:
+    """The rules each folder of ``sources`` rules out by its project's language level, the
+    build files read under the measured root (`slopmark.code.measure.levels`); without
+    ``sources`` every level is unknown."""
+    if sources is None:
+        return level_floors(rules, (), None)
+    folders = {posixpath.dirname(f.path) for f in sources.files}
+    return level_floors(rules, folders, disk_reader(sources.root))
+
+
+def level_floors(rules: Sequence[Rule], folders: Iterable[str], read: Reader | None) -> Floors:
+    """The `Floors` of ``folders`` for the rules with a ``min_level``, their build files
+    read with ``read`` (None: no build file is known, every level is unknown)."""
+    leveled = [(r.id, r.language, r.min_level) for r in rules if r.min_level is not None]
+    if not leveled:
+        return Floors()
+    if read is None:
+        return floors(leveled, (), lambda _: None)
+    return floors(leveled, folders, read)
 
 
 def min_hits_of(rules: Sequence[Rule]) -> dict[str, int]:

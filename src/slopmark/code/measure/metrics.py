@@ -11,6 +11,8 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from slopmark.code.measure.levels import Floors
+
 
 @dataclass(frozen=True, slots=True)
 class Settings:
@@ -26,6 +28,9 @@ class Settings:
     suppressions: bool = True
     #: The built-in rule set (`slopmark.code.measure.rules.RULE_SETS`, ``--rules-set``).
     rule_set: str = "default"
+    #: The rules each folder's project language level rules out (`slopmark.code.measure.levels`;
+    #: part of every cached report's and summary's key, as the build files set it).
+    floors: Floors = Floors()
 
 
 #: The size term g of each profile: √ by default; ``linear`` g(n) = n and ``none``

@@ -152,7 +152,10 @@ def file_part(
     settings: Settings = Settings(),
 ) -> FilePart:
     """The metrics ``analysis`` has on its own (`FilePart`)."""
-    kept, problems = effective_hits(analysis, min_hits, known_rules, settings.suppressions)
+    dropped = settings.floors.of(analysis.path)
+    kept, problems = effective_hits(
+        analysis, min_hits, known_rules, settings.suppressions, dropped
+    )
     callables = _callables(analysis, settings)
     return FilePart(
         callables=callables,

@@ -4,8 +4,10 @@ A file holds one rule (or several separated by ``---``). Besides ast-grep's
 own keys, slopmark reads these from ``metadata``: ``category``, the
 documentation sections (``what``, ``why``, ``example``, ``use_instead``,
 ``false_positives``), ``min_hits`` (the rule only counts in a file where it
-hits at least that many times) and ``set`` (``pedantic``: the rule runs only in the
-pedantic set; absent, the default set).
+hits at least that many times), ``set`` (``pedantic``: the rule runs only in the
+pedantic set; absent, the default set) and ``min_level`` (the language level its
+suggestion needs: it only counts in a project built for that level or newer,
+`slopmark.code.measure.levels`).
 
 Three rule sets (`RULE_SETS`): ``default``, the packs' rules less the pedantic ones (what
 `measure`, `diff` and `history` run); ``pedantic``, every rule of the packs; ``paper``, a
@@ -28,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from slopmark import _core
-from slopmark.code.measure import languages
+from slopmark.code.measure import languages, levels
 from slopmark.errors import BadInput, did_you_mean
 from slopmark.regular import Unreadable, read_text
 
@@ -64,6 +66,8 @@ class Rule:
     language: str = "python"
     #: ``default`` or ``pedantic`` (``metadata.set``); ``paper`` for a rule of the frozen set
     rule_set: str = "default"
+    #: the project language level the rule's suggestion needs (None: any)
+    min_level: str | None = None
 
     def doc(self, section: str) -> str:
         return dict(self.docs).get(section, "")
@@ -130,6 +134,7 @@ def _rule(doc: Any, source: str) -> Rule:
         f"{where}: metadata.set {rule_set!r} is not a rule set; write 'pedantic' or leave "
         "it out (the default set)",
     )
+    min_level = _min_level(meta, language, where)
     return Rule(
         id=rule_id,
         severity=severity,
@@ -141,7 +146,23 @@ def _rule(doc: Any, source: str) -> Rule:
         yaml_text=_engine_text({**doc, "language": language}),
         language=language,
         rule_set=rule_set,
+        min_level=min_level,
     )
+
+
+def _min_level(meta: dict[str, Any], language: str, where: str) -> str | None:
+    """``metadata.min_level`` as given, or BadInput when it names no level of the rule's
+    language (`slopmark.code.measure.levels.scale_of`)."""
+    value = meta.get("min_level")
+    if value is None:
+        return None
+    _require(
+        isinstance(value, str) and levels.scale_of(language, value) is not None,
+        f"{where}: metadata.min_level {value!r} is not a {language} level; write it as a "
+        'string such as "16" (Java), "1.21" (Go), "1.65" or "edition2021" (Rust), '
+        '"ES2022" (TypeScript/JavaScript)',
+    )
+    return str(value)
 
 
 def _engine_text(doc: dict[str, Any]) -> str:
