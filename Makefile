@@ -14,7 +14,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 RUNTIME := $(VENV)/.runtime
 # The first build of the native core, measured on a fresh clone (README, Install).
-CORE_BUILD := 4 minutes
+CORE_BUILD := 2 minutes
 # The native core (Rust, built into slopmark._core by `pip install -e .`): rebuilt when it changes,
 # its build script and its C file (the walk's reading of the tree) included.
 NATIVE := native/Cargo.toml native/Cargo.lock native/build.rs $(wildcard native/csrc/*.c native/csrc/*.h) \
