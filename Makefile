@@ -23,6 +23,10 @@ CARGO  := cargo --quiet
 
 .PHONY: run test test-fast check smoke e2e bench fuzz dist clean
 
+# A core built before the wheel became abi3 would shadow the new one (Python prefers
+# `_core.cpython-3XX-….so` to `_core.abi3.so`): every build removes it first.
+OLD_CORE := $(wildcard src/slopmark/_core.cpython-*.so)
+
 # Set-up says what it does, a line a step: `make run` is a user's first contact.
 SAY := @printf 'slopmark: %s\n'
 
@@ -39,11 +43,13 @@ $(RUNTIME): pyproject.toml $(NATIVE) | $(PY)
 	@$(PY) -c '$(RUNTIME_REQUIREMENTS)' > $(VENV)/runtime-requirements.txt
 	@$(PY) -m pip install --quiet -r $(VENV)/runtime-requirements.txt
 	$(SAY) "building the native core (Rust, native/): about $(CORE_BUILD) on 2 cores the first time, seconds after"
+	@rm -f $(OLD_CORE)
 	@$(PY) -m pip install --quiet --no-deps -e .
 	@touch $@
 
 $(STAMP): pyproject.toml $(NATIVE) | $(PY)
 	$(SAY) "installing the development set-up (.[dev]; the native core builds in about $(CORE_BUILD) the first time)"
+	@rm -f $(OLD_CORE)
 	@$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP) $(RUNTIME)
 

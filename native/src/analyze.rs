@@ -9,7 +9,7 @@
 //! [`FileError`]: crate::record::FileError
 
 use crate::clones::fingerprints;
-use crate::lang::{Kinds, Language};
+use crate::lang::{variance, Kinds, Language};
 use crate::read::{regular_file, MAX_FILE_BYTES};
 use crate::record::{ErrorKind, FileError, FileRecord, Outcome};
 use crate::rules::{RulePack, Scanner, Surroundings, AST_GREP_IGNORE};
@@ -379,6 +379,11 @@ enum Unparsed {
 /// more than `max_steps` steps.
 fn parse(text: String, lang: SupportLang, max_steps: u64) -> Result<StrDoc<SupportLang>, Unparsed> {
     let grammar = lang.get_ts_language();
+    // TypeScript's variance annotations, which the grammar lacks, are read as spaces
+    let view = match lang {
+        SupportLang::TypeScript | SupportLang::Tsx => variance::blanked(&text),
+        _ => None,
+    };
     let checks_allowed = max_steps / STEPS_PER_CHECK;
     let mut checks = 0;
     let parsed = PARSER.with_borrow_mut(|(set, parser)| {
@@ -390,7 +395,7 @@ fn parse(text: String, lang: SupportLang, max_steps: u64) -> Result<StrDoc<Suppo
         }
         // a parse that failed midway can leave state behind: every parse starts clean
         parser.reset();
-        let bytes = text.as_bytes();
+        let bytes = view.as_deref().unwrap_or(text.as_bytes());
         let mut progress = |_: &ParseState| {
             checks += 1;
             if checks > checks_allowed {

@@ -17,6 +17,7 @@ pub mod go;
 pub mod java;
 pub mod python;
 pub mod rust;
+pub mod variance;
 
 use ast_grep_language::SupportLang;
 use tree_sitter::{Language as Grammar, Node};

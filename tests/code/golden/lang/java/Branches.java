@@ -124,5 +124,6 @@ public class Branches {
 
 
 // expect-hit: 89-89 java-bool-literal-ternary
+// expect-hit: 94-94 java-system-out-println
 // expect-hit: 121-121 java-bool-literal-ternary
 // expect-hit: 121-121 java-comparison-with-bool-literal
