@@ -35,6 +35,8 @@ BIN = Path(sys.executable).parent
 DATA = (
     "slopmark/code/measure/rules/pack/booleans/",
     "slopmark/code/measure/rules/lang/javascript/",
+    "slopmark/code/measure/rules/paper/pack/booleans/",
+    "slopmark/code/measure/rules/precision.json",
     "slopmark/evals/pool/seed/",
     "slopmark/problems/kvstore/config.yaml",
     "slopmark/problems/logq/tests/",

@@ -202,7 +202,8 @@ def test_a_python_study_of_a_python_and_rust_repository_is_measure_at_every_poin
     assert [point["sha"] for point in points] == shas  # every commit, HEAD last
     for point in points:
         tree = _archive(repo, point["sha"], tmp_path / "archive" / point["sha"])
-        measured = cli_json("code", "measure", str(tree), "--language", "python", "--no-cache")
+        measured = cli_json("code", "measure", str(tree), "--language", "python", "--no-cache",
+                            "--rules-set", "paper")  # a study's default set
         assert (point["files"], point["sloc"], point["erosion"], point["verbosity"]) == (
             measured["files_measured"], measured["sloc"], measured["erosion"],
             measured["verbosity"],
@@ -236,7 +237,8 @@ def test_a_study_reports_each_scope_side_by_side(tmp_path: Path) -> None:
     for point in commits:
         tree = _archive(repo, point["sha"], tmp_path / "archive" / point["sha"])
         for scope, numbers in point["by_scope"].items():
-            measured = cli_json("code", "measure", str(tree), "--scope", scope, "--no-cache")
+            measured = cli_json("code", "measure", str(tree), "--scope", scope, "--no-cache",
+                                "--rules-set", "paper")  # a study's default set
             assert numbers == {"files": measured["files_measured"], "sloc": measured["sloc"],
                                "erosion": measured["erosion"],
                                "verbosity": measured["verbosity"]}, (point["sha"], scope)

@@ -39,8 +39,10 @@ LIB = {"3.11.7": (0.30362233868047006, 0.13477264300401118)}
 LIB_IGNORE = ("site-packages", "__pycache__", "lib-dynload", "config-*")
 
 
-def _measure(tree: Path, rule_set: str) -> dict[str, object]:
-    done = run_cli("code", "measure", str(tree), "--json", "--no-cache", "--rules-set", rule_set)
+def _measure(tree: Path, rule_set: str, *options: str) -> dict[str, object]:
+    done = run_cli(
+        "code", "measure", str(tree), "--json", "--no-cache", "--rules-set", rule_set, *options
+    )
     assert done.returncode == 0, done.stderr
     report: dict[str, object] = json.loads(done.stdout)
     assert report["rule_set"] == rule_set
@@ -81,6 +83,7 @@ def test_lib_is_unchanged_under_the_paper_set(tmp_path: Path) -> None:
 
 
 def test_slopmark_itself_stays_under_its_gates() -> None:
-    """The dogfood gate of `make check`, with the default set: cleaner than flask."""
-    report = _measure(ROOT / "src", "default")
+    """The dogfood gate of `make check`, with the default set: cleaner than flask (the
+    bundled problems' reference solutions are data, left out as `make check` leaves them)."""
+    report = _measure(ROOT / "src", "default", "--exclude", "slopmark/problems/*")
     assert report["erosion"] < 0.21 and report["verbosity"] < 0.11, report

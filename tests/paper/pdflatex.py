@@ -16,6 +16,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 _STUB = r"""\ProvidesPackage{%s}
 \RequirePackage{natbib}
 \providecommand{\And}{\and}\providecommand{\AND}{\and}
@@ -35,6 +37,17 @@ def available() -> bool:
     if not all(shutil.which(tool) for tool in ("pdflatex", "kpsewhich", "bibtex")):
         return False
     return all(_where(name) for name in NEEDED)
+
+
+def compiled_paper_marks() -> list[pytest.MarkDecorator]:
+    """The marks of a module comparing compiled papers' PDF route with their LaTeX route:
+    slow (pdflatex, bibtex and the CLI run), skipped with the reason without the TeX tools."""
+    missing = "pdflatex, bibtex or texlive-latex-extra missing"
+    return [
+        pytest.mark.skipif(not available(), reason=missing),
+        pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+        pytest.mark.slow,
+    ]
 
 
 def biblatex_available() -> bool:

@@ -162,3 +162,12 @@ def test_bench_needs_pairs_or_both_folders(tmp_path: Path) -> None:
         assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     empty = run_cli("paper", "bench", "--ai", str(tmp_path), "--human", str(tmp_path))
     assert empty.returncode == 2 and "no paper in it" in empty.stderr
+
+
+def test_the_recovery_summary_reads_as_a_sentence() -> None:
+    from slopmark.cli.paper_view import recovered_text
+
+    found = recovered_text({"sections": 6, "prose_words": 2100, "abstract": 1, "renumbered": 0})
+    assert found == "6 sections, 2100 words of running text, an abstract, " \
+        "0 printed section numbers renumbered"
+    assert recovered_text({"abstract": 0}) == "no abstract"

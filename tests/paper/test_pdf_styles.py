@@ -18,17 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from paper.pdflatex import available, compile_paper
+from paper.pdflatex import compile_paper, compiled_paper_marks
 from slopmark.paper.document import Document
 from slopmark.paper.load import load_paper
 from slopmark.paper.measures.base import choose_measures
 from slopmark.paper.score import score_paper
 
-pytestmark = [
-    pytest.mark.skipif(not available(), reason="pdflatex, bibtex or texlive-latex-extra missing"),
-    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
-    pytest.mark.slow,  # starts pdflatex, bibtex and the CLI
-]
+pytestmark = compiled_paper_marks()
 pytest.importorskip("pdfminer")
 FIXTURES = Path(__file__).parent / "fixtures" / "pdf"
 STYLES = ["neurips_bracketed", "neurips_parenthetical", "neurips_numeric", "iccv_dotted"]

@@ -52,8 +52,7 @@ def print_score(
     console.print(f"aggregate S(p) {_num(score.aggregate)} (planes covered: {covered}; {planes})")
     console.print(rests_on_line(score))
     if score.recovery is not None:
-        found = ", ".join(f"{value} {name}" for name, value in score.recovery.items())
-        console.print(f"structure recovered from the PDF: {found}")
+        console.print(f"structure recovered from the PDF: {recovered_text(score.recovery)}")
     for note in notes:
         where = f" ({note.at.file}:{note.at.line})" if note.at else ""
         console.print(f"[yellow]note:[/] {note.message}{where}")
@@ -165,3 +164,22 @@ def print_papers(paths: Sequence[Path], job: PaperJob, executor: Executor, as_js
         print_ending(done.tally, "papers")
         return 130
     return 2 if done.problems else 0
+
+
+#: How each count of the PDF route's structure recovery reads in a sentence.
+_RECOVERED = {
+    "words": "words",
+    "prose_words": "words of running text",
+    "renumbered": "printed section numbers renumbered",
+}
+
+
+def recovered_text(recovery: dict[str, int]) -> str:
+    """The recovery summary as a reader says it ("6 sections, …, an abstract")."""
+    parts = []
+    for name, value in recovery.items():
+        if name == "abstract":
+            parts.append("an abstract" if value else "no abstract")
+        else:
+            parts.append(f"{value} {_RECOVERED.get(name, name)}")
+    return ", ".join(parts)
