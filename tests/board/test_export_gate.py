@@ -16,7 +16,7 @@ from sqlalchemy import Engine
 
 from board.runs import series_run
 from slopmark.board.compare import compare
-from slopmark.board.export import BATCH, CSV_COLUMNS, csv_lines, json_chunks
+from slopmark.board.export import BATCH, CSV_COLUMNS, csv_lines, json_chunks, spreadsheet_safe
 from slopmark.board.gate import gate, junit_xml, latest_group
 from slopmark.board.leaderboard import Board, Outcome, leaderboard, stream_boards
 from slopmark.board.query import (
@@ -139,6 +139,19 @@ def test_csv_export_holds_rows_and_hidden_models(store: Engine) -> None:
     ]
     assert rows[0]["avg_cost_usd"] == "" and rows[0]["cost_known"] == "0"
     assert rows[1]["pass_rate"] == "0.5" and rows[1]["n"] == "10"
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_text(store: Engine) -> None:
+    """A model name anyone can submit that starts a formula is written with a leading
+    apostrophe (OWASP's CSV-injection advice); numbers stay numbers."""
+    fill(store, '=HYPERLINK("http://127.0.0.1/x","x")', [True] * 10)
+    fill(store, "-cmd", [True] * 5 + [False] * 5)
+    text = "".join(csv_lines(leaderboard(stream_outcomes(store, RunFilter()))))
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert [r["model"] for r in rows] == ["'=HYPERLINK(\"http://127.0.0.1/x\",\"x\")", "'-cmd"]
+    assert rows[1]["pass_rate"] == "0.5"
+    assert spreadsheet_safe("@SUM(1)") == "'@SUM(1)" and spreadsheet_safe(-1.5) == -1.5
+    assert spreadsheet_safe("gpt-4o") == "gpt-4o"
 
 
 def test_csv_of_no_boards_is_the_header() -> None:

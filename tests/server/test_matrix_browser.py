@@ -279,3 +279,15 @@ def test_every_link_of_the_matrix_leads_to_a_page(site: Site) -> None:
         for link in sorted(links - {"/"}):
             if not link.startswith("/static/"):
                 assert client.get(link).status_code == 200, link
+
+
+def test_matrix_csv_cells_a_spreadsheet_would_run_are_text() -> None:
+    """Task ids and model names come from whoever submits runs: one that starts a formula
+    is written as text (a leading apostrophe), in the header and in the rows."""
+    from slopmark.board.matrix import Cell, Row
+    from slopmark.server.matrix_pages import csv_header, csv_row
+
+    models = ("=1+1", "plain")
+    row = Row("+tpl", "@task", {"=1+1": Cell("passed", 7, 1)})
+    assert csv_header(models)[2:5] == ["'=1+1", "'=1+1 run", "'=1+1 runs"]
+    assert csv_row(row, models) == ["'+tpl", "'@task", "passed", 7, 1, "", "", ""]

@@ -90,7 +90,20 @@ def csv_rows(columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> Itera
 
 
 def _cell(value: Any) -> Any:
-    return value.isoformat() if isinstance(value, datetime) else value
+    return value.isoformat() if isinstance(value, datetime) else spreadsheet_safe(value)
+
+
+#: What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """``value`` as a CSV cell a spreadsheet shows as text: a string that would start a
+    formula (a model name or task id anyone can submit, `=HYPERLINK(…)`) gets a leading
+    apostrophe, as OWASP advises; numbers and other strings are kept."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
 
 
 def _status(board: Board, row: Row) -> str:

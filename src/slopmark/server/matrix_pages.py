@@ -25,6 +25,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingRes
 from markupsafe import Markup
 
 from slopmark.board.counted import Group
+from slopmark.board.export import spreadsheet_safe
 from slopmark.board.matrix import Cell, Filters, Row, TemplatePair, significant
 from slopmark.errors import BadInput, did_you_mean
 from slopmark.server import reads
@@ -337,7 +338,8 @@ def view_json(view: MatrixView, page: MatrixPage) -> dict[str, Any]:
 def csv_header(models: tuple[str, ...]) -> list[str]:
     """The CSV's columns: the task, then per model its verdict, run id and run count."""
     per_model = [(model, f"{model} run", f"{model} runs") for model in models]
-    return ["template_id", "task_id", *(name for names in per_model for name in names)]
+    header = ["template_id", "task_id", *(name for names in per_model for name in names)]
+    return [spreadsheet_safe(name) for name in header]
 
 
 def csv_row(row: Row, models: tuple[str, ...]) -> list[Any]:
@@ -346,7 +348,7 @@ def csv_row(row: Row, models: tuple[str, ...]) -> list[Any]:
     for model in models:
         found = row.cells.get(model)
         line += [found.verdict, found.run_id, found.runs] if found else ["", "", ""]
-    return line
+    return [spreadsheet_safe(cell) for cell in line]
 
 
 def _csv_lines(state: ServerState, view: MatrixView) -> Iterator[str]:
