@@ -2,7 +2,8 @@
 
 Inside the sandbox the host's root file system is visible read-only, with a
 fresh ``/dev``, ``/proc``, ``/tmp`` and ``/run`` (the last hides host sockets
-such as Docker's; ``/run/systemd/resolve`` stays for DNS). Home folders and
+such as Docker's; ``/run/systemd/resolve`` stays for DNS); each fresh tmpfs
+(``/tmp``, ``/run``, the emptied folders) holds at most ``limits.memory_mb``. Home folders and
 credential files are replaced by empty ones (`private`): ``/root``, ``/home``,
 the caller's ``$HOME``, ``/etc/shadow``, ``/etc/gshadow``, ``/etc/sudoers``
 and the SSH host keys (the homes by writable, throwaway folders). The mounts
@@ -90,27 +91,38 @@ def harness_paths(private: Sequence[Path] = ()) -> list[Path]:
     return sorted(p for p in found if p.exists() and any(p.is_relative_to(r) for r in replaced))
 
 
-def hide_args(path: Path) -> list[str]:
+def tmpfs_args(path: Path | str, size_mb: int | None) -> list[str]:
+    """A fresh tmpfs at ``path``, holding at most ``size_mb`` MiB when given: its pages are
+    memory the memory limit does not count, so a sandbox's /tmp and throwaway homes are
+    bounded by that limit too (ENOSPC past it)."""
+    size = ["--size", str(size_mb * 2**20)] if size_mb else []
+    return [*size, "--tmpfs", str(path)]
+
+
+def hide_args(path: Path, size_mb: int | None = None) -> list[str]:
     """bwrap arguments that replace ``path`` with an empty folder (or an empty file)."""
     if path.is_dir():
-        return ["--tmpfs", str(path)]
+        return tmpfs_args(path, size_mb)
     return ["--ro-bind", "/dev/null", str(path)]
 
 
-def mount_args(mount: Mount) -> list[str]:
+def mount_args(mount: Mount, size_mb: int | None = None) -> list[str]:
     if mount.hidden:
-        return hide_args(mount.path)
+        return hide_args(mount.path, size_mb)
     return ["--bind" if mount.writable else "--ro-bind", str(mount.path), str(mount.path)]
 
 
-def host_view() -> list[str]:
-    """The bwrap arguments of what every sandbox sees of the host (the module docstring)."""
-    args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+def host_view(size_mb: int | None = None) -> list[str]:
+    """The bwrap arguments of what every sandbox sees of the host (the module docstring);
+    each fresh tmpfs holds at most ``size_mb`` MiB."""
+    args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    args += tmpfs_args("/tmp", size_mb)
     if Path("/run").is_dir() and not Path("/run").is_symlink():
-        args += ["--tmpfs", "/run", "--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"]
+        args += tmpfs_args("/run", size_mb)
+        args += ["--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"]
     private = [path for path in private_paths() if not path.is_symlink()]
     for path in private:
-        args += hide_args(path)
+        args += hide_args(path, size_mb)
     for path in harness_paths(private):
         args += ["--ro-bind", str(path), str(path)]
     return args
@@ -120,11 +132,11 @@ def bwrap_argv(
     argv: Sequence[str], *, workdir: Path, mounts: Sequence[Mount], limits: Limits, bwrap: str
 ) -> list[str]:
     """The bwrap command line that runs ``argv`` (with the NPROC shim) in the sandbox."""
-    args = [bwrap, *host_view(), *_NAMESPACES]
+    args = [bwrap, *host_view(limits.memory_mb), *_NAMESPACES]
     if not limits.network:
         args.append("--unshare-net")
     for mount in nested_last(mounts):
-        args += mount_args(mount)
+        args += mount_args(mount, limits.memory_mb)
     hidden = [mount.path for mount in mounts if mount.hidden and mount.path.is_dir()]
     for path in hidden:  # read-only, once what they hold is mounted
         args += ["--remount-ro", str(path)]

@@ -225,6 +225,25 @@ def test_read_only_mount_cannot_be_written(safe: Sandbox, ws: Path, tmp_path: Pa
     assert (data / "given.txt").read_text() == "original"
 
 
+def test_tmp_and_home_hold_no_more_than_the_memory_limit(bwrap: Sandbox, ws: Path) -> None:
+    """A fresh tmpfs's pages are memory RLIMIT_AS does not count: /tmp and the throwaway
+    home (the caller's $HOME, emptied) stop at the memory limit (ENOSPC), so a submission
+    cannot fill the host's RAM."""
+    code = (
+        "import errno, os\n"
+        f"for folder in ('/tmp', {str(Path.home())!r}):\n"
+        "    try:\n"
+        "        with open(os.path.join(folder, 'fill'), 'wb') as out:\n"
+        "            for _ in range(200): out.write(bytes(2**20))\n"
+        "        print(folder, 'wrote 200 MiB')\n"
+        "    except OSError as error:\n"
+        "        print(folder, errno.errorcode[error.errno])\n"
+    )
+    done = py(bwrap, ws, code, Limits(wall_s=60.0, memory_mb=128, max_procs=64))
+    assert done.ok, done.stderr
+    assert [line.split()[-1] for line in done.stdout.splitlines()] == ["ENOSPC", "ENOSPC"]
+
+
 def test_runs_without_root_privileges(bwrap: Sandbox, ws: Path) -> None:
     code = (
         "import os; caps = [l.split()[1] for l in open('/proc/self/status') "
