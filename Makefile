@@ -13,7 +13,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 RUNTIME := $(VENV)/.runtime
-# The first build of the native core, measured on a fresh clone (README, Install).
+# The first build of the native core, measured on a fresh clone (README, Quick start).
 CORE_BUILD := 2 minutes
 # The native core (Rust, built into slopmark._core by `pip install -e .`): rebuilt when it changes,
 # its build script and its C file (the walk's reading of the tree) included.
