@@ -116,6 +116,10 @@ def test_the_report_draws_the_trajectory_band(six_repos: Path, tmp_path: Path) -
     assert again.returncode == 0, again.stderr
     assert (tmp_path / "band.png").read_bytes().startswith(b"\x89PNG")
     assert "rose first→last in" in again.stdout
+    as_json = cli("code", "study", "report", str(out), "--json", "--plot", str(tmp_path / "j.svg"))
+    assert as_json.returncode == 0, as_json.stderr
+    assert json.loads(as_json.stdout)["repositories"]  # the JSON alone on stdout
+    assert "wrote " in as_json.stderr
 
 
 def test_failures_are_kept_per_repository_and_clones_work(tmp_path: Path) -> None:

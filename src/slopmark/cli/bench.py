@@ -283,7 +283,7 @@ def report(
         print_report(sized_console(), run_dir, found.results, found.recomputed)
     if plot:
         for path in write_plots(run_dir, found.results):
-            print(f"wrote {path}")
+            print(f"wrote {path}", file=sys.stderr if as_json else sys.stdout)  # JSON alone
 
 
 @app.command()

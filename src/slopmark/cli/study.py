@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import asdict
@@ -192,4 +193,4 @@ def report(
     else:
         print_report(study)
     if plot is not None:
-        print(f"wrote {plot}")
+        print(f"wrote {plot}", file=sys.stderr if as_json else sys.stdout)  # JSON alone

@@ -100,6 +100,10 @@ def test_report_writes_charts(tmp_path: Path) -> None:
     assert "n=1" in svg and "100%" in svg  # n per phase, every bar's value
     png = (run_dir / "plots" / "quality_by_phase.png").read_bytes()
     assert png.startswith(b"\x89PNG")
+    as_json = run_cli("code", "bench", "report", str(run_dir), "--json", "--plot")
+    assert as_json.returncode == 0, as_json.stderr
+    assert json.loads(as_json.stdout)  # the JSON alone on stdout: "wrote" lines go to stderr
+    assert "wrote " in as_json.stderr and "wrote " not in as_json.stdout
 
 
 AGENT = """\
